@@ -1,0 +1,5 @@
+import type { Command } from './command'
+import { runCommand } from './run'
+
+/** Sub-commands in the order `--help` lists them. */
+export const commands: Command[] = [runCommand]

@@ -1,0 +1,59 @@
+import type { GnesMeta } from '../result/schema'
+import type { Topology } from '../topology/schema'
+
+/** What the client sends per run: `docs` documents of `docBytes` bytes, `batchSize` per request. */
+export interface ClientLoad {
+  docs: number
+  batchSize: number
+  docBytes: number
+}
+
+/** What `python/gnes_client.py` reports for one run (it prints this as one JSON line). */
+export interface ClientReport {
+  requests: number
+  responses: number
+  /** Epoch seconds when the stream call began, and its duration. */
+  startedAt: number
+  seconds: number
+}
+
+export interface StartOptions {
+  /** Directory for this case's service logs. */
+  logDir: string
+  /** Give up when the services are not all ready by then. */
+  readyTimeoutMs: number
+}
+
+/** One running topology. */
+export interface Deployment {
+  /** Rejects with a ServiceFailure as soon as any service process/container exits. */
+  readonly failed: Promise<never>
+  /** Runs the load client against the frontend, with a deadline on the whole call. */
+  runClient(load: ClientLoad, timeoutSec: number): Promise<ClientReport>
+  /** Everything the frontend's `--dump_route` file holds so far. */
+  readRouteDump(): Promise<string>
+  /** Stops every service of this topology; idempotent. */
+  stop(): Promise<void>
+}
+
+/** A place where topologies run: local processes or Docker containers. */
+export interface Engine {
+  readonly kind: 'local' | 'docker'
+  /** Provisions GNES (cached venv, image) and says which GNES it is. */
+  prepare(): Promise<GnesMeta>
+  /** Starts one topology; resolves when every service is ready. */
+  start(topology: Topology, options: StartOptions): Promise<Deployment>
+  /** Stops everything this engine started; safe to call from a signal handler, idempotent. */
+  shutdown(): Promise<void>
+}
+
+/** A service that died or never became ready; the message names it and shows its last log lines. */
+export class ServiceFailure extends Error {
+  constructor(
+    readonly service: string,
+    reason: string,
+    readonly logTail: string
+  ) {
+    super(`service ${service} ${reason}${logTail ? `; last log lines:\n${logTail}` : ''}`)
+  }
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import { GnesMetaSchema, LoadSchema, SummarySchema } from '../result/schema'
+
+/** Version of one stored history entry; migrations upgrade older ones on read. */
+export const HISTORY_SCHEMA = 'gnes-latency-bench/history@1'
+
+const isoTime = z.string().datetime({ offset: true })
+
+/** One case of one suite run (or one line of the legacy pipeline's files). */
+export const HistoryEntrySchema = z.object({
+  schema: z.literal(HISTORY_SCHEMA),
+  /** Stable id: appending the same entry twice keeps one. */
+  id: z.string().min(1),
+  caseId: z.string().min(1),
+  caseName: z.string(),
+  origin: z.enum(['bench', 'legacy']),
+  /** Suite run this entry came from (result id); null for legacy lines. */
+  resultId: z.string().nullable(),
+  commit: z.object({
+    sha: z.string().nullable(),
+    ref: z.string().nullable(),
+    event: z.string().nullable(),
+    repository: z.string().nullable(),
+    message: z.string().nullable(),
+    url: z.string().nullable()
+  }),
+  gnes: GnesMetaSchema,
+  engine: z.enum(['local', 'docker', 'legacy']),
+  runner: z.string().nullable(),
+  load: LoadSchema,
+  timestampEval: isoTime,
+  metrics: z.array(z.string()),
+  /** Published figure per metric (best run mean), seconds. */
+  best: z.record(z.number()),
+  dataRateMBps: z.number().nullable(),
+  legacyMBps: z.number().nullable(),
+  runs: z.array(z.object({ warmup: z.boolean(), summaries: z.record(SummarySchema) })),
+  /** Per-request values of the non-warm-up runs, pooled; null where the source had none (legacy). */
+  samples: z.record(z.array(z.number())).nullable()
+})
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
