@@ -1,0 +1,107 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { entryPath, serializeEntry } from './layout'
+import { planAppend, selectPrune, type PruneRule } from './plan'
+import { readHistory, sortEntries } from './read'
+import type { HistoryEntry } from './schema'
+
+/** Re-renders README/charts from the whole history into the history directory. */
+export type Render = (historyDirAbs: string, all: HistoryEntry[]) => Promise<void>
+
+export interface AppendOutcome {
+  /** Ids written by this call. */
+  added: string[]
+  /** Ids that were stored already and left untouched. */
+  present: string[]
+  /** The history after the append, oldest first. */
+  all: HistoryEntry[]
+}
+
+export interface PruneOutcome {
+  removed: HistoryEntry[]
+  all: HistoryEntry[]
+}
+
+/**
+ * Writes one file per entry. The bytes go to a dotfile (readers skip those) and are hard-linked
+ * into place, so a crash never leaves a half-written entry and an existing file is never replaced.
+ */
+export function writeEntryFiles(dir: string, entries: HistoryEntry[]): void {
+  for (const entry of entries) {
+    const file = path.join(dir, entryPath(entry))
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`)
+    fs.writeFileSync(tmp, serializeEntry(entry))
+    try {
+      fs.linkSync(tmp, file)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+    } finally {
+      fs.rmSync(tmp, { force: true })
+    }
+  }
+}
+
+/** Deletes the entries' files and the month/case directories they leave empty. */
+export function removeEntryFiles(dir: string, entries: HistoryEntry[]): void {
+  for (const entry of entries) {
+    const file = path.join(dir, entryPath(entry))
+    fs.rmSync(file)
+    for (let d = path.dirname(file); d !== dir && fs.readdirSync(d).length === 0;) {
+      fs.rmdirSync(d)
+      d = path.dirname(d)
+    }
+  }
+}
+
+/** Validates the stored history, then adds the entries not stored yet. */
+export function applyAppend(dir: string, entries: HistoryEntry[], label?: string): AppendOutcome {
+  const existing = readHistory(dir, { label })
+  const plan = planAppend(existing, entries)
+  writeEntryFiles(dir, plan.add)
+  return {
+    added: plan.add.map(e => e.id),
+    present: plan.present,
+    all: sortEntries([...existing, ...plan.add])
+  }
+}
+
+/** Validates the stored history, then deletes what the rule selects (nothing when `dryRun`). */
+export function applyPrune(
+  dir: string,
+  rule: PruneRule,
+  dryRun: boolean,
+  label?: string
+): PruneOutcome {
+  const existing = readHistory(dir, { label })
+  const removed = selectPrune(existing, rule)
+  if (!dryRun) removeEntryFiles(dir, removed)
+  const gone = new Set(removed.map(e => e.id))
+  return { removed, all: dryRun ? existing : existing.filter(e => !gone.has(e.id)) }
+}
+
+/** The CLI's store without git: a plain directory; `render` runs only when something was added. */
+export async function appendToDir(options: {
+  dir: string
+  entries: HistoryEntry[]
+  render?: Render
+}): Promise<AppendOutcome> {
+  const outcome = applyAppend(options.dir, options.entries)
+  if (options.render && outcome.added.length > 0) {
+    await options.render(path.resolve(options.dir), outcome.all)
+  }
+  return outcome
+}
+
+export async function pruneDir(options: {
+  dir: string
+  rule: PruneRule
+  dryRun?: boolean
+  render?: Render
+}): Promise<PruneOutcome> {
+  const outcome = applyPrune(options.dir, options.rule, options.dryRun ?? false)
+  if (options.render && !options.dryRun && outcome.removed.length > 0) {
+    await options.render(path.resolve(options.dir), outcome.all)
+  }
+  return outcome
+}

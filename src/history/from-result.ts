@@ -1,0 +1,66 @@
+import type { CaseResult, Result } from '../result/schema'
+import { HISTORY_SCHEMA, type HistoryEntry } from './schema'
+
+/** Samples are stored at microsecond resolution: finer digits are clock noise and cost bytes. */
+export const roundMicros = (seconds: number): number => Math.round(seconds * 1e6) / 1e6
+
+/** Per-request values of the non-warm-up runs, pooled per metric, in run then receive order. */
+function pooledSamples(c: CaseResult): Record<string, number[]> {
+  const pooled: Record<string, number[]> = {}
+  for (const run of c.runs.filter(r => !r.warmup)) {
+    for (const [metric, values] of Object.entries(run.samples)) {
+      pooled[metric] = [...(pooled[metric] ?? []), ...values.map(roundMicros)]
+    }
+  }
+  return pooled
+}
+
+function commitUrl(git: Result['meta']['git']): string | null {
+  if (!git.serverUrl || !git.repository || !git.sha) return null
+  return `${git.serverUrl}/${git.repository}/commit/${git.sha}`
+}
+
+/**
+ * One history entry per case of a finished suite. Throws when a case in `expectCases` is missing
+ * or a case has no published (non-warm-up) run: a partial suite must append nothing. Pure.
+ */
+export function entriesFromResult(result: Result, expectCases?: string[]): HistoryEntry[] {
+  const missing = (expectCases ?? []).filter(id => !result.cases.some(c => c.id === id))
+  if (missing.length > 0) {
+    throw new Error(`result ${result.id} lacks case(s) ${missing.join(', ')}: nothing recorded`)
+  }
+  const { meta } = result
+  return result.cases.map(c => {
+    const measured = c.runs.filter(r => !r.warmup)
+    if (measured.length === 0) {
+      throw new Error(`result ${result.id}, case ${c.id}: no measured run: nothing recorded`)
+    }
+    return {
+      schema: HISTORY_SCHEMA,
+      id: `${result.id}/${c.id}`,
+      caseId: c.id,
+      caseName: c.name,
+      origin: 'bench',
+      resultId: result.id,
+      commit: {
+        sha: meta.git.sha,
+        ref: meta.git.ref,
+        event: meta.git.event,
+        repository: meta.git.repository,
+        message: meta.git.message,
+        url: commitUrl(meta.git)
+      },
+      gnes: meta.gnes,
+      engine: meta.engine,
+      runner: meta.host.runner ?? meta.host.hostname,
+      load: meta.load,
+      timestampEval: measured[0].startedAt,
+      metrics: c.metrics,
+      best: c.best,
+      dataRateMBps: c.dataRateMBps,
+      legacyMBps: c.legacyMBps,
+      runs: c.runs.map(r => ({ warmup: r.warmup, summaries: r.summaries })),
+      samples: pooledSamples(c)
+    }
+  })
+}

@@ -1,0 +1,18 @@
+/** The history stage's public surface: what the action, the CLI and render/report code import. */
+export { HISTORY_SCHEMA, HistoryEntrySchema, type HistoryEntry } from './schema'
+export { HistoryError } from './errors'
+export { entriesFromResult } from './from-result'
+export { importLegacy, LEGACY_METRICS, LEGACY_CASE_NAMES } from './legacy'
+export { readHistory } from './read'
+export { entryPath } from './layout'
+export { selectPrune, type PruneRule } from './plan'
+export { shouldRecord } from './policy'
+export {
+  appendToDir,
+  pruneDir,
+  type AppendOutcome,
+  type PruneOutcome,
+  type Render
+} from './dir-store'
+export { appendToBranch, pruneBranch, type BranchTarget, type BranchCommit } from './branch-store'
+export { BOT_IDENTITY, type GitIdentity } from './git'

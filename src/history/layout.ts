@@ -1,0 +1,40 @@
+import * as path from 'node:path'
+import type { HistoryEntry } from './schema'
+
+/**
+ * Where entries live inside the history directory: one small JSON file per entry, grouped by case
+ * and UTC month (`data/<case>/<YYYY-MM>/<id>.json`). An append therefore adds one blob and rewrites
+ * only the few small git trees on its path, never a file that grows with the history.
+ */
+export const DATA_DIR = 'data'
+
+/** Keeps [A-Za-z0-9._-] and writes every other byte as ~XX: injective, portable, no separators. */
+export function encodeSegment(text: string): string {
+  return Array.from(Buffer.from(text, 'utf8'))
+    .map((byte, i) => {
+      const c = String.fromCharCode(byte)
+      const plain = /[A-Za-z0-9_-]/.test(c) || (c === '.' && i > 0)
+      return plain ? c : `~${byte.toString(16).toUpperCase().padStart(2, '0')}`
+    })
+    .join('')
+}
+
+/** UTC month of an ISO timestamp with any offset, e.g. `2019-09`. */
+export function monthOf(isoTime: string): string {
+  return new Date(isoTime).toISOString().slice(0, 7)
+}
+
+/** Path of an entry's file relative to the history directory, with forward slashes. */
+export function entryPath(entry: Pick<HistoryEntry, 'id' | 'caseId' | 'timestampEval'>): string {
+  return path.posix.join(
+    DATA_DIR,
+    encodeSegment(entry.caseId),
+    monthOf(entry.timestampEval),
+    `${encodeSegment(entry.id)}.json`
+  )
+}
+
+/** The bytes stored for an entry: compact JSON, one line, so per-request samples stay small. */
+export function serializeEntry(entry: HistoryEntry): string {
+  return `${JSON.stringify(entry)}\n`
+}

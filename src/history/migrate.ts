@@ -1,0 +1,102 @@
+import { z } from 'zod'
+import { SummarySchema } from '../result/schema'
+import { describeIssues } from './errors'
+import { HISTORY_SCHEMA, HistoryEntrySchema, type HistoryEntry } from './schema'
+
+const isoTime = z.string().datetime({ offset: true })
+
+/**
+ * `history@0`: the pre-release layout. Flat commit fields, the build date beside `gnes`, no warm-up
+ * runs, no data rate, and the old pipeline's figure under `mbps`. Kept so such files still read.
+ */
+export const HistoryEntryV0Schema = z.object({
+  schema: z.literal('gnes-latency-bench/history@0'),
+  id: z.string().min(1),
+  caseId: z.string().min(1),
+  caseName: z.string(),
+  origin: z.enum(['bench', 'legacy']),
+  resultId: z.string().nullable(),
+  sha: z.string().nullable(),
+  ref: z.string().nullable(),
+  event: z.string().nullable(),
+  gnes: z.object({ version: z.string(), tag: z.string(), vcs: z.string().nullable() }),
+  buildDate: isoTime.nullable(),
+  engine: z.enum(['local', 'docker', 'legacy']),
+  runner: z.string().nullable(),
+  load: z.object({
+    docs: z.number().int().positive(),
+    batchSize: z.number().int().positive(),
+    docBytes: z.number().int().positive(),
+    runs: z.number().int().positive()
+  }),
+  timestampEval: isoTime,
+  best: z.record(z.number()),
+  mbps: z.number().nullable(),
+  runs: z.array(z.record(SummarySchema)),
+  samples: z.record(z.array(z.number())).nullable()
+})
+type HistoryEntryV0 = z.infer<typeof HistoryEntryV0Schema>
+
+/** @0 → @1. Pure; every @0 value lands in a @1 field, fields @0 never had get their neutral value. */
+export function migrateV0(e: HistoryEntryV0): HistoryEntry {
+  return {
+    schema: HISTORY_SCHEMA,
+    id: e.id,
+    caseId: e.caseId,
+    caseName: e.caseName,
+    origin: e.origin,
+    resultId: e.resultId,
+    commit: { sha: e.sha, ref: e.ref, event: e.event, repository: null, message: null, url: null },
+    gnes: { ...e.gnes, buildDate: e.buildDate },
+    engine: e.engine,
+    runner: e.runner,
+    load: { ...e.load, warmupRuns: 0 },
+    timestampEval: e.timestampEval,
+    metrics: Object.keys(e.best),
+    best: e.best,
+    dataRateMBps: null,
+    legacyMBps: e.mbps,
+    runs: e.runs.map(summaries => ({ warmup: false, summaries })),
+    samples: e.samples
+  }
+}
+
+/** One step per old version, each upgrading to the next; a new version adds one step here. */
+const STEPS: Record<string, (raw: unknown) => unknown> = {
+  'gnes-latency-bench/history@0': raw => migrateV0(HistoryEntryV0Schema.parse(raw))
+}
+
+const SchemaTag = z.object({ schema: z.string() })
+const versionOf = (tag: string): number => Number(/\/history@(\d+)$/.exec(tag)?.[1] ?? NaN)
+
+/**
+ * Validates one stored entry of any known version and returns it in the current one.
+ * Throws a plain Error describing the problem; the reader adds the file name.
+ */
+export function upgradeEntry(raw: unknown): HistoryEntry {
+  const tag = SchemaTag.safeParse(raw)
+  if (!tag.success) throw new Error(`not a history entry: ${describeIssues(tag.error)}`)
+  const from = tag.data.schema
+  if (from !== HISTORY_SCHEMA && !(from in STEPS)) {
+    const newer = versionOf(from) > versionOf(HISTORY_SCHEMA)
+    throw new Error(
+      newer
+        ? `written by a newer gnes-latency-bench (${from}); this one reads up to ${HISTORY_SCHEMA}`
+        : `unknown schema '${from}'`
+    )
+  }
+  let current: unknown = raw
+  while ((current as { schema: string }).schema !== HISTORY_SCHEMA) {
+    const schema = (current as { schema: string }).schema
+    try {
+      current = STEPS[schema](current)
+    } catch (err) {
+      throw err instanceof z.ZodError
+        ? new Error(`invalid ${schema} entry: ${describeIssues(err)}`)
+        : err
+    }
+  }
+  const parsed = HistoryEntrySchema.safeParse(current)
+  if (!parsed.success) throw new Error(`invalid entry: ${describeIssues(parsed.error)}`)
+  return parsed.data
+}

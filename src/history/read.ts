@@ -1,0 +1,65 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { HistoryError } from './errors'
+import { DATA_DIR, entryPath } from './layout'
+import { upgradeEntry } from './migrate'
+import type { HistoryEntry } from './schema'
+
+export interface ReadOptions {
+  /** How errors name the directory, e.g. `gh-pages:benchmarks`; defaults to the path given. */
+  label?: string
+}
+
+/** Relative paths (forward slashes) of every file under `root`, skipping dotfiles. */
+function listFiles(root: string, rel = ''): string[] {
+  return fs
+    .readdirSync(path.join(root, rel), { withFileTypes: true })
+    .filter(d => !d.name.startsWith('.'))
+    .flatMap(d => {
+      const child = rel ? `${rel}/${d.name}` : d.name
+      return d.isDirectory() ? listFiles(root, child) : [child]
+    })
+}
+
+/**
+ * Every entry of the history in `dir`, validated and upgraded to the current schema, oldest first.
+ * Any file that does not parse, does not validate, sits at the wrong path or repeats an id stops
+ * the read with a HistoryError naming it: the caller must not write over a history it cannot read.
+ */
+export function readHistory(dir: string, options: ReadOptions = {}): HistoryEntry[] {
+  const label = options.label ?? dir
+  const dataDir = path.join(dir, DATA_DIR)
+  if (!fs.existsSync(dataDir)) return []
+  const seen = new Map<string, string>()
+  const entries = listFiles(dataDir).map(rel => {
+    const file = `${DATA_DIR}/${rel}`
+    const name = path.posix.join(label, file)
+    let raw: unknown
+    try {
+      raw = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))
+    } catch (err) {
+      throw new HistoryError(name, `not valid JSON (${(err as Error).message})`)
+    }
+    let entry: HistoryEntry
+    try {
+      entry = upgradeEntry(raw)
+    } catch (err) {
+      throw new HistoryError(name, (err as Error).message)
+    }
+    const expected = entryPath(entry)
+    if (expected !== file) {
+      throw new HistoryError(name, `holds entry '${entry.id}', which belongs at ${expected}`)
+    }
+    const other = seen.get(entry.id)
+    if (other) throw new HistoryError(name, `repeats entry '${entry.id}' of ${other}`)
+    seen.set(entry.id, name)
+    return entry
+  })
+  return sortEntries(entries)
+}
+
+/** Oldest first, ties by id, so renders and prunes see one deterministic order. */
+export function sortEntries(entries: HistoryEntry[]): HistoryEntry[] {
+  const time = (e: HistoryEntry) => Date.parse(e.timestampEval)
+  return [...entries].sort((a, b) => time(a) - time(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
