@@ -1,5 +1,6 @@
 import type { Command } from './command'
+import { compareCommand } from './compare'
 import { runCommand } from './run'
 
 /** Sub-commands in the order `--help` lists them. */
-export const commands: Command[] = [runCommand]
+export const commands: Command[] = [runCommand, compareCommand]

@@ -1,0 +1,78 @@
+import type { HistoryEntry } from '../history/schema'
+import type { Load } from '../result/schema'
+
+export interface BaselineQuery {
+  caseId: string
+  load: Pick<Load, 'docs' | 'batchSize' | 'docBytes'>
+  engine: HistoryEntry['engine']
+  /** The pull request's base branch (`main` or `refs/heads/main`); null: any branch. */
+  baseRef: string | null
+  /** Merge-base of the PR head and its base branch, when the caller knows it. */
+  mergeBaseSha: string | null
+}
+
+export type BaselineChoice =
+  | { entry: HistoryEntry; reason: 'merge-base' | 'latest-on-base' | 'latest' }
+  | { entry: null; reason: string }
+
+const branchName = (ref: string): string => ref.replace(/^refs\/heads\//, '')
+
+/** Full and abbreviated SHAs name the same commit (an abbreviation has at least 7 digits). */
+function sameCommit(a: string, b: string): boolean {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()]
+  return Math.min(x.length, y.length) >= 7 && (x.startsWith(y) || y.startsWith(x))
+}
+
+const newest = (entries: HistoryEntry[]): HistoryEntry =>
+  entries.reduce((a, b) => (Date.parse(b.timestampEval) > Date.parse(a.timestampEval) ? b : a))
+
+/**
+ * The history entry a pull request is measured against: the merge-base commit's entry when the
+ * history has one, else the newest entry recorded on the base branch. Only entries of the same
+ * case, engine and per-request load (documents, batch, document size) are comparable; the number
+ * of runs may differ because the verdict works on per-run medians. Pull-request results are never
+ * a baseline: they measure unmerged code.
+ */
+export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuery): BaselineChoice {
+  const comparable = entries.filter(
+    e =>
+      e.caseId === q.caseId &&
+      e.engine === q.engine &&
+      e.load.docs === q.load.docs &&
+      e.load.batchSize === q.load.batchSize &&
+      e.load.docBytes === q.load.docBytes &&
+      !e.commit.event?.startsWith('pull_request')
+  )
+  if (comparable.length === 0) {
+    const sameCase = entries.some(e => e.caseId === q.caseId)
+    return {
+      entry: null,
+      reason: sameCase
+        ? `no history entry of case ${q.caseId} with engine ${q.engine} and load ${q.load.docs} docs × ${q.load.docBytes} B, batch ${q.load.batchSize}`
+        : `no history entry of case ${q.caseId}`
+    }
+  }
+  const onBase =
+    q.baseRef === null
+      ? comparable
+      : comparable.filter(
+          e => e.commit.ref !== null && branchName(e.commit.ref) === branchName(q.baseRef!)
+        )
+  if (q.mergeBaseSha) {
+    const atMergeBase = comparable.filter(
+      e => e.commit.sha !== null && sameCommit(e.commit.sha, q.mergeBaseSha!)
+    )
+    if (atMergeBase.length > 0) {
+      // Prefer the branch's own record of that commit over, say, a release tag pointing at it.
+      const preferred = atMergeBase.filter(e => onBase.includes(e))
+      return { entry: newest(preferred.length ? preferred : atMergeBase), reason: 'merge-base' }
+    }
+  }
+  if (onBase.length === 0) {
+    return {
+      entry: null,
+      reason: `no comparable history entry of case ${q.caseId} on branch ${branchName(q.baseRef!)}`
+    }
+  }
+  return { entry: newest(onBase), reason: q.baseRef === null ? 'latest' : 'latest-on-base' }
+}

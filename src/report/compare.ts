@@ -1,0 +1,239 @@
+import type { HistoryEntry } from '../history/schema'
+import type { CaseResult, Result } from '../result/schema'
+import { selectBaseline, type BaselineChoice } from './baseline'
+import { mean, median, welchTest } from './stats'
+
+export type Verdict = 'regression' | 'improvement' | 'no-change'
+
+/**
+ * `run-medians`: Welch's t-test on the logs of per-run medians (see docs/regression.md).
+ * `threshold-only`: no test was possible; the verdict is the relative change against the
+ * threshold alone, and `note` says why.
+ */
+export type Method = 'run-medians' | 'threshold-only'
+
+export interface MetricComparison {
+  metric: string
+  /** Headline metrics (roundtrip, frontend send/recv) go in the main table, the rest are folded. */
+  headline: boolean
+  /** Seconds: geometric mean of per-run medians (`run-medians`) or best run mean (`threshold-only`). */
+  baseline: number
+  pr: number
+  /** pr / baseline − 1. */
+  change: number
+  /** 95% confidence interval of `change`; null without a test. */
+  ci: [number, number] | null
+  p: number | null
+  runs: { baseline: number; pr: number }
+  method: Method
+  note: string | null
+  verdict: Verdict
+}
+
+export interface CaseComparison {
+  caseId: string
+  caseName: string
+  baseline: BaselineChoice
+  /** Empty when there is no baseline. */
+  metrics: MetricComparison[]
+}
+
+export interface Comparison {
+  threshold: number
+  alpha: number
+  pr: {
+    sha: string | null
+    ref: string | null
+    gnesVersion: string
+    engine: Result['meta']['engine']
+    load: Result['meta']['load']
+  }
+  cases: CaseComparison[]
+  /** True when any case × metric says regression. */
+  regression: boolean
+}
+
+export interface CompareOptions {
+  /** Minimum relative change worth a verdict, as a fraction (the `alert-threshold` input). */
+  threshold: number
+  baseRef: string | null
+  mergeBaseSha: string | null
+  /** Significance level of the two-sided test; 0.05 unless a caller insists. */
+  alpha?: number
+}
+
+/** Route timestamps have microsecond resolution; a zero median is "below 1 µs", not −∞ in logs. */
+const FLOOR_SECONDS = 1e-6
+
+const isHeadline = (metric: string): boolean => !metric.includes('->') && !/^r\d+:/.test(metric)
+
+function verdictOf(change: number, significant: boolean, threshold: number): Verdict {
+  if (!significant) return 'no-change'
+  if (change >= threshold) return 'regression'
+  if (change <= -threshold) return 'improvement'
+  return 'no-change'
+}
+
+/** Non-empty per-run sample arrays of one metric, measured runs only. */
+function prRuns(c: CaseResult, metric: string): number[][] {
+  return c.runs
+    .filter(r => !r.warmup)
+    .map(r => r.samples[metric] ?? [])
+    .filter(s => s.length > 0)
+}
+
+/**
+ * History pools the measured runs' samples; each run's summary says how many were its own, so
+ * the pool splits back into runs. Null when the counts do not add up (the pool was trimmed).
+ */
+function baselineRuns(e: HistoryEntry, metric: string): number[][] | null {
+  const pooled = e.samples?.[metric]
+  if (!pooled) return null
+  const counts = e.runs.filter(r => !r.warmup).map(r => r.summaries[metric]?.n)
+  if (counts.some(n => n === undefined) || counts.reduce((a, n) => a + n!, 0) !== pooled.length) {
+    return null
+  }
+  const runs: number[][] = []
+  let at = 0
+  for (const n of counts as number[]) {
+    runs.push(pooled.slice(at, at + n))
+    at += n
+  }
+  return runs.filter(r => r.length > 0)
+}
+
+const logMedians = (runs: number[][]): number[] =>
+  runs.map(r => Math.log(Math.max(median(r), FLOOR_SECONDS)))
+
+function thresholdOnly(
+  metric: string,
+  baseline: number,
+  pr: number,
+  runs: MetricComparison['runs'],
+  threshold: number,
+  note: string
+): MetricComparison {
+  const change = pr / baseline - 1
+  return {
+    metric,
+    headline: isHeadline(metric),
+    baseline,
+    pr,
+    change,
+    ci: null,
+    p: null,
+    runs,
+    method: 'threshold-only',
+    note,
+    verdict: verdictOf(change, true, threshold)
+  }
+}
+
+/**
+ * One metric. Requests inside a run are not independent (in blocking cases each one queues
+ * behind the previous ones), so the unit of replication is the run: its median summarises it
+ * robustly, and the test compares the runs' log-medians, making the change a ratio.
+ */
+export function compareMetric(
+  metric: string,
+  baseline: number[][],
+  pr: number[][],
+  threshold: number,
+  alpha = 0.05
+): MetricComparison {
+  const a = logMedians(baseline)
+  const b = logMedians(pr)
+  const runs = { baseline: a.length, pr: b.length }
+  if (a.length < 2 || b.length < 2) {
+    const side = a.length < 2 ? 'baseline' : 'PR'
+    return thresholdOnly(
+      metric,
+      Math.exp(mean(a)),
+      Math.exp(mean(b)),
+      runs,
+      threshold,
+      `no test: the ${side} has fewer than 2 measured runs`
+    )
+  }
+  const w = welchTest(a, b, 1 - alpha)
+  const change = Math.exp(w.diff) - 1
+  return {
+    metric,
+    headline: isHeadline(metric),
+    baseline: Math.exp(mean(a)),
+    pr: Math.exp(mean(b)),
+    change,
+    ci: [Math.exp(w.ci[0]) - 1, Math.exp(w.ci[1]) - 1],
+    p: w.p,
+    runs,
+    method: 'run-medians',
+    note: null,
+    verdict: verdictOf(change, w.p < alpha, threshold)
+  }
+}
+
+function compareCase(
+  c: CaseResult,
+  entry: HistoryEntry,
+  threshold: number,
+  alpha: number
+): MetricComparison[] {
+  const out: MetricComparison[] = []
+  for (const metric of c.metrics) {
+    const pr = prRuns(c, metric)
+    if (pr.length === 0) continue
+    const base = baselineRuns(entry, metric)
+    if (base && base.length > 0) {
+      out.push(compareMetric(metric, base, pr, threshold, alpha))
+      continue
+    }
+    const prBest = c.best[metric]
+    const baseBest = entry.best[metric]
+    if (prBest === undefined || baseBest === undefined || baseBest <= 0) continue
+    const runs = { baseline: entry.runs.filter(r => !r.warmup).length, pr: pr.length }
+    const why = entry.samples
+      ? 'baseline samples do not split into its runs'
+      : 'the baseline has no per-request samples'
+    out.push(
+      thresholdOnly(metric, baseBest, prBest, runs, threshold, `no test (${why}): best run means`)
+    )
+  }
+  return out
+}
+
+/** Compares every case of a pull request's result against its baseline in `history`. */
+export function compareResult(
+  result: Result,
+  history: readonly HistoryEntry[],
+  options: CompareOptions
+): Comparison {
+  const alpha = options.alpha ?? 0.05
+  const cases = result.cases.map((c): CaseComparison => {
+    const baseline = selectBaseline(history, {
+      caseId: c.id,
+      load: result.meta.load,
+      engine: result.meta.engine,
+      baseRef: options.baseRef,
+      mergeBaseSha: options.mergeBaseSha
+    })
+    return {
+      caseId: c.id,
+      caseName: c.name,
+      baseline,
+      metrics: baseline.entry ? compareCase(c, baseline.entry, options.threshold, alpha) : []
+    }
+  })
+  return {
+    threshold: options.threshold,
+    alpha,
+    pr: {
+      sha: result.meta.git.sha,
+      ref: result.meta.git.ref,
+      gnesVersion: result.meta.gnes.version,
+      engine: result.meta.engine,
+      load: result.meta.load
+    },
+    cases,
+    regression: cases.some(c => c.metrics.some(m => m.verdict === 'regression'))
+  }
+}

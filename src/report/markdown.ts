@@ -1,0 +1,191 @@
+import type { HistoryEntry } from '../history/schema'
+import type { CaseComparison, Comparison, MetricComparison, Verdict } from './compare'
+
+/** Hidden marker that finds this action's pull-request comment again. */
+export const COMMENT_MARKER = '<!-- gnes-latency-bench -->'
+
+export interface ReportLinks {
+  /** The published dashboard (GitHub Pages). */
+  dashboardUrl?: string | null
+  /** `https://github.com/owner/repo`, for commit links when an entry has no URL of its own. */
+  repositoryUrl?: string | null
+  /** Where the method is explained (docs/regression.md in the action's repository). */
+  methodUrl?: string | null
+}
+
+/**
+ * Branch names, commit messages and case names come from whoever opened the pull request: escape
+ * everything Markdown or HTML would interpret, and keep them on one line so tables stay intact.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_{}[\]()#+\-.!|~@:]/g, c => `\\${c}`)
+}
+
+/** Only plain http(s) URLs become links; anything else (javascript:, data:) is dropped. */
+function safeUrl(url: string | null | undefined): string | null {
+  if (!url) return null
+  try {
+    const u = new URL(url)
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null
+  } catch {
+    return null
+  }
+}
+
+const link = (text: string, url: string | null): string =>
+  url ? `[${text}](${url.replace(/[()\s]/g, c => encodeURIComponent(c))})` : text
+
+function fmtSeconds(s: number): string {
+  if (s >= 1) return `${s.toFixed(3)} s`
+  if (s >= 1e-3) return `${(s * 1e3).toFixed(2)} ms`
+  return `${(s * 1e6).toFixed(0)} µs`
+}
+
+function fmtChange(c: number): string {
+  const pct = c * 100
+  const digits = Math.abs(pct) < 10 ? 1 : 0
+  return `${pct >= 0 ? '+' : '−'}${Math.abs(pct).toFixed(digits)}%`
+}
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+  regression: '🔴 regression',
+  improvement: '🟢 improvement',
+  'no-change': '⚪ no significant change'
+}
+
+function verdictCell(m: MetricComparison): string {
+  if (m.method === 'run-medians') return VERDICT_TEXT[m.verdict]
+  const text = m.verdict === 'no-change' ? '⚪ below threshold' : VERDICT_TEXT[m.verdict]
+  return `${text} (threshold only, untested)`
+}
+
+function intervalCell(m: MetricComparison): string {
+  if (!m.ci) return escapeMarkdown(m.note ?? 'no test')
+  return `${fmtChange(m.ci[0])} … ${fmtChange(m.ci[1])}`
+}
+
+function metricRow(caseLabel: string, m: MetricComparison): string {
+  const cells = [
+    caseLabel,
+    `\`${m.metric}\``,
+    fmtSeconds(m.baseline),
+    fmtSeconds(m.pr),
+    fmtChange(m.change),
+    intervalCell(m),
+    m.p === null ? '–' : m.p < 0.001 ? '< 0.001' : m.p.toFixed(3),
+    `${m.runs.baseline} / ${m.runs.pr}`,
+    verdictCell(m)
+  ]
+  return `| ${cells.join(' | ')} |`
+}
+
+const TABLE_HEAD = [
+  '| Case | Metric | Baseline | PR | Change | 95% CI of change | p | Runs (base / PR) | Verdict |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---|'
+]
+
+const caseLabel = (c: CaseComparison): string =>
+  `${escapeMarkdown(c.caseId)} ${escapeMarkdown(c.caseName)}`.trim()
+
+function commitLink(e: HistoryEntry, links: ReportLinks): string {
+  const sha = e.commit.sha
+  if (!sha) return 'unknown commit'
+  const repo = safeUrl(links.repositoryUrl)
+  const url =
+    safeUrl(e.commit.url) ?? (repo && /^[0-9a-f]+$/i.test(sha) ? `${repo}/commit/${sha}` : null)
+  return link(`\`${escapeMarkdown(sha.slice(0, 7))}\``, url)
+}
+
+const SELECTED_BY = {
+  'merge-base': 'merge-base of the PR',
+  'latest-on-base': 'newest on the base branch',
+  latest: 'newest in history'
+}
+
+function baselineRow(c: CaseComparison, links: ReportLinks, prGnes: string): string {
+  const b = c.baseline
+  if (!b.entry)
+    return `| ${caseLabel(c)} | — | — | — | **no baseline**: ${escapeMarkdown(b.reason)} |`
+  const e = b.entry
+  const ref = e.commit.ref
+    ? `\`${escapeMarkdown(e.commit.ref.replace(/^refs\/heads\//, ''))}\``
+    : '–'
+  const subject = e.commit.message
+    ? escapeMarkdown(e.commit.message.split('\n')[0].slice(0, 72))
+    : ''
+  const gnes = e.gnes.version === prGnes ? '' : ` (GNES ${escapeMarkdown(e.gnes.version)})`
+  return `| ${caseLabel(c)} | ${commitLink(e, links)} ${subject} | ${ref} | ${e.timestampEval.slice(0, 16).replace('T', ' ')} UTC${gnes} | ${SELECTED_BY[b.reason]} |`
+}
+
+function headline(c: Comparison): string {
+  const all = c.cases.flatMap(k => k.metrics)
+  const count = (v: Verdict) => all.filter(m => m.verdict === v).length
+  const [reg, imp] = [count('regression'), count('improvement')]
+  if (all.length === 0) return '### GNES latency: no baseline to compare with'
+  const parts = [
+    reg ? `🔴 ${reg} regression${reg > 1 ? 's' : ''}` : null,
+    imp ? `🟢 ${imp} improvement${imp > 1 ? 's' : ''}` : null
+  ].filter(Boolean)
+  return `### GNES latency: ${parts.length ? parts.join(', ') : '⚪ no significant change'}`
+}
+
+/**
+ * The pull-request comment (and job summary): headline metrics of every case in one table, the
+ * per-hop and per-service metrics folded per case, then where each baseline came from.
+ */
+export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {}): string {
+  const load = c.pr.load
+  const pr = c.pr.sha ? `\`${escapeMarkdown(c.pr.sha.slice(0, 7))}\`` : 'this pull request'
+  const lines = [
+    COMMENT_MARKER,
+    headline(c),
+    '',
+    `${pr} vs its baseline · engine \`${c.pr.engine}\` · GNES ${escapeMarkdown(c.pr.gnesVersion)} · ` +
+      `${load.docs} docs of ${load.docBytes} B, batch ${load.batchSize}, ${load.runs} measured runs · ` +
+      `verdict needs p < ${c.alpha} and a change of at least ${fmtChange(c.threshold).slice(1)}`,
+    ''
+  ]
+  const compared = c.cases.filter(k => k.metrics.length > 0)
+  const main = compared.flatMap(k =>
+    k.metrics
+      .filter(m => m.headline || m.verdict !== 'no-change')
+      .map(m => metricRow(caseLabel(k), m))
+  )
+  if (main.length) lines.push(...TABLE_HEAD, ...main, '')
+  for (const k of compared) {
+    const rest = k.metrics.filter(m => !m.headline)
+    if (!rest.length) continue
+    lines.push(
+      '<details>',
+      `<summary>Per-hop and per-service details: case ${caseLabel(k)}</summary>`,
+      '',
+      ...TABLE_HEAD,
+      ...rest.map(m => metricRow(caseLabel(k), m)),
+      '',
+      '</details>',
+      ''
+    )
+  }
+  lines.push(
+    '| Case | Baseline commit | Branch | Measured | Selected as |',
+    '|---|---|---|---|---|',
+    ...c.cases.map(k => baselineRow(k, links, c.pr.gnesVersion)),
+    ''
+  )
+  const method = safeUrl(links.methodUrl)
+  const dashboard = safeUrl(links.dashboardUrl)
+  lines.push(
+    [
+      `Values are the geometric mean of per-run medians of per-request samples; the test is Welch's t on their logarithms (${link('method', method)}).`,
+      dashboard ? link('Dashboard', dashboard) : null
+    ]
+      .filter(Boolean)
+      .join(' · ')
+  )
+  return lines.join('\n') + '\n'
+}

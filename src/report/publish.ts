@@ -1,0 +1,58 @@
+import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from './comment'
+import type { Comparison } from './compare'
+
+export interface PublishOptions {
+  comparison: Comparison
+  markdown: string
+  /** Where the Markdown report is written; becomes the `report` output. */
+  reportPath: string
+  failOnRegression: boolean
+  /** Null when `comment-on-pr` is off or there is no pull request / token. */
+  comment: Omit<CommentTarget, 'body'> | null
+}
+
+export interface PublishOutcome {
+  comment: CommentOutcome | 'skipped' | 'error'
+  /** True when `fail-on-regression` marked the step failed. */
+  failed: boolean
+}
+
+/**
+ * The action's edge for pull requests: report file, outputs, comment (or the job summary when
+ * the token may not comment, as on forks), and the step's failure on regression. Commenting is a
+ * courtesy: no commenting problem fails the step, only a regression with `fail-on-regression`.
+ */
+export async function publishPullRequestReport(o: PublishOptions): Promise<PublishOutcome> {
+  fs.mkdirSync(path.dirname(path.resolve(o.reportPath)), { recursive: true })
+  fs.writeFileSync(o.reportPath, o.markdown)
+  core.setOutput('regression', String(o.comparison.regression))
+  core.setOutput('report', o.reportPath)
+
+  let comment: PublishOutcome['comment'] = 'skipped'
+  if (o.comment) {
+    try {
+      comment = await postOrUpdateComment({ ...o.comment, body: o.markdown })
+    } catch (err) {
+      comment = 'error'
+      core.warning(
+        `could not comment on pull request #${o.comment.issueNumber}: ${(err as Error).message}; the report is in the job summary`
+      )
+    }
+    if (comment === 'forbidden') {
+      core.warning(
+        `the token may not comment on pull request #${o.comment.issueNumber} (403; pull requests from forks get a read-only token). ` +
+          'The report is in the job summary; see workflows/pr-comment-fork.yml for commenting from a workflow_run.'
+      )
+    }
+  }
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(o.markdown).write()
+
+  const failed = o.failOnRegression && o.comparison.regression
+  if (failed) {
+    core.setFailed(`latency regression found (fail-on-regression is on); see ${o.reportPath}`)
+  }
+  return { comment, failed }
+}
