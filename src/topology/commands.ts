@@ -41,7 +41,7 @@ function socketArgs(
 
 /** The GNES command lines of a topology, frontend first, in the form design.md gives. */
 export function serviceCommands(topology: Topology, addressing: Addressing): ServiceCommand[] {
-  return topology.services.flatMap(s => {
+  return topology.services.flatMap((s): ServiceCommand[] => {
     if (s.role === 'frontend') {
       const argv = [
         'frontend',

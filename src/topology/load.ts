@@ -39,7 +39,8 @@ function checkWiring(t: Topology, file: string): void {
       const sock = s[side]
       const where = `services.${i}.${side}`
       if (side === 'in' && !sock.socket.startsWith('PULL')) fail(where, 'an input socket is PULL_*')
-      if (side === 'out' && !sock.socket.startsWith('PUSH')) fail(where, 'an output socket is PUSH_*')
+      if (side === 'out' && !sock.socket.startsWith('PUSH'))
+        fail(where, 'an output socket is PUSH_*')
       if (!('peer' in sock)) {
         if (s.replicas > 1) fail(where, 'replicas > 1 cannot BIND one port; use a *_CONNECT socket')
         continue

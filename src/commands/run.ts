@@ -1,0 +1,40 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { DEFAULTS, parseInputs, type RawInputs } from '../config/inputs'
+import type { Result } from '../result/schema'
+import { resultTable } from '../result/table'
+import { runSuite } from '../suite/run'
+import type { Command } from './command'
+
+/** Every input is a flag of the same name; unset flags take the action's defaults. */
+const options = Object.fromEntries(
+  Object.keys(DEFAULTS).map(name => [name, { type: 'string' as const }])
+)
+
+/** Writes `result.json` (the latest) and a copy named by its start time, never overwriting one. */
+export function writeResult(result: Result, outDir: string): string {
+  fs.mkdirSync(outDir, { recursive: true })
+  const json = `${JSON.stringify(result, null, 2)}\n`
+  const stamp = result.meta.startedAt.replace(/[:.]/g, '-')
+  fs.writeFileSync(path.join(outDir, `result-${stamp}.json`), json, { flag: 'wx' })
+  const latest = path.join(outDir, 'result.json')
+  fs.writeFileSync(`${latest}.tmp`, json)
+  fs.renameSync(`${latest}.tmp`, latest)
+  return latest
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run the benchmark suite (default: the four standard cases at the standard load)',
+  options,
+  async run(values) {
+    const raw = Object.fromEntries(
+      Object.entries(values).filter(([, v]) => typeof v === 'string')
+    ) as Partial<RawInputs>
+    const inputs = parseInputs(raw)
+    const result = await runSuite(inputs)
+    const file = writeResult(result, inputs['out-dir'])
+    console.log(`\nresult: ${file}\n\n${resultTable(result)}`)
+    return 0
+  }
+}

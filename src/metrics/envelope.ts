@@ -1,0 +1,56 @@
+import { z } from 'zod'
+
+/** One hop of a request as the frontend's `--dump_route` file records it (protobuf JSON). */
+export interface Route {
+  service: string
+  start: number
+  end: number
+}
+export type Envelope = Route[]
+
+/**
+ * RFC 3339 with 0–9 fraction digits, parsed to epoch seconds. Date.parse would keep only
+ * milliseconds, and router hops are often shorter than one.
+ */
+export function parseTimestamp(text: string): number {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(text)
+  if (!m) throw new Error(`not an RFC 3339 timestamp: '${text}'`)
+  const whole = Date.parse(`${m[1]}${m[3]}`)
+  if (Number.isNaN(whole)) throw new Error(`not an RFC 3339 timestamp: '${text}'`)
+  return whole / 1000 + (m[2] ? Number(`0${m[2]}`) : 0)
+}
+
+const RouteJson = z.object({
+  service: z.string(),
+  startTime: z.string(),
+  endTime: z.string()
+})
+const EnvelopeJson = z.object({ routes: z.array(RouteJson).min(1) }).passthrough()
+
+export class RouteDumpError extends Error {}
+
+/** Parses the dump's JSON lines (one envelope per response, in receive order). */
+export function parseRouteDump(lines: string[], source: string): Envelope[] {
+  return lines.map((line, i) => {
+    const where = `${source} line ${i + 1}`
+    let json: unknown
+    try {
+      json = JSON.parse(line)
+    } catch {
+      throw new RouteDumpError(`${where}: not JSON: ${line.slice(0, 80)}`)
+    }
+    const parsed = EnvelopeJson.safeParse(json)
+    if (!parsed.success) {
+      throw new RouteDumpError(`${where}: not a route envelope: ${parsed.error.issues[0].message}`)
+    }
+    try {
+      return parsed.data.routes.map(r => ({
+        service: r.service,
+        start: parseTimestamp(r.startTime),
+        end: parseTimestamp(r.endTime)
+      }))
+    } catch (err) {
+      throw new RouteDumpError(`${where}: ${(err as Error).message}`)
+    }
+  })
+}

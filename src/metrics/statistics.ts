@@ -1,0 +1,36 @@
+import type { Summary } from '../result/schema'
+
+/** Linear interpolation between closest ranks (the common "type 7" quantile). */
+export function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) throw new Error('quantile of an empty sample')
+  const pos = (sorted.length - 1) * q
+  const lo = Math.floor(pos)
+  const hi = Math.ceil(pos)
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
+}
+
+export function mean(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length
+}
+
+/** Sample standard deviation (n − 1); 0 for a single value. */
+export function std(xs: number[]): number {
+  if (xs.length < 2) return 0
+  const m = mean(xs)
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))
+}
+
+export function summarize(xs: number[]): Summary {
+  if (xs.length === 0) throw new Error('cannot summarize an empty sample')
+  const sorted = [...xs].sort((a, b) => a - b)
+  return {
+    n: xs.length,
+    mean: mean(xs),
+    median: quantile(sorted, 0.5),
+    p90: quantile(sorted, 0.9),
+    p99: quantile(sorted, 0.99),
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+    std: std(xs)
+  }
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto'
+import * as path from 'node:path'
+import type { Inputs } from '../config/inputs'
+import { selectEngine } from '../engine/select'
+import type { Engine } from '../engine/types'
+import { gitMeta, hostMeta } from '../result/meta'
+import { RESULT_SCHEMA, ResultSchema, type CaseResult, type Result } from '../result/schema'
+import { resolveTopology } from '../topology/load'
+import { runCase } from './case'
+import { consoleLog, type Log } from './log'
+import { onInterrupt } from './signals'
+
+export interface SuiteOptions {
+  log?: Log
+  /** A ready engine (tests); otherwise chosen from `inputs.engine`. */
+  engine?: Engine
+  /** The result's id, also used to label every process/container of the suite. */
+  suiteId?: string
+}
+
+/**
+ * Runs every case in `inputs.cases` and returns a validated result. Any failure stops the suite
+ * and throws: a partial suite produces no result, so nothing partial reaches the history.
+ */
+export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Promise<Result> {
+  const log = options.log ?? consoleLog
+  // Every topology is validated before anything starts.
+  const specs = inputs.cases.map(c => resolveTopology(c))
+  const id = options.suiteId ?? randomUUID()
+  const engine = options.engine ?? (await selectEngine(inputs, id, log))
+  const removeHandlers = onInterrupt(
+    () => engine.shutdown(),
+    m => log.warn(m)
+  )
+  const startedAt = new Date().toISOString()
+  const cases: CaseResult[] = []
+  try {
+    const gnes = await log.group(`Provision GNES ${inputs['gnes-version']} (${engine.kind})`, () =>
+      engine.prepare()
+    )
+    for (const spec of specs) {
+      const logDir = path.resolve(inputs['out-dir'], 'logs', `case-${spec.topology.id}`)
+      cases.push(
+        await log.group(`Case ${spec.topology.id}: ${spec.topology.name}`, () =>
+          runCase(engine, spec, inputs, logDir, log)
+        )
+      )
+    }
+    return ResultSchema.parse({
+      schema: RESULT_SCHEMA,
+      id,
+      meta: {
+        gnes,
+        engine: engine.kind,
+        load: {
+          docs: inputs.docs,
+          batchSize: inputs['batch-size'],
+          docBytes: inputs['doc-bytes'],
+          runs: inputs.runs,
+          warmupRuns: inputs['warmup-runs']
+        },
+        host: hostMeta(),
+        git: gitMeta(),
+        startedAt,
+        finishedAt: new Date().toISOString()
+      },
+      cases
+    })
+  } finally {
+    removeHandlers()
+    await engine.shutdown()
+  }
+}
