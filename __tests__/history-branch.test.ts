@@ -1,0 +1,139 @@
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { appendToBranch, pruneBranch } from '../src/history/branch-store'
+import { HistoryError } from '../src/history/errors'
+import { entriesFromResult } from '../src/history/from-result'
+import { entryPath } from '../src/history/layout'
+import type { HistoryEntry } from '../src/history/schema'
+import { git, initBare, lsTree, seedMain, show, treeHash } from './fixtures/history/git'
+import { makeResult } from './fixtures/history/result'
+
+let tmp: string
+let bare: string
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'history-branch-'))
+  bare = initBare(path.join(tmp, 'remote.git'))
+  seedMain(bare, path.join(tmp, 'seed'))
+})
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }))
+
+/** Writes a README listing every entry id: proves the render lands in the append's commit. */
+const render = async (historyDir: string, all: HistoryEntry[]) =>
+  fs.writeFileSync(path.join(historyDir, 'README.md'), all.map(e => `- ${e.id}\n`).join(''))
+
+const target = { branch: 'gh-pages', dir: 'benchmarks', render }
+
+test('first run creates gh-pages as an orphan branch holding the entries and the render', async () => {
+  const entries = entriesFromResult(makeResult())
+  const out = await appendToBranch({ ...target, repo: bare, entries })
+  expect(out).toMatchObject({ pushed: true, attempts: 1, added: entries.map(e => e.id) })
+  expect(git(bare, 'rev-parse', 'gh-pages').trim()).toBe(out.commit)
+  expect(git(bare, 'rev-list', '--count', 'gh-pages').trim()).toBe('1')
+  expect(lsTree(bare, 'gh-pages').sort()).toEqual(
+    ['benchmarks/README.md', ...entries.map(e => `benchmarks/${entryPath(e)}`)].sort()
+  )
+  expect(JSON.parse(show(bare, 'gh-pages', `benchmarks/${entryPath(entries[0])}`))).toEqual(
+    entries[0]
+  )
+  expect(git(bare, 'log', '-1', '--format=%s%n%an', 'gh-pages')).toBe(
+    'history: add cases 1,3 of 0123456 (refs/heads/main) [2 entries]\ngithub-actions[bot]\n'
+  )
+  expect(lsTree(bare, 'main')).toEqual(['README.md'])
+})
+
+test('appends to an existing branch in one commit, keeps files it does not own, and is idempotent', async () => {
+  const first = entriesFromResult(makeResult())
+  const one = await appendToBranch({ ...target, repo: bare, entries: first })
+  const scratch = path.join(tmp, 'pages')
+  git(tmp, 'clone', '-q', '-b', 'gh-pages', bare, scratch)
+  fs.writeFileSync(path.join(scratch, 'index.html'), '<p>dashboard</p>')
+  git(scratch, 'add', '.')
+  git(scratch, 'commit', '-qm', 'dashboard')
+  git(scratch, 'push', '-q', 'origin', 'gh-pages')
+  const dashboard = git(scratch, 'rev-parse', 'HEAD').trim()
+  expect(git(scratch, 'rev-parse', 'HEAD^').trim()).toBe(one.commit)
+
+  const second = entriesFromResult(makeResult({ sha: 'fedcba9876543210fedcba9876543210fedcba98' }))
+  const workDir = path.join(tmp, 'work')
+  const two = await appendToBranch({
+    ...target,
+    repo: bare,
+    workDir,
+    entries: [...first, ...second]
+  })
+  expect(two.added).toEqual(second.map(e => e.id))
+  expect(two.present).toEqual(first.map(e => e.id))
+  expect(git(bare, 'rev-list', '--count', 'gh-pages').trim()).toBe('3')
+  expect(git(bare, 'rev-parse', `${two.commit}^`).trim()).toBe(dashboard)
+  const files = lsTree(bare, 'gh-pages')
+  expect(files).toContain('index.html')
+  expect(files.filter(f => f.endsWith('.json'))).toHaveLength(4)
+  expect(show(bare, 'gh-pages', 'benchmarks/README.md').trim().split('\n')).toHaveLength(4)
+  expect(git(bare, 'show', '--stat', '--format=', 'gh-pages')).toMatch(/3 files changed/)
+
+  const again = await appendToBranch({ ...target, repo: bare, workDir, entries: second })
+  expect(again).toMatchObject({ pushed: false, commit: two.commit, added: [] })
+  expect(git(bare, 'rev-parse', 'gh-pages').trim()).toBe(two.commit)
+})
+
+test('a corrupt history file stops the append and leaves the remote byte-for-byte unchanged', async () => {
+  const first = entriesFromResult(makeResult())
+  await appendToBranch({ ...target, repo: bare, entries: first })
+  const scratch = path.join(tmp, 'pages')
+  git(tmp, 'clone', '-q', '-b', 'gh-pages', bare, scratch)
+  const victim = `benchmarks/${entryPath(first[1])}`
+  fs.writeFileSync(path.join(scratch, victim), '{"schema": "gnes-latency-bench/history@1", "id": ')
+  git(scratch, 'commit', '-qam', 'oops')
+  git(scratch, 'push', '-q', 'origin', 'gh-pages')
+  const before = treeHash(bare)
+
+  const rendered = jest.fn(render)
+  const attempt = appendToBranch({
+    ...target,
+    render: rendered,
+    repo: bare,
+    entries: entriesFromResult(makeResult())
+  })
+  await expect(attempt).rejects.toThrow(HistoryError)
+  await expect(attempt).rejects.toThrow(`gh-pages:${victim}: not valid JSON`)
+  expect(rendered).not.toHaveBeenCalled()
+  expect(treeHash(bare)).toBe(before)
+})
+
+test('a failing render pushes nothing', async () => {
+  const attempt = appendToBranch({
+    ...target,
+    repo: bare,
+    entries: entriesFromResult(makeResult()),
+    render: async () => {
+      throw new Error('template broke')
+    }
+  })
+  await expect(attempt).rejects.toThrow('template broke')
+  expect(git(bare, 'branch', '--list', 'gh-pages')).toBe('')
+})
+
+test('prune deletes only what the rule selects, in one commit', async () => {
+  const older = entriesFromResult(makeResult()).map(e => ({
+    ...e,
+    timestampEval: '2026-01-05T00:00:00Z'
+  }))
+  const newer = entriesFromResult(makeResult())
+  await appendToBranch({ ...target, repo: bare, entries: [...older, ...newer] })
+  const dry = await pruneBranch({ ...target, repo: bare, rule: { keep: 1 }, dryRun: true })
+  expect(dry.pushed).toBe(false)
+  expect(dry.removed.map(e => e.id).sort()).toEqual(older.map(e => e.id).sort())
+
+  const out = await pruneBranch({ ...target, repo: bare, rule: { keep: 1 } })
+  expect(out.pushed).toBe(true)
+  const files = lsTree(bare, 'gh-pages')
+  expect(files.filter(f => f.endsWith('.json')).sort()).toEqual(
+    newer.map(e => `benchmarks/${entryPath(e)}`).sort()
+  )
+  expect(files.some(f => f.includes('2026-01'))).toBe(false)
+  expect(show(bare, 'gh-pages', 'benchmarks/README.md').trim().split('\n')).toHaveLength(2)
+  expect(git(bare, 'log', '-1', '--format=%s', 'gh-pages')).toBe(
+    'history: prune 2 entries of cases 1,3\n'
+  )
+})
