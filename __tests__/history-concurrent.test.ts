@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { buildSync } from 'esbuild'
+import { entriesFromResult } from '../src/history/from-result'
+import { readHistory } from '../src/history/read'
+import { git, initBare, lsTree, show } from './fixtures/history/git'
+import { makeResult } from './fixtures/history/result'
+
+let tmp: string
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'history-concurrent-'))
+})
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
+
+interface WriterOutcome {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+function runWriter(script: string, args: string[]): Promise<WriterOutcome> {
+  return new Promise(resolve => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', d => (stdout += d))
+    child.stderr.on('data', d => (stderr += d))
+    child.on('close', code => resolve({ code, stdout, stderr }))
+  })
+}
+
+test('8 writers in separate processes and clones append concurrently: every entry lands exactly once', async () => {
+  const script = path.join(tmp, 'writer.js')
+  buildSync({
+    entryPoints: [path.join(__dirname, 'fixtures/history/writer.ts')],
+    bundle: true,
+    platform: 'node',
+    outfile: script,
+    logLevel: 'error'
+  })
+  const bare = initBare(path.join(tmp, 'remote.git'))
+  // Every writer also appends one shared entry: idempotence across writers keeps a single copy.
+  const shared = entriesFromResult(makeResult({ sha: '5'.repeat(40) }))[0]
+  const own = Array.from({ length: 8 }, (_, i) =>
+    entriesFromResult(makeResult({ sha: String(i).repeat(40) }))
+  )
+  const outcomes = await Promise.all(
+    own.map((entries, i) => {
+      const file = path.join(tmp, `entries-${i}.json`)
+      fs.writeFileSync(file, JSON.stringify([...entries, shared]))
+      return runWriter(script, [bare, path.join(tmp, `clone-${i}`), file])
+    })
+  )
+  for (const o of outcomes) expect(o).toMatchObject({ code: 0, stderr: '' })
+  const results = outcomes.map(o => JSON.parse(o.stdout) as { attempts: number; added: string[] })
+
+  const expected = [...own.flat().map(e => e.id), shared.id].sort()
+  expect(results.flatMap(r => r.added).sort()).toEqual(expected)
+  expect(git(bare, 'rev-list', '--count', 'gh-pages').trim()).toBe('8')
+  expect(lsTree(bare, 'gh-pages').filter(f => f.endsWith('.json'))).toHaveLength(expected.length)
+
+  const check = path.join(tmp, 'check')
+  git(tmp, 'clone', '-q', '-b', 'gh-pages', bare, check)
+  expect(
+    readHistory(path.join(check, 'benchmarks'))
+      .map(e => e.id)
+      .sort()
+  ).toEqual(expected)
+  expect(show(bare, 'gh-pages', 'benchmarks/README.md').trim().split('\n').sort()).toEqual(
+    expected.map(id => `- ${id}`)
+  )
+  // Contention really happened: someone had to fetch, re-apply and push again.
+  expect(results.reduce((n, r) => n + r.attempts, 0)).toBeGreaterThan(8)
+})
