@@ -1,0 +1,36 @@
+import Docker from 'dockerode'
+
+/** A client for the daemon DOCKER_HOST names (docker-modem reads it), else the local socket. */
+export function dockerClient(): Docker {
+  return new Docker()
+}
+
+/** Where the client talks to, for messages. */
+export function daemonAddress(): string {
+  return process.env.DOCKER_HOST || 'unix:///var/run/docker.sock'
+}
+
+/** Rejects when `promise` has not settled after `ms`; the timer never keeps the process alive. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000}s`)), ms)
+    timer.unref()
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** True when a daemon answers a ping within `timeoutMs` (respects DOCKER_HOST). */
+export async function dockerAvailable(timeoutMs = 3000): Promise<boolean> {
+  try {
+    await withTimeout(dockerClient().ping(), timeoutMs, 'docker ping')
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** HTTP status of an Engine API error, if it has one. */
+export function statusOf(err: unknown): number | undefined {
+  return (err as { statusCode?: number }).statusCode
+}

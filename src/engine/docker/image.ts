@@ -1,0 +1,291 @@
+import type Docker from 'dockerode'
+import { createHash } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { GNES_VERSION_PATTERN, InputError } from '../../config/inputs'
+import { assetPath } from '../../paths'
+import type { GnesMeta } from '../../result/schema'
+import { tarOf } from './archive'
+import { statusOf } from './client'
+import { runOnce } from './container'
+
+/** Where `scripts/docker-wheelhouse.sh` keeps wheelhouses; used when the `wheelhouse` input is unset. */
+export const WHEELHOUSE_CACHE = '/var/cache/gnes-latency-bench/wheelhouse'
+/** `--dump_route` and BlockRouter exist from 0.0.42 on. */
+const MIN_GNES_MINOR = 42
+
+/** How the engine gets its image: the three ways of the action's inputs. */
+export type ImageSource =
+  | { kind: 'ref'; ref: string }
+  | { kind: 'dockerfile'; dockerfile: string; context: string }
+  | { kind: 'pypi'; version: string; baseImage: string; wheelhouse: string | null }
+
+const bad = (input: string, value: string, why: string): InputError =>
+  new InputError(`Invalid input:\n  input '${input}' = '${value}': ${why}`)
+
+/** The tag of a PyPI build; scripts/docker-gnes-image.sh computes the same one. */
+export function pypiImageTag(version: string, baseImage: string): string {
+  const hash = createHash('sha256')
+    .update(`${version}\n${baseImage}\n`)
+    .update(fs.readFileSync(assetPath('docker', 'Dockerfile')))
+    .digest('hex')
+    .slice(0, 12)
+  return `gnes-latency-bench/gnes:${version}-${hash}`
+}
+
+async function imageExists(docker: Docker, ref: string): Promise<boolean> {
+  try {
+    await docker.getImage(ref).inspect()
+    return true
+  } catch (err) {
+    if (statusOf(err) === 404) return false
+    throw err
+  }
+}
+
+/** Follows a pull or build stream; logs progress sparsely; rejects on an error event. */
+function follow(
+  docker: Docker,
+  stream: NodeJS.ReadableStream,
+  log: (line: string) => void,
+  tail: string[]
+): Promise<void> {
+  let lastLog = 0
+  return new Promise((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (err: Error | null, events: { error?: string }[]) => {
+        const failed = err?.message ?? events.find(e => e.error)?.error
+        if (failed) reject(new Error(failed.trim()))
+        else resolve()
+      },
+      (e: { stream?: string; status?: string; id?: string; progress?: string }) => {
+        const line = (e.stream ?? [e.id, e.status, e.progress].filter(Boolean).join(' ')).trim()
+        if (!line) return
+        tail.push(line)
+        if (tail.length > 20) tail.shift()
+        // Layer progress arrives many times a second; steps and completions are what a log needs.
+        const now = Date.now()
+        if (!e.progress || now - lastLog > 5000) {
+          lastLog = now
+          log(line)
+        }
+      }
+    )
+  })
+}
+
+async function pull(
+  docker: Docker,
+  ref: string,
+  input: string,
+  log: (line: string) => void
+): Promise<void> {
+  log(`pulling ${ref}`)
+  const tail: string[] = []
+  try {
+    await follow(docker, await docker.pull(ref), log, tail)
+  } catch (err) {
+    throw bad(input, ref, `image not found locally and the pull failed: ${(err as Error).message}`)
+  }
+}
+
+/** Every file under `dir` for a build context; `.git` is left out as `docker build` users expect. */
+function contextFiles(dir: string): { name: string; content: Buffer; mode: number }[] {
+  const out: { name: string; content: Buffer; mode: number }[] = []
+  const walk = (rel: string): void => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const name = path.posix.join(rel, entry.name)
+      if (entry.name === '.git') continue
+      if (entry.isDirectory()) walk(name)
+      else if (entry.isFile()) {
+        const full = path.join(dir, name)
+        out.push({ name, content: fs.readFileSync(full), mode: fs.statSync(full).mode & 0o777 })
+      }
+    }
+  }
+  walk('')
+  return out
+}
+
+async function build(
+  docker: Docker,
+  files: { name: string; content: Buffer; mode?: number }[],
+  options: Docker.ImageBuildOptions,
+  input: string,
+  value: string,
+  log: (line: string) => void
+): Promise<void> {
+  log(`building ${options.t}`)
+  const tail: string[] = []
+  try {
+    await follow(docker, await docker.buildImage(tarOf(files), options), log, tail)
+  } catch (err) {
+    const output = tail.length ? `; last build output:\n${tail.join('\n')}` : ''
+    throw bad(input, value, `the image build failed: ${(err as Error).message}${output}`)
+  }
+}
+
+async function buildPypi(
+  docker: Docker,
+  src: Extract<ImageSource, { kind: 'pypi' }>,
+  log: (line: string) => void
+): Promise<string> {
+  const tag = pypiImageTag(src.version, src.baseImage)
+  if (await imageExists(docker, tag)) {
+    log(`using ${tag} (GNES ${src.version} on ${src.baseImage}, built before)`)
+    return tag
+  }
+  if (!(await imageExists(docker, src.baseImage)))
+    await pull(docker, src.baseImage, 'base-image', log)
+  const wheelhouse = src.wheelhouse ?? path.join(WHEELHOUSE_CACHE, src.version)
+  const wheels = fs.existsSync(wheelhouse)
+    ? fs.readdirSync(wheelhouse).filter(f => f.endsWith('.whl'))
+    : []
+  if (src.wheelhouse && wheels.length === 0) {
+    throw bad(
+      'wheelhouse',
+      src.wheelhouse,
+      'no .whl files there (see scripts/docker-wheelhouse.sh)'
+    )
+  }
+  log(
+    wheels.length
+      ? `installing GNES ${src.version} offline from ${wheels.length} wheels in ${wheelhouse}`
+      : `no wheelhouse at ${wheelhouse}: pip inside the build fetches GNES ${src.version} from the index`
+  )
+  const files = [
+    { name: 'Dockerfile', content: fs.readFileSync(assetPath('docker', 'Dockerfile')) },
+    { name: 'wheelhouse/.keep', content: Buffer.alloc(0) },
+    ...wheels.map(w => ({
+      name: `wheelhouse/${w}`,
+      content: fs.readFileSync(path.join(wheelhouse, w))
+    }))
+  ]
+  await build(
+    docker,
+    files,
+    {
+      t: tag,
+      buildargs: {
+        BASE_IMAGE: src.baseImage,
+        GNES_VERSION: src.version,
+        GNES_BUILD_DATE: new Date().toISOString()
+      },
+      labels: { 'io.gnes-latency-bench.base-image': src.baseImage }
+    },
+    'gnes-version',
+    src.version,
+    log
+  )
+  return tag
+}
+
+async function buildDockerfile(
+  docker: Docker,
+  src: Extract<ImageSource, { kind: 'dockerfile' }>,
+  log: (line: string) => void
+): Promise<string> {
+  if (!fs.existsSync(src.dockerfile) || !fs.statSync(src.dockerfile).isFile()) {
+    throw bad('dockerfile', src.dockerfile, 'no such file')
+  }
+  if (!fs.existsSync(src.context) || !fs.statSync(src.context).isDirectory()) {
+    throw bad('docker-context', src.context, 'no such directory')
+  }
+  const context = path.resolve(src.context)
+  const files = contextFiles(context)
+  // A Dockerfile outside the context travels inside it under a name of its own.
+  const rel = path.relative(context, path.resolve(src.dockerfile))
+  const inside = !rel.startsWith('..') && !path.isAbsolute(rel)
+  const dockerfile = inside ? rel.split(path.sep).join('/') : '.gnes-latency-bench.Dockerfile'
+  if (!inside)
+    files.push({ name: dockerfile, content: fs.readFileSync(src.dockerfile), mode: 0o644 })
+  const hash = createHash('sha256').update(`${context}\n${dockerfile}`).digest('hex').slice(0, 12)
+  const tag = `gnes-latency-bench/custom:${hash}`
+  await build(docker, files, { t: tag, dockerfile }, 'dockerfile', src.dockerfile, log)
+  return tag
+}
+
+/** Makes sure the image is on the daemon (pulls or builds it) and returns its reference. */
+export async function ensureImage(
+  docker: Docker,
+  src: ImageSource,
+  log: (line: string) => void
+): Promise<string> {
+  switch (src.kind) {
+    case 'ref':
+      if (!(await imageExists(docker, src.ref))) await pull(docker, src.ref, 'image', log)
+      else log(`using image ${src.ref}`)
+      return src.ref
+    case 'dockerfile':
+      return buildDockerfile(docker, src, log)
+    case 'pypi':
+      return buildPypi(docker, src, log)
+  }
+}
+
+/** The input that chose the image, for messages. */
+export function sourceInput(src: ImageSource): [string, string] {
+  if (src.kind === 'ref') return ['image', src.ref]
+  if (src.kind === 'dockerfile') return ['dockerfile', src.dockerfile]
+  return ['gnes-version', src.version]
+}
+
+function isoOrNull(value: string | undefined): string | null {
+  if (!value) return null
+  const t = new Date(value)
+  return Number.isNaN(t.getTime()) ? null : t.toISOString()
+}
+
+/**
+ * GnesMeta from the image: env (GNES_VCS_VERSION, GNES_BUILD_DATE, GNES_VERSION) first, then the
+ * usual OCI / label-schema labels; the version is asked of the image's Python when neither says.
+ */
+export async function imageMeta(
+  docker: Docker,
+  ref: string,
+  src: ImageSource,
+  labels: Record<string, string>
+): Promise<GnesMeta> {
+  const info = await docker.getImage(ref).inspect()
+  const env = Object.fromEntries(
+    (info.Config.Env ?? []).map(e => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])
+  )
+  const lbl = info.Config.Labels ?? {}
+  let version = env.GNES_VERSION || lbl['io.gnes-latency-bench.gnes-version'] || ''
+  if (!version) {
+    const r = await runOnce(docker, {
+      name: `glb-version-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`,
+      image: ref,
+      entrypoint: ['python', '-c', 'import gnes; print(gnes.__version__)'],
+      cmd: [],
+      labels,
+      timeoutMs: 120000
+    })
+    version = r.exitCode === 0 ? r.stdout.trim().split('\n').pop()!.trim() : ''
+    if (!version) {
+      const [input, value] = sourceInput(src)
+      throw bad(input, value, `the image has no importable gnes package: ${r.stderr.trim()}`)
+    }
+  }
+  const minor = GNES_VERSION_PATTERN.exec(version)?.[1]
+  if (minor !== undefined && Number(minor) < MIN_GNES_MINOR) {
+    const [input, value] = sourceInput(src)
+    throw bad(input, value, `GNES ${version} has no --dump_route; versions 0.0.42 and later work`)
+  }
+  const refTag = /:([^/:]+)$/.exec(ref)?.[1]
+  return {
+    version,
+    tag: src.kind === 'ref' ? (refTag ?? 'latest') : version,
+    vcs:
+      env.GNES_VCS_VERSION ||
+      lbl['org.opencontainers.image.revision'] ||
+      lbl['org.label-schema.vcs-ref'] ||
+      null,
+    buildDate: isoOrNull(
+      env.GNES_BUILD_DATE ||
+        lbl['org.opencontainers.image.created'] ||
+        lbl['org.label-schema.build-date']
+    )
+  }
+}
