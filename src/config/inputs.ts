@@ -46,7 +46,10 @@ export const InputsSchema = z.object({
     .string()
     .trim()
     .regex(GNES_VERSION_PATTERN, 'gnes-version must look like 0.0.47'),
-  topology: optionalText,
+  topology: z
+    .string()
+    .trim()
+    .transform(v => (v === '' ? null : v.split(',').map(s => s.trim()))),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
   image: optionalText,
   dockerfile: optionalText,

@@ -25,7 +25,7 @@ export interface SuiteOptions {
 export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Promise<Result> {
   const log = options.log ?? consoleLog
   // Every topology is validated before anything starts.
-  const specs = inputs.cases.map(c => resolveTopology(c))
+  const specs = (inputs.topology ?? inputs.cases).map(c => resolveTopology(c))
   const id = options.suiteId ?? randomUUID()
   const engine = options.engine ?? (await selectEngine(inputs, id, log))
   const removeHandlers = onInterrupt(

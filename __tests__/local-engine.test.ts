@@ -1,0 +1,168 @@
+/**
+ * Integration: real GNES processes on loopback through the local engine (the GNES venv is
+ * provisioned on first use and cached). Small loads keep it quick; case 2 still blocks 1 s per
+ * request at Router2.
+ */
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { parseInputs } from '../src/config/inputs'
+import { ServiceFailure } from '../src/engine/types'
+import { ResultSchema } from '../src/result/schema'
+import type { Log } from '../src/suite/log'
+import { runSuite } from '../src/suite/run'
+import { buildCli } from './helpers/cli'
+import { pidsWithEnv, sleep, survivors } from './helpers/processes'
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-bench-'))
+
+/** A log that records lines and, when services come up, how many suite processes are alive. */
+function probeLog(suiteId: string) {
+  const lines: string[] = []
+  const aliveAtReady: number[] = []
+  const log: Log = {
+    info: m => {
+      lines.push(m)
+      if (m.startsWith('services ready'))
+        aliveAtReady.push(pidsWithEnv('GNES_BENCH_SUITE', suiteId).length)
+    },
+    warn: m => lines.push(`warning: ${m}`),
+    group: async (name, work) => {
+      lines.push(`== ${name}`)
+      return work()
+    }
+  }
+  return { log, lines, aliveAtReady }
+}
+
+describe('local engine with real GNES 0.0.47', () => {
+  it('runs case 1 and case 2, shows case 2 queueing at the blocking router, and leaves no process', async () => {
+    const suiteId = randomUUID()
+    const probe = probeLog(suiteId)
+    const inputs = parseInputs({
+      cases: '1,2',
+      docs: '40',
+      runs: '2',
+      'warmup-runs': '1',
+      engine: 'local',
+      'out-dir': tmp()
+    })
+    const result = await runSuite(inputs, { log: probe.log, suiteId })
+
+    expect(ResultSchema.parse(result)).toEqual(result)
+    expect(result.id).toBe(suiteId)
+    expect(result.meta).toMatchObject({
+      engine: 'local',
+      gnes: { version: '0.0.47' },
+      load: { docs: 40, batchSize: 10, runs: 2, warmupRuns: 1 }
+    })
+    expect(result.cases.map(c => c.id)).toEqual(['1', '2'])
+    for (const c of result.cases) {
+      expect(c.runs.map(r => r.warmup)).toEqual([true, false, false])
+      for (const r of c.runs) expect(r.requests).toBe(4)
+      expect(c.best.roundtrip).toBe(
+        Math.min(c.runs[1].summaries.roundtrip.mean, c.runs[2].summaries.roundtrip.mean)
+      )
+    }
+    const [case1, case2] = result.cases
+    expect(case1.best.roundtrip).toBeLessThan(1)
+    // Router2 holds each request 1 s; the next one waits in its queue, so r1->r2 grows by ~1 s per request.
+    for (const run of case2.runs) {
+      const waits = run.samples['r1->r2:send']
+      for (let k = 1; k < waits.length; k++) expect(waits[k] - waits[k - 1]).toBeGreaterThan(0.7)
+      for (const proc of run.samples['r2:proc']) expect(proc).toBeGreaterThan(0.99)
+    }
+    expect(case2.best['r1->r2:send']).toBeGreaterThan(1)
+
+    // 3 services per case were alive when each case became ready, and none survive the suite.
+    expect(probe.aliveAtReady).toEqual([3, 3])
+    expect(await survivors('GNES_BENCH_SUITE', suiteId, 2000)).toEqual([])
+  })
+
+  it('fails fast with the name and last log lines of a service that dies, and cleans up', async () => {
+    const dir = tmp()
+    const file = path.join(dir, 'broken.yml')
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(path.join(__dirname, '..', 'topologies', 'case1.yml'), 'utf8')
+        .replace(
+          'model: BaseRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }',
+          'model: NoSuchRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }'
+        )
+    )
+    const suiteId = randomUUID()
+    const inputs = parseInputs({ topology: file, docs: '20', engine: 'local', 'out-dir': dir })
+    const started = Date.now()
+    const error = await runSuite(inputs, { log: probeLog(suiteId).log, suiteId }).catch(e => e)
+    expect(error).toBeInstanceOf(ServiceFailure)
+    expect(error.message).toMatch(/^service Router2-0 exited \(code \d+\); last log lines:\n/)
+    expect(error.message).toContain('NoSuchRouter')
+    expect(Date.now() - started).toBeLessThan(60_000)
+    expect(await survivors('GNES_BENCH_SUITE', suiteId, 2000)).toEqual([])
+    expect(fs.existsSync(path.join(dir, 'result.json'))).toBe(false)
+  })
+
+  it('refuses GNES older than 0.0.42 before installing anything', async () => {
+    const inputs = parseInputs({
+      cases: '1',
+      'gnes-version': '0.0.41',
+      engine: 'local',
+      'out-dir': tmp()
+    })
+    await expect(runSuite(inputs, { log: probeLog('x').log })).rejects.toThrow(
+      /gnes-version 0.0.41 is not supported: GNES 0.0.42 is the first with --dump_route/
+    )
+  })
+})
+
+describe('interrupting the CLI', () => {
+  let cli: string
+  beforeAll(async () => {
+    cli = await buildCli()
+  })
+
+  /** Starts `run` on case 2 and resolves once its services are up and the client is sending. */
+  async function startSuite(marker: string) {
+    const child = spawn(
+      process.execPath,
+      [cli, 'run', '--cases', '2', '--docs', '100', '--engine', 'local', '--out-dir', tmp()],
+      {
+        env: { ...process.env, TEST_SUITE_MARKER: marker },
+        stdio: ['ignore', 'pipe', 'pipe']
+      }
+    )
+    let output = ''
+    child.stdout.on('data', d => (output += d))
+    child.stderr.on('data', d => (output += d))
+    const exited = new Promise<number | null>(r =>
+      child.on('exit', (code, signal) => r(code ?? (signal ? -1 : null)))
+    )
+    const until = Date.now() + 240_000
+    while (!output.includes('services ready') && Date.now() < until) await sleep(100)
+    expect(output).toContain('services ready')
+    await sleep(1500)
+    // Frontend, two routers and the load client.
+    expect(pidsWithEnv('TEST_SUITE_MARKER', marker).length).toBeGreaterThanOrEqual(5)
+    return { child, exited, output: () => output }
+  }
+
+  it('SIGINT stops every service and the client, and exits 130', async () => {
+    const marker = randomUUID()
+    const suite = await startSuite(marker)
+    suite.child.kill('SIGINT')
+    expect(await suite.exited).toBe(130)
+    expect(suite.output()).toContain('received SIGINT: stopping every service of this suite')
+    expect(pidsWithEnv('TEST_SUITE_MARKER', marker)).toEqual([])
+  })
+
+  it('SIGKILL of the CLI still takes the services down (parent-death signal)', async () => {
+    const marker = randomUUID()
+    const suite = await startSuite(marker)
+    suite.child.kill('SIGKILL')
+    await suite.exited
+    expect(await survivors('TEST_SUITE_MARKER', marker, 5000)).toEqual([])
+  })
+})

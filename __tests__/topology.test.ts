@@ -1,0 +1,131 @@
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { serviceCommands } from '../src/topology/commands'
+import {
+  loadTopologyFile,
+  parseTopology,
+  resolveTopology,
+  TopologyError
+} from '../src/topology/load'
+
+/** The ports and host placeholders of the command lines in design.md. */
+const designPorts: Record<string, number> = {
+  'Frontend:out': 53463,
+  'Frontend:in': 57908,
+  'Router1:out': 57909,
+  'Router2:in': 57909
+}
+const designAddressing = {
+  host: (s: string) => `<${s.toLowerCase()}>`,
+  port: (s: string, side: 'in' | 'out') => designPorts[`${s}:${side}`],
+  grpcPort: 5566,
+  dumpPath: '<file>'
+}
+const line = (argv: string[]) => argv.map(a => (a.includes(' ') ? `"${a}"` : a)).join(' ')
+const commandsOf = (id: string) =>
+  serviceCommands(resolveTopology(id).topology, designAddressing).map(
+    c => `${c.instance}: ${line(c.argv)}`
+  )
+
+const FRONTEND =
+  'Frontend-0: frontend --grpc_port 5566 --port_out 53463 --socket_out PUSH_BIND --port_in 57908 --socket_in PULL_BIND --dump_route <file>'
+const R1_CHAIN =
+  'route --port_in 53463 --socket_in PULL_CONNECT --host_in <frontend> --port_out 57909 --socket_out PUSH_BIND --yaml_path BaseRouter'
+const R2_CHAIN = (model: string) =>
+  `route --port_in 57909 --socket_in PULL_CONNECT --host_in <router1> --port_out 57908 --socket_out PUSH_CONNECT --host_out <frontend> --yaml_path ${model}`
+const R1_PAR = (model: string) =>
+  `route --port_in 53463 --socket_in PULL_CONNECT --host_in <frontend> --port_out 57909 --socket_out PUSH_CONNECT --host_out <router2> --yaml_path ${model}`
+const R2_REDUCE =
+  'Router2-0: route --port_in 57909 --socket_in PULL_BIND --port_out 57908 --socket_out PUSH_CONNECT --host_out <frontend> --yaml_path "!BaseReduceRouter {parameters: {num_part: 2}}"'
+const BLOCK = '"!BlockRouter {parameters: {sleep_sec: 1}}"'
+
+describe('the four standard cases reproduce design.md’s command lines', () => {
+  it('case 1 non-blocking', () => {
+    expect(commandsOf('1')).toEqual([
+      FRONTEND,
+      `Router1-0: ${R1_CHAIN}`,
+      `Router2-0: ${R2_CHAIN('BaseRouter')}`
+    ])
+  })
+  it('case 2 blocking', () => {
+    expect(commandsOf('2')).toEqual([
+      FRONTEND,
+      `Router1-0: ${R1_CHAIN}`,
+      `Router2-0: ${R2_CHAIN(BLOCK)}`
+    ])
+  })
+  it('case 3 parallel non-blocking: two replicas and the (quirky) reduce router', () => {
+    expect(commandsOf('3')).toEqual([
+      FRONTEND,
+      `Router1-0: ${R1_PAR('BaseRouter')}`,
+      `Router1-1: ${R1_PAR('BaseRouter')}`,
+      R2_REDUCE
+    ])
+    expect(resolveTopology('3').topology.notes).toMatch(/num_part: 2.*swallows|swallows.*num_part/s)
+  })
+  it('case 4 parallel blocking', () => {
+    expect(commandsOf('4')).toEqual([
+      FRONTEND,
+      `Router1-0: ${R1_PAR(BLOCK)}`,
+      `Router1-1: ${R1_PAR(BLOCK)}`,
+      R2_REDUCE
+    ])
+  })
+})
+
+describe('topology files: errors name the file, the path inside it and the rule', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'topology-'))
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name)
+    fs.writeFileSync(file, text)
+    return file
+  }
+  const base = fs.readFileSync(resolveTopology('1').file, 'utf8')
+
+  it('reports a wrong type deep inside', () => {
+    const file = write(
+      'replicas.yml',
+      base.replace(
+        'model: BaseRouter\n    in: { socket: PULL_CONNECT, peer: Frontend }',
+        'model: BaseRouter\n    replicas: two\n    in: { socket: PULL_CONNECT, peer: Frontend }'
+      )
+    )
+    expect(() => loadTopologyFile(file)).toThrow(TopologyError)
+    expect(() => loadTopologyFile(file)).toThrow(
+      new RegExp(`${file}: invalid topology:\\n  at services.1.replicas: Expected number`)
+    )
+  })
+  it('reports an unknown peer and an unknown key', () => {
+    expect(() => parseTopology(base.replace('peer: Router1', 'peer: Router9'), 'x.yml')).toThrow(
+      /x.yml: invalid topology:\n  at services.2.in.peer: no service named 'Router9'/
+    )
+    expect(() =>
+      parseTopology(base.replace('role: frontend', 'role: frontend\n    colour: red'), 'x.yml')
+    ).toThrow(/at services.0: Unrecognized key\(s\) in object: 'colour'/)
+  })
+  it('refuses replicas that would BIND one port, and a peer that does not bind', () => {
+    expect(() =>
+      parseTopology(
+        base.replace(
+          'model: BaseRouter\n    in: { socket: PULL_CONNECT, peer: Frontend }',
+          'model: BaseRouter\n    replicas: 2\n    in: { socket: PULL_CONNECT, peer: Frontend }'
+        ),
+        'r.yml'
+      )
+    ).toThrow(/at services.1.out: replicas > 1 cannot BIND one port/)
+    expect(() =>
+      parseTopology(
+        base.replace('out: { socket: PUSH_BIND }', 'out: { socket: PUSH_CONNECT, peer: Router2 }'),
+        'p.yml'
+      )
+    ).toThrow(/'Router1' must BIND its out socket|'Router2' must BIND its in socket/)
+  })
+  it('reports bad YAML and a missing file', () => {
+    expect(() => parseTopology('services: [', 'bad.yml')).toThrow(/bad.yml: not valid YAML/)
+    expect(() => loadTopologyFile(path.join(dir, 'nope.yml'))).toThrow(
+      /nope.yml: cannot read topology file/
+    )
+    expect(() => resolveTopology('7')).toThrow(/case '7' is not a standard case/)
+  })
+})
