@@ -1,6 +1,8 @@
 import type { Command } from './command'
 import { compareCommand } from './compare'
+import { importLegacyCommand } from './import-legacy'
+import { pruneCommand } from './prune'
 import { runCommand } from './run'
 
 /** Sub-commands in the order `--help` lists them. */
-export const commands: Command[] = [runCommand, compareCommand]
+export const commands: Command[] = [runCommand, compareCommand, importLegacyCommand, pruneCommand]
