@@ -1,69 +1,52 @@
-import type { Service, Socket, Topology } from '../../topology/schema'
+import {
+  READY_PATTERN,
+  serviceCommands,
+  type Addressing,
+  type ServiceCommand
+} from '../../topology/commands'
+import type { Service, Topology } from '../../topology/schema'
 
 /**
- * GNES command lines for a topology in containers. Every service has its own network namespace,
- * so the ports can be fixed (the legacy ones) and two suites still run side by side.
+ * Container addressing: every service has its own network namespace, so the ports can be fixed
+ * (the legacy ones) and two suites still run side by side; peers are reached by DNS name.
  */
 export const GRPC_PORT = 5566
 export const ROUTE_DUMP = '/tmp/gnes-route-dump.jsonl'
 const FRONTEND = { in: 57908, out: 53463 }
 const ROUTER = { in: 57909, out: 57911 }
 
-const portsOf = (s: Service) => (s.role === 'frontend' ? FRONTEND : ROUTER)
-
-/** The address a CONNECT socket dials: the peer's output for `in`, its input for `out`. */
-function socketArgs(side: 'in' | 'out', sock: Socket, own: number, topology: Topology): string[] {
-  const args = [`--socket_${side}`, sock.socket]
-  if (!('peer' in sock)) return [...args, `--port_${side}`, String(own)]
-  const peer = topology.services.find(p => p.name === sock.peer)!
-  const port = side === 'in' ? portsOf(peer).out : portsOf(peer).in
-  return [...args, `--port_${side}`, String(port), `--host_${side}`, sock.peer]
-}
-
-/** `gnes <cmd>` arguments of one service (the image's entrypoint is `gnes`). */
-export function serviceArgs(s: Service, topology: Topology): string[] {
-  if (s.role === 'frontend') {
-    return [
-      'frontend',
-      ...['--grpc_port', String(GRPC_PORT)],
-      ...['--port_out', String(FRONTEND.out), '--socket_out', 'PUSH_BIND'],
-      ...['--port_in', String(FRONTEND.in), '--socket_in', 'PULL_BIND'],
-      ...['--dump_route', ROUTE_DUMP],
-      ...s.args
-    ]
+export function containerAddressing(topology: Topology): Addressing {
+  const role = new Map(topology.services.map(s => [s.name, s.role]))
+  return {
+    host: service => service,
+    port: (service, side) => (role.get(service) === 'frontend' ? FRONTEND : ROUTER)[side],
+    grpcPort: GRPC_PORT,
+    dumpPath: ROUTE_DUMP
   }
-  return [
-    'route',
-    ...socketArgs('in', s.in, ROUTER.in, topology),
-    ...socketArgs('out', s.out, ROUTER.out, topology),
-    ...['--yaml_path', s.model],
-    ...s.args
-  ]
 }
 
-/** What a service logs once it serves: the frontend's gRPC server, a router's sockets. */
-export const readyPattern = (s: Service): RegExp =>
-  s.role === 'frontend' ? /listening at/ : /ready and listening/
+export const readyPattern = (c: ServiceCommand): RegExp => READY_PATTERN[c.role]
 
 /**
- * Start order: a service after the peers it connects to, so their DNS names already resolve when
- * it dials.
+ * The commands in start order: a service after the peers it connects to, so their DNS names
+ * already resolve when it dials.
  */
-export function startOrder(topology: Topology): Service[] {
+export function orderedCommands(topology: Topology): ServiceCommand[] {
   const peers = (s: Service): string[] =>
     s.role === 'frontend' ? [] : [s.in, s.out].flatMap(sock => ('peer' in sock ? [sock.peer] : []))
   const started = new Set<string>()
-  const order: Service[] = []
+  const order: string[] = []
   let rest = [...topology.services]
   while (rest.length) {
-    const next = rest.filter(s => peers(s).every(p => started.has(p) || p === s.name))
+    const next = rest.filter(s => peers(s).every(p => started.has(p)))
     // A cycle of CONNECTs cannot be ordered; take the rest as written.
     const batch = next.length ? next : rest
     for (const s of batch) {
       started.add(s.name)
-      order.push(s)
+      order.push(s.name)
     }
     rest = rest.filter(s => !batch.includes(s))
   }
-  return order
+  const commands = serviceCommands(topology, containerAddressing(topology))
+  return order.flatMap(name => commands.filter(c => c.service === name))
 }

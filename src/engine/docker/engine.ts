@@ -2,7 +2,6 @@ import * as core from '@actions/core'
 import type Docker from 'dockerode'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { GNES_VERSION_PATTERN, InputError, type Inputs } from '../../config/inputs'
 import { assetPath } from '../../paths'
@@ -20,7 +19,7 @@ import { readContainerFile } from './archive'
 import { daemonAddress, dockerClient, withTimeout } from './client'
 import { runOnce, ServiceContainer } from './container'
 import { sweep } from './cleanup'
-import { GRPC_PORT, readyPattern, ROUTE_DUMP, serviceArgs, startOrder } from './command'
+import { GRPC_PORT, orderedCommands, readyPattern, ROUTE_DUMP } from './command'
 import { ensureImage, imageMeta, type ImageSource } from './image'
 import { currentRepository, LABEL, runLabels } from './labels'
 import { hostLimits, parseCpus, parseMemory, type Limits } from './limits'
@@ -48,8 +47,6 @@ export interface DockerEngineOptions {
   runId?: string
   repository?: string
   log?: (line: string) => void
-  /** Remove everything on SIGINT/SIGTERM (then exit unless the caller has its own handler). */
-  handleSignals?: boolean
 }
 
 export interface DockerEngine extends Engine {
@@ -120,15 +117,6 @@ export function createDockerEngine(options: DockerEngineOptions): DockerEngine {
   let deploymentCount = 0
   const live = new Set<Deployment>()
 
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']
-  const onSignal = (sig: NodeJS.Signals): void => {
-    log(`${sig}: removing this run's containers and networks`)
-    void engine.shutdown().finally(() => {
-      if (process.listenerCount(sig) === 0) process.exit(128 + os.constants.signals[sig])
-    })
-  }
-  const unhook = () => signals.forEach(s => process.removeListener(s, onSignal))
-
   const engine: DockerEngine = {
     kind: 'docker',
     runId,
@@ -145,7 +133,6 @@ export function createDockerEngine(options: DockerEngineOptions): DockerEngine {
       limits = hostLimits(parseCpus(options.cpus, info.NCPU), memory)
       log(`Docker ${info.ServerVersion} at ${daemonAddress()}; run id ${runId}`)
       if (process.env.GITHUB_STATE) core.saveState(STATE_RUN_ID, runId)
-      if (options.handleSignals !== false) signals.forEach(s => process.on(s, onSignal))
       const old = await sweep(
         { repository: labels[LABEL.repository], olderThan: LEFTOVER_AGE_MS },
         docker
@@ -182,7 +169,6 @@ export function createDockerEngine(options: DockerEngineOptions): DockerEngine {
     shutdown(): Promise<void> {
       closed = true
       shutdownDone ??= (async () => {
-        unhook()
         await Promise.allSettled([...live].map(d => d.stop()))
         // Catches what was being created while we stopped (a client, a half-started case).
         await sweep({ runId }, docker).catch(() => undefined)
@@ -282,30 +268,26 @@ async function deploy(docker: Docker, spec: DeploySpec): Promise<Deployment> {
   spec.onCreate(deployment)
 
   try {
-    for (const s of startOrder(topology)) {
-      const replicas = s.role === 'router' ? s.replicas : 1
-      for (let i = 0; i < replicas; i++) {
-        if (spec.isClosed()) throw new Error('docker engine: shut down while starting')
-        const hostname = replicas > 1 ? `${s.name}-${i}` : s.name
-        const svc = await ServiceContainer.create(docker, {
-          hostname,
-          aliases: replicas > 1 ? [s.name] : [],
-          containerName: `${prefix}-${hostname}`,
-          image: spec.image,
-          cmd: serviceArgs(s, topology),
-          labels: { ...spec.labels, [LABEL.service]: s.name },
-          network: network.id,
-          limits: spec.limits,
-          logFile: path.join(spec.logDir, `${hostname}.log`),
-          ready: readyPattern(s)
-        })
-        services.push(svc)
-        const { exited } = await svc.start()
-        void exited.then(async code => {
-          if (!stopping)
-            fail(new ServiceFailure(hostname, `exited with code ${code}`, await svc.tail()))
-        })
-      }
+    for (const c of orderedCommands(topology)) {
+      if (spec.isClosed()) throw new Error('docker engine: shut down while starting')
+      const svc = await ServiceContainer.create(docker, {
+        hostname: c.instance,
+        aliases: [c.service],
+        containerName: `${prefix}-${c.instance}`,
+        image: spec.image,
+        cmd: c.argv,
+        labels: { ...spec.labels, [LABEL.service]: c.service },
+        network: network.id,
+        limits: spec.limits,
+        logFile: path.join(spec.logDir, `${c.instance}.log`),
+        ready: readyPattern(c)
+      })
+      services.push(svc)
+      const { exited } = await svc.start()
+      void exited.then(async code => {
+        if (!stopping)
+          fail(new ServiceFailure(c.instance, `exited (code ${code})`, await svc.tail()))
+      })
     }
     await waitReady(services, failed, spec.readyTimeoutMs)
   } catch (err) {

@@ -1,5 +1,5 @@
 /** The Docker engine's public surface. */
-export { dockerAvailable } from './client'
+export { daemonAddress, dockerAvailable } from './client'
 export { sweep, type SweepOptions } from './cleanup'
 export {
   createDockerEngine,

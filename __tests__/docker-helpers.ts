@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process'
+import Docker from 'dockerode'
+import { build } from 'esbuild'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { LABEL } from '../src/engine/docker'
+
+/**
+ * Shared by the Docker integration tests. They need a daemon (scripts/docker-setup.sh starts one
+ * and builds the images); without one they are skipped with a message saying so.
+ */
+function daemonAnswers(): boolean {
+  const ping =
+    "new (require('dockerode'))().ping().then(() => process.exit(0), () => process.exit(1))"
+  return spawnSync(process.execPath, ['-e', ping], { timeout: 5000, cwd: __dirname }).status === 0
+}
+
+export const dockerUp = daemonAnswers()
+if (!dockerUp) {
+  console.warn(
+    'Docker integration tests SKIPPED: no Docker daemon answers (run scripts/docker-setup.sh)'
+  )
+}
+export const describeDocker = dockerUp ? describe : describe.skip
+
+/** The registry-free base image from scripts/docker-base-image.sh (python:3.11-slim elsewhere). */
+export const BASE_IMAGE = process.env.GLB_BASE_IMAGE || 'gnes-latency-bench/base:bookworm'
+
+export const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'glb-docker-'))
+
+/** Containers and networks carrying a run's label. */
+export async function labelled(runId: string): Promise<{ containers: number; networks: number }> {
+  const docker = new Docker()
+  const filters = JSON.stringify({ label: [`${LABEL.runId}=${runId}`] })
+  const containers = await docker.listContainers({ all: true, filters })
+  const networks = await docker.listNetworks({ filters })
+  return { containers: containers.length, networks: networks.length }
+}
+
+/** Bundles a TypeScript entry into build/ (inside the project, so it finds its assets). */
+export async function bundle(entry: string, name: string): Promise<string> {
+  const outfile = path.join(__dirname, '..', 'build', name)
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    external: ['cpu-features', './crypto/build/Release/sshcrypto.node'],
+    logLevel: 'warning'
+  })
+  return outfile
+}
