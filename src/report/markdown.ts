@@ -23,7 +23,8 @@ export function escapeMarkdown(text: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+\-.!|~@:]/g, c => `\\${c}`)
+    .replace(/[\\`*_{}[\]()#+\-.!|~:]/g, c => `\\${c}`)
+    .replace(/@/g, '@\u2060') // a word joiner after @ keeps `@team` from notifying anyone
 }
 
 /** Only plain http(s) URLs become links; anything else (javascript:, data:) is dropped. */
@@ -58,18 +59,20 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   'no-change': '⚪ no significant change'
 }
 
-function verdictCell(m: MetricComparison): string {
+function verdictCell(m: MetricComparison, alpha: number): string {
+  // Significant but smaller than the minimum effect: say so, it is not "no change".
+  if (m.method === 'run-medians' && m.verdict === 'no-change' && m.p !== null && m.p < alpha) {
+    return '⚪ below threshold'
+  }
   if (m.method === 'run-medians') return VERDICT_TEXT[m.verdict]
   const text = m.verdict === 'no-change' ? '⚪ below threshold' : VERDICT_TEXT[m.verdict]
   return `${text} (threshold only, untested)`
 }
 
-function intervalCell(m: MetricComparison): string {
-  if (!m.ci) return escapeMarkdown(m.note ?? 'no test')
-  return `${fmtChange(m.ci[0])} … ${fmtChange(m.ci[1])}`
-}
+const intervalCell = (m: MetricComparison): string =>
+  m.ci ? `${fmtChange(m.ci[0])} … ${fmtChange(m.ci[1])}` : '–'
 
-function metricRow(caseLabel: string, m: MetricComparison): string {
+function metricRow(caseLabel: string, m: MetricComparison, alpha: number): string {
   const cells = [
     caseLabel,
     `\`${m.metric}\``,
@@ -79,7 +82,7 @@ function metricRow(caseLabel: string, m: MetricComparison): string {
     intervalCell(m),
     m.p === null ? '–' : m.p < 0.001 ? '< 0.001' : m.p.toFixed(3),
     `${m.runs.baseline} / ${m.runs.pr}`,
-    verdictCell(m)
+    verdictCell(m, alpha)
   ]
   return `| ${cells.join(' | ')} |`
 }
@@ -92,13 +95,26 @@ const TABLE_HEAD = [
 const caseLabel = (c: CaseComparison): string =>
   `${escapeMarkdown(c.caseId)} ${escapeMarkdown(c.caseName)}`.trim()
 
+/** Why some rows of a case were not tested, once per case instead of in every row. */
+function untestedNotes(cases: CaseComparison[]): string[] {
+  return cases.flatMap(k =>
+    [...new Set(k.metrics.map(m => m.note).filter((n): n is string => n !== null))].map(
+      n => `- Case ${caseLabel(k)}: ${escapeMarkdown(n)}`
+    )
+  )
+}
+
+/** Hex SHAs are shown as code; anything else a history file calls a SHA is escaped text. */
+const shortSha = (sha: string): string =>
+  /^[0-9a-f]+$/i.test(sha) ? `\`${sha.slice(0, 7)}\`` : escapeMarkdown(sha.slice(0, 12))
+
 function commitLink(e: HistoryEntry, links: ReportLinks): string {
   const sha = e.commit.sha
   if (!sha) return 'unknown commit'
   const repo = safeUrl(links.repositoryUrl)
   const url =
     safeUrl(e.commit.url) ?? (repo && /^[0-9a-f]+$/i.test(sha) ? `${repo}/commit/${sha}` : null)
-  return link(`\`${escapeMarkdown(sha.slice(0, 7))}\``, url)
+  return link(shortSha(sha), url)
 }
 
 const SELECTED_BY = {
@@ -112,9 +128,7 @@ function baselineRow(c: CaseComparison, links: ReportLinks, prGnes: string): str
   if (!b.entry)
     return `| ${caseLabel(c)} | — | — | — | **no baseline**: ${escapeMarkdown(b.reason)} |`
   const e = b.entry
-  const ref = e.commit.ref
-    ? `\`${escapeMarkdown(e.commit.ref.replace(/^refs\/heads\//, ''))}\``
-    : '–'
+  const ref = e.commit.ref ? escapeMarkdown(e.commit.ref.replace(/^refs\/heads\//, '')) : '–'
   const subject = e.commit.message
     ? escapeMarkdown(e.commit.message.split('\n')[0].slice(0, 72))
     : ''
@@ -140,7 +154,7 @@ function headline(c: Comparison): string {
  */
 export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {}): string {
   const load = c.pr.load
-  const pr = c.pr.sha ? `\`${escapeMarkdown(c.pr.sha.slice(0, 7))}\`` : 'this pull request'
+  const pr = c.pr.sha ? shortSha(c.pr.sha) : 'this pull request'
   const lines = [
     COMMENT_MARKER,
     headline(c),
@@ -154,9 +168,11 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
   const main = compared.flatMap(k =>
     k.metrics
       .filter(m => m.headline || m.verdict !== 'no-change')
-      .map(m => metricRow(caseLabel(k), m))
+      .map(m => metricRow(caseLabel(k), m, c.alpha))
   )
   if (main.length) lines.push(...TABLE_HEAD, ...main, '')
+  const notes = untestedNotes(compared)
+  if (notes.length) lines.push('Untested rows:', ...notes, '')
   for (const k of compared) {
     const rest = k.metrics.filter(m => !m.headline)
     if (!rest.length) continue
@@ -165,7 +181,7 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
       `<summary>Per-hop and per-service details: case ${caseLabel(k)}</summary>`,
       '',
       ...TABLE_HEAD,
-      ...rest.map(m => metricRow(caseLabel(k), m)),
+      ...rest.map(m => metricRow(caseLabel(k), m, c.alpha)),
       '',
       '</details>',
       ''
@@ -181,7 +197,8 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
   const dashboard = safeUrl(links.dashboardUrl)
   lines.push(
     [
-      `Values are the geometric mean of per-run medians of per-request samples; the test is Welch's t on their logarithms (${link('method', method)}).`,
+      "Values are geometric means of per-run medians of per-request samples; the test is Welch's t on their logarithms" +
+        (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null
     ]
       .filter(Boolean)

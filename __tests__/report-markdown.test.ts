@@ -1,0 +1,94 @@
+import { compareResult } from '../src/report/compare'
+import { COMMENT_MARKER, escapeMarkdown, renderComparisonMarkdown } from '../src/report/markdown'
+import { makeEntry, makeResult, makeRuns, rng } from './fixtures/report/samples'
+
+const r = rng(5)
+const shape = { runs: 3, requests: 20, base: 0.1, runSd: 0.01, requestSd: 0.05, ar: 0.5, scale: 1 }
+const metrics = (scale: number) => ({
+  roundtrip: makeRuns(r, { ...shape, scale }),
+  'f:send': makeRuns(r, { ...shape, base: 0.002 }),
+  'f->r1:send': makeRuns(r, { ...shape, base: 0.0004, scale }),
+  'r1:proc': makeRuns(r, { ...shape, base: 0.00001 })
+})
+const result = makeResult([
+  { id: '1', name: 'non-blocking', metrics: metrics(1.3) },
+  { id: '2', name: 'blocking', metrics: metrics(1) },
+  { id: '3', name: 'parallel', metrics: metrics(1) }
+])
+const history = [
+  makeEntry(
+    { id: '1', name: 'non-blocking', metrics: metrics(1) },
+    { message: 'Fix `x` | <script>alert(1)</script> @team\nsecond line' }
+  ),
+  makeEntry(
+    { id: '2', name: 'blocking', metrics: metrics(1) },
+    { noSamples: true, ref: 'refs/heads/feat/[x](javascript:alert(1))' }
+  )
+]
+const comparison = compareResult(result, history, {
+  threshold: 0.1,
+  baseRef: null,
+  mergeBaseSha: null
+})
+const md = renderComparisonMarkdown(comparison, {
+  dashboardUrl: 'https://acme.github.io/search/',
+  repositoryUrl: 'https://github.com/acme/search',
+  methodUrl: 'javascript:alert(1)'
+})
+const lines = md.split('\n')
+
+describe('renderComparisonMarkdown', () => {
+  test('starts with the hidden marker and a headline that counts verdicts', () => {
+    expect(lines[0]).toBe(COMMENT_MARKER)
+    expect(lines[1]).toBe('### GNES latency: 🔴 2 regressions')
+  })
+
+  test('main table: headline metrics of every compared case, plus anything flagged', () => {
+    const main = md.slice(0, md.indexOf('<details>'))
+    expect(main).toMatch(
+      /\| 1 non\\-blocking \| `roundtrip` \| .* \| \+3\d% \| .* \| 🔴 regression \|/
+    )
+    expect(main).toContain('| 1 non\\-blocking | `f->r1:send` |')
+    expect(main).not.toContain('`r1:proc`')
+    expect(main).toMatch(
+      /\| 2 blocking \| `roundtrip` .* ⚪ below threshold \(threshold only, untested\) \|/
+    )
+    expect(main).toContain('no test \\(the baseline has no per\\-request samples\\)')
+  })
+
+  test('per-hop and per-service metrics are folded per case', () => {
+    const details = md.slice(md.indexOf('<details>'), md.lastIndexOf('</details>'))
+    expect(details).toContain(
+      '<summary>Per-hop and per-service details: case 1 non\\-blocking</summary>'
+    )
+    expect(details).toContain('`r1:proc`')
+    expect(details).not.toContain('`roundtrip`')
+  })
+
+  test('links the baseline commit and the dashboard; drops non-http links', () => {
+    expect(md).toContain(
+      '[`abcdef0`](https://github.com/acme/search/commit/abcdef0123456789abcdef0123456789abcdef01)'
+    )
+    expect(md).toContain('[Dashboard](https://acme.github.io/search/)')
+    expect(md).not.toContain('](javascript')
+  })
+
+  test('says which case has no baseline and why', () => {
+    expect(md).toContain('| 3 parallel | — | — | — | **no baseline**: no history entry of case 3 |')
+  })
+
+  test('escapes commit messages and branch names from the pull request', () => {
+    expect(md).toContain('Fix \\`x\\` \\| &lt;script&gt;alert\\(1\\)&lt;/script&gt; @\u2060team |')
+    expect(md).not.toContain('second line')
+    expect(md).toContain('| feat/\\[x\\]\\(javascript\\:alert\\(1\\)\\) |')
+    expect(escapeMarkdown('a|b\nc')).toBe('a\\|b c')
+  })
+
+  test('no baseline at all', () => {
+    const none = compareResult(result, [], { threshold: 0.1, baseRef: 'main', mergeBaseSha: null })
+    const text = renderComparisonMarkdown(none)
+    expect(text.split('\n')[1]).toBe('### GNES latency: no baseline to compare with')
+    expect(none.regression).toBe(false)
+    expect(text).not.toContain('<details>')
+  })
+})

@@ -1,0 +1,102 @@
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { compareResult } from '../src/report/compare'
+import { renderComparisonMarkdown } from '../src/report/markdown'
+import { publishPullRequestReport } from '../src/report/publish'
+import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
+import { makeEntry, makeResult } from './fixtures/report/samples'
+
+const runs = (v: number) => [
+  [v, v * 1.01, v * 0.99],
+  [v * 1.02, v, v * 0.98],
+  [v * 0.99, v * 1.01, v]
+]
+const regressed = compareResult(
+  makeResult([{ id: '1', metrics: { roundtrip: runs(0.13) } }]),
+  [makeEntry({ id: '1', metrics: { roundtrip: runs(0.1) } })],
+  { threshold: 0.1, baseRef: 'main', mergeBaseSha: null }
+)
+const markdown = renderComparisonMarkdown(regressed)
+
+let gh: FakeGitHub
+let dir: string
+let stdout: string[]
+const saved = { ...process.env }
+// One directory for the file: @actions/core caches the job summary's path on first use.
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-publish-'))
+})
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+beforeEach(async () => {
+  gh = await startFakeGitHub()
+  for (const f of ['output', 'summary']) fs.writeFileSync(path.join(dir, f), '')
+  process.env.GITHUB_OUTPUT = path.join(dir, 'output')
+  process.env.GITHUB_STEP_SUMMARY = path.join(dir, 'summary')
+  stdout = []
+  jest.spyOn(process.stdout, 'write').mockImplementation(chunk => {
+    stdout.push(String(chunk))
+    return true
+  })
+})
+afterEach(async () => {
+  jest.restoreAllMocks()
+  process.env = { ...saved }
+  process.exitCode = undefined // core.setFailed sets it; the test run must not inherit it
+  await gh.close()
+})
+
+const comment = (repo: string) => ({
+  token: 'test-token',
+  owner: 'acme',
+  repo,
+  issueNumber: 7,
+  baseUrl: gh.baseUrl
+})
+
+describe('publishPullRequestReport (local server speaking GitHub REST endpoints)', () => {
+  test('writes the report, sets outputs, comments, and fails on regression when asked', async () => {
+    const reportPath = path.join(dir, 'out', 'regression.md')
+    const outcome = await publishPullRequestReport({
+      comparison: regressed,
+      markdown,
+      reportPath,
+      failOnRegression: true,
+      comment: comment('search')
+    })
+    expect(outcome).toEqual({ comment: 'created', failed: true })
+    expect(fs.readFileSync(reportPath, 'utf8')).toBe(markdown)
+    const outputs = fs.readFileSync(process.env.GITHUB_OUTPUT!, 'utf8')
+    expect(outputs).toMatch(/regression<<.*\ntrue\n/)
+    expect(outputs).toContain(reportPath)
+    expect(gh.comments.get(7)![0].body).toBe(markdown)
+    expect(process.exitCode).toBe(1)
+  })
+
+  test('fork (403): warning, report in the job summary, the step does not fail', async () => {
+    gh.readOnly.add('acme/search')
+    const outcome = await publishPullRequestReport({
+      comparison: regressed,
+      markdown,
+      reportPath: path.join(dir, 'regression.md'),
+      failOnRegression: false,
+      comment: comment('search')
+    })
+    expect(outcome).toEqual({ comment: 'forbidden', failed: false })
+    expect(stdout.join('')).toMatch(/::warning::the token may not comment on pull request #7 \(403/)
+    expect(fs.readFileSync(process.env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain(markdown)
+    expect(process.exitCode).toBeUndefined()
+  })
+
+  test('commenting off: outputs and summary only', async () => {
+    const outcome = await publishPullRequestReport({
+      comparison: regressed,
+      markdown,
+      reportPath: path.join(dir, 'regression.md'),
+      failOnRegression: false,
+      comment: null
+    })
+    expect(outcome).toEqual({ comment: 'skipped', failed: false })
+    expect(gh.log).toEqual([])
+  })
+})
