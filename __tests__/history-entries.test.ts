@@ -34,9 +34,10 @@ describe('entriesFromResult', () => {
     expect(e.timestampEval).toBe(result.cases[0].runs[1].startedAt)
   })
 
-  test('pools the measured runs only, rounded to microseconds', () => {
+  test('pools the measured runs only; samples and run summaries rounded to microseconds', () => {
     expect(entries[0].samples!.roundtrip).toEqual([0.1, 0.112346, 0.12, 0.12, 0.132346, 0.14])
     expect(entries[0].samples!['f:send']).toHaveLength(4)
+    expect(entries[0].runs[1].summaries.roundtrip).toMatchObject({ n: 3, mean: 0.110782 })
   })
 
   test('a partial suite yields nothing', () => {

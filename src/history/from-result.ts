@@ -1,8 +1,23 @@
-import type { CaseResult, Result } from '../result/schema'
+import type { CaseResult, Result, Summary } from '../result/schema'
 import { HISTORY_SCHEMA, type HistoryEntry } from './schema'
 
 /** Samples are stored at microsecond resolution: finer digits are clock noise and cost bytes. */
 export const roundMicros = (seconds: number): number => Math.round(seconds * 1e6) / 1e6
+
+/** A run summary at the samples' resolution: its 17-digit floats were most of an entry's bytes. */
+function roundSummary(s: Summary): Summary {
+  const r = roundMicros
+  return {
+    n: s.n,
+    mean: r(s.mean),
+    median: r(s.median),
+    p90: r(s.p90),
+    p99: r(s.p99),
+    min: r(s.min),
+    max: r(s.max),
+    std: r(s.std)
+  }
+}
 
 /** Per-request values of the non-warm-up runs, pooled per metric, in run then receive order. */
 function pooledSamples(c: CaseResult): Record<string, number[]> {
@@ -59,7 +74,12 @@ export function entriesFromResult(result: Result, expectCases?: string[]): Histo
       best: c.best,
       dataRateMBps: c.dataRateMBps,
       legacyMBps: c.legacyMBps,
-      runs: c.runs.map(r => ({ warmup: r.warmup, summaries: r.summaries })),
+      runs: c.runs.map(r => ({
+        warmup: r.warmup,
+        summaries: Object.fromEntries(
+          Object.entries(r.summaries).map(([m, summary]) => [m, roundSummary(summary)])
+        )
+      })),
       samples: pooledSamples(c)
     }
   })

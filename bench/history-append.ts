@@ -1,0 +1,214 @@
+/**
+ * Time and bytes of one append to a history of 10,000 entries, with real git and a bare remote.
+ * Run: npx esbuild bench/history-append.ts --bundle --platform=node --outfile=/tmp/history-append.js
+ *      && node /tmp/history-append.js [entries=10000]
+ */
+import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { appendToBranch } from '../src/history/branch-store'
+import { writeEntryFiles } from '../src/history/dir-store'
+import { entriesFromResult } from '../src/history/from-result'
+import { entryPath, serializeEntry } from '../src/history/layout'
+import { readHistory } from '../src/history/read'
+import type { HistoryEntry } from '../src/history/schema'
+import { RESULT_SCHEMA, type Result, type RunResult, type Summary } from '../src/result/schema'
+
+const ENTRIES = Number(process.argv[2] ?? 10000)
+const CASES = ['1', '2', '3', '4']
+const REQUESTS = 50
+// The shape the suite produces for a two-router chain: roundtrip, frontend, hops, service times.
+const METRICS = [
+  'roundtrip',
+  'f:send',
+  'f:recv',
+  'f->r1:send',
+  'r1->r2:send',
+  'r2->f:send',
+  'r1:proc',
+  'r2:proc'
+]
+
+const summarize = (v: number[]): Summary => {
+  const s = [...v].sort((a, b) => a - b)
+  const mean = v.reduce((a, b) => a + b, 0) / v.length
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]
+  const std = Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / v.length)
+  return {
+    n: v.length,
+    mean,
+    median: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    min: s[0],
+    max: s[s.length - 1],
+    std
+  }
+}
+
+function run(index: number, startedAt: Date): RunResult {
+  const samples = Object.fromEntries(
+    METRICS.map(m => [
+      m,
+      Array.from(
+        { length: m.startsWith('f:') ? REQUESTS - 1 : REQUESTS },
+        () => 0.02 + Math.random() * 0.2
+      )
+    ])
+  )
+  return {
+    index,
+    warmup: index === 0,
+    startedAt: new Date(startedAt.getTime() + index * 10_000).toISOString(),
+    clientSeconds: 6,
+    requests: REQUESTS,
+    payloadBytes: 500_000_000,
+    dataRateMBps: 80,
+    summaries: Object.fromEntries(Object.entries(samples).map(([m, v]) => [m, summarize(v)])),
+    samples
+  }
+}
+
+/** A suite result like the standard one: 4 cases, one warm-up and three measured runs each. */
+function result(day: number): Result {
+  const startedAt = new Date(Date.UTC(2020, 0, 1) + day * 86_400_000)
+  const sha = randomUUID().replace(/-/g, '').padEnd(40, '0')
+  return {
+    schema: RESULT_SCHEMA,
+    id: randomUUID(),
+    meta: {
+      gnes: { version: '0.0.47', tag: '0.0.47', vcs: null, buildDate: null },
+      engine: 'local',
+      load: { docs: 500, batchSize: 10, docBytes: 1_000_000, runs: 3, warmupRuns: 1 },
+      host: {
+        hostname: 'bench',
+        os: 'linux',
+        arch: 'x64',
+        cpus: 2,
+        memoryBytes: 2 ** 34,
+        node: process.version,
+        runner: 'GitHub Actions 2'
+      },
+      git: {
+        sha,
+        ref: 'refs/heads/master',
+        event: 'push',
+        repository: 'gnes-ai/gnes',
+        runId: '1',
+        serverUrl: 'https://github.com',
+        message: 'bench'
+      },
+      startedAt: startedAt.toISOString(),
+      finishedAt: startedAt.toISOString()
+    },
+    cases: CASES.map(id => {
+      const runs = [0, 1, 2, 3].map(i => run(i, startedAt))
+      const best = Object.fromEntries(
+        METRICS.map(m => [m, Math.min(...runs.slice(1).map(r => r.summaries[m].mean))])
+      )
+      return {
+        id,
+        name: `case ${id}`,
+        topologyFile: `case${id}.yml`,
+        services: [],
+        metrics: METRICS,
+        runs,
+        best,
+        dataRateMBps: 80,
+        legacyMBps: 500 / best.roundtrip
+      }
+    })
+  }
+}
+
+const sh = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28
+  })
+
+function dirBytes(dir: string): { files: number; bytes: number } {
+  let files = 0
+  let bytes = 0
+  for (const d of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (d.isFile()) {
+      files++
+      bytes += fs.statSync(path.join(d.parentPath, d.name)).size
+    }
+  }
+  return { files, bytes }
+}
+
+const mb = (b: number) => `${(b / 1e6).toFixed(2)} MB`
+const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(2)} s`
+
+async function main(): Promise<void> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'history-bench-'))
+  try {
+    const bare = path.join(tmp, 'remote.git')
+    const seed = path.join(tmp, 'seed')
+    sh(tmp, 'init', '-q', '--bare', bare)
+    sh(tmp, 'init', '-q', '-b', 'gh-pages', seed)
+    let t0 = performance.now()
+    const history: HistoryEntry[] = []
+    for (let day = 0; history.length < ENTRIES; day++)
+      history.push(...entriesFromResult(result(day)))
+    history.length = ENTRIES
+    writeEntryFiles(path.join(seed, 'benchmarks'), history)
+    sh(seed, 'add', '-A')
+    sh(seed, 'commit', '-qm', 'seed')
+    sh(seed, 'push', '-q', bare, 'gh-pages')
+    sh(bare, 'gc', '-q')
+    const stored = dirBytes(path.join(seed, 'benchmarks'))
+    const pack = dirBytes(path.join(bare, 'objects'))
+    console.log(
+      `seeded ${history.length} entries in ${secs(t0)}: ${stored.files} files, ${mb(stored.bytes)} of JSON,`
+    )
+    console.log(
+      `  ${(stored.bytes / stored.files / 1000).toFixed(1)} kB per entry; remote objects ${mb(pack.bytes)} (${(pack.bytes / stored.files / 1000).toFixed(1)} kB per entry packed)`
+    )
+
+    t0 = performance.now()
+    readHistory(path.join(seed, 'benchmarks'))
+    console.log(`readHistory (parse + validate all ${ENTRIES}): ${secs(t0)}`)
+
+    const workDir = path.join(tmp, 'work')
+    for (const label of ['cold (fresh clone dir)', 'warm (reused clone dir)']) {
+      const added = entriesFromResult(result(100_000 + label.length))
+      const before = dirBytes(path.join(bare, 'objects'))
+      t0 = performance.now()
+      const out = await appendToBranch({
+        repo: bare,
+        branch: 'gh-pages',
+        dir: 'benchmarks',
+        workDir,
+        entries: added
+      })
+      const took = secs(t0)
+      const after = dirBytes(path.join(bare, 'objects'))
+      const entryBytes = added.reduce((n, e) => n + Buffer.byteLength(serializeEntry(e)), 0)
+      const changed = sh(bare, 'diff-tree', '-r', '--name-only', `${out.commit}^`, out.commit!)
+        .trim()
+        .split('\n')
+      console.log(
+        `append ${label}: ${added.length} entries (one suite result) in ${took}, attempts ${out.attempts}`
+      )
+      console.log(
+        `  entry files written: ${mb(entryBytes)} (${changed.length} files changed, e.g. ${entryPath(added[0])})`
+      )
+      console.log(
+        `  remote grew by ${mb(after.bytes - before.bytes)} in ${after.files - before.files} object files`
+      )
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+main().catch(err => {
+  console.error(err)
+  process.exit(1)
+})
