@@ -2,10 +2,15 @@
  * Integration: the Docker engine against the real daemon, with the offline-built GNES image
  * (scripts/docker-setup.sh). Small loads keep it quick.
  */
+import Docker from 'dockerode'
 import { randomUUID } from 'node:crypto'
-import { parseInputs } from '../src/config/inputs'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { InputError, parseInputs, type RawInputs } from '../src/config/inputs'
 import { createDockerEngine, dockerEngineOptions } from '../src/engine/docker'
-import { ResultSchema } from '../src/result/schema'
+import { pypiImageTag } from '../src/engine/docker/image'
+import { ServiceFailure } from '../src/engine/types'
+import { ResultSchema, type Result } from '../src/result/schema'
 import type { Log } from '../src/suite/log'
 import { runSuite } from '../src/suite/run'
 import { resolveTopology } from '../src/topology/load'
@@ -39,5 +44,181 @@ describeDocker('docker engine', () => {
     } finally {
       await engine.shutdown()
     }
+  })
+
+  /** A suite on Docker; `raw` may override inputs; its labelled leftovers are checked by callers. */
+  async function dockerSuite(
+    raw: Partial<RawInputs>,
+    runId = randomUUID()
+  ): Promise<{ result: Result; runId: string }> {
+    const inputs = parseInputs({
+      engine: 'docker',
+      'base-image': BASE_IMAGE,
+      'out-dir': tmp(),
+      ...raw
+    })
+    const engine = createDockerEngine(dockerEngineOptions(inputs, { runId, log: () => undefined }))
+    const result = await runSuite(inputs, { engine, suiteId: runId, log: quiet })
+    return { result, runId }
+  }
+
+  it('runs all four cases with a small load; the result validates and nothing is left', async () => {
+    const { result, runId } = await dockerSuite({ docs: '20', runs: '1', 'warmup-runs': '1' })
+    expect(ResultSchema.parse(result)).toEqual(result)
+    expect(result.meta.engine).toBe('docker')
+    expect(result.meta.gnes).toMatchObject({ version: '0.0.47', tag: '0.0.47' })
+    expect(result.cases.map(c => c.id)).toEqual(['1', '2', '3', '4'])
+    for (const c of result.cases) for (const r of c.runs) expect(r.requests).toBe(2)
+    // Blocking cases hold every request 1 s at a router.
+    expect(result.cases[1].runs[1].samples['r2:proc'].every(v => v > 0.99)).toBe(true)
+    expect(result.cases[0].best.roundtrip).toBeLessThan(1)
+    expect(await labelled(runId)).toEqual({ containers: 0, networks: 0 })
+  })
+
+  it('agrees with the local engine on the case-2 blocking figure (r1->r2:send) within 10%', async () => {
+    const raw = { cases: '2', docs: '40', runs: '2', 'warmup-runs': '0' }
+    const { result: onDocker } = await dockerSuite(raw)
+    const onLocal = await runSuite(parseInputs({ ...raw, engine: 'local', 'out-dir': tmp() }), {
+      log: quiet
+    })
+    const docker = onDocker.cases[0].best['r1->r2:send']
+    const local = onLocal.cases[0].best['r1->r2:send']
+    expect(docker).toBeGreaterThan(1)
+    expect(Math.abs(docker - local) / local).toBeLessThan(0.1)
+  })
+
+  it('fails fast naming a service that dies, with its last log lines, and removes everything', async () => {
+    const dir = tmp()
+    const file = path.join(dir, 'broken.yml')
+    const case1 = fs.readFileSync(path.join(__dirname, '..', 'topologies', 'case1.yml'), 'utf8')
+    fs.writeFileSync(
+      file,
+      case1.replace(
+        'model: BaseRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }',
+        'model: NoSuchRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }'
+      )
+    )
+    const started = Date.now()
+    const runId = randomUUID()
+    const error = await dockerSuite({ topology: file, docs: '20' }, runId).catch(e => e)
+    expect(error).toBeInstanceOf(ServiceFailure)
+    expect(error.message).toMatch(/^service Router2-0 exited \(code \d+\); last log lines:\n/)
+    expect(error.message).toContain('NoSuchRouter')
+    expect(Date.now() - started).toBeLessThan(60_000)
+    expect(await labelled(runId)).toEqual({ containers: 0, networks: 0 })
+  })
+
+  it('builds GNES from PyPI offline through the Engine API when its image is missing', async () => {
+    // A new base tag gives a new image tag; the daemon's layer cache keeps the build quick.
+    const docker = new Docker()
+    const alias = { repo: 'gnes-latency-bench/base', tag: `alias-${Date.now()}` }
+    await docker.getImage(BASE_IMAGE).tag(alias)
+    const baseImage = `${alias.repo}:${alias.tag}`
+    const lines: string[] = []
+    const engine = createDockerEngine({ gnesVersion: '0.0.47', baseImage, log: l => lines.push(l) })
+    try {
+      const meta = await engine.prepare()
+      expect(meta).toMatchObject({ version: '0.0.47', tag: '0.0.47', vcs: null })
+      expect(lines.join('\n')).toMatch(/installing GNES 0.0.47 offline from \d+ wheels/)
+      const built = await docker.getImage(pypiImageTag('0.0.47', baseImage)).inspect()
+      expect(built.Config.Labels['io.gnes-latency-bench.base-image']).toBe(baseImage)
+    } finally {
+      await engine.shutdown()
+      await docker
+        .getImage(pypiImageTag('0.0.47', baseImage))
+        .remove()
+        .catch(() => undefined)
+      await docker
+        .getImage(baseImage)
+        .remove()
+        .catch(() => undefined)
+    }
+  })
+
+  it('builds a user Dockerfile and carries its GNES_VCS_VERSION and build date into the meta', async () => {
+    const dir = tmp()
+    const base = pypiImageTag('0.0.47', BASE_IMAGE)
+    fs.writeFileSync(
+      path.join(dir, 'Dockerfile'),
+      `FROM ${base}\nENV GNES_VCS_VERSION=0123abcd\nLABEL org.opencontainers.image.created=2019-10-01T12:00:00Z\nCOPY marker /marker\n`
+    )
+    fs.writeFileSync(path.join(dir, 'marker'), 'x')
+    const engine = createDockerEngine({
+      gnesVersion: '0.0.47',
+      baseImage: BASE_IMAGE,
+      dockerfile: path.join(dir, 'Dockerfile'),
+      log: () => undefined
+    })
+    try {
+      // The base image sets GNES_BUILD_DATE, and env wins over labels.
+      const meta = await engine.prepare()
+      expect(meta).toMatchObject({ version: '0.0.47', tag: '0.0.47', vcs: '0123abcd' })
+    } finally {
+      await engine.shutdown()
+    }
+  })
+})
+
+describeDocker('docker engine: bad inputs give one clear error naming the input', () => {
+  const base = { gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }
+
+  async function prepareFails(options: Parameters<typeof createDockerEngine>[0]): Promise<Error> {
+    const engine = createDockerEngine(options)
+    const error = await engine.prepare().catch(e => e)
+    await engine.shutdown()
+    expect(await labelled(engine.runId)).toEqual({ containers: 0, networks: 0 })
+    return error
+  }
+
+  it('a missing image', async () => {
+    const error = await prepareFails({ ...base, image: 'gnes-latency-bench/missing:none' })
+    expect(error).toBeInstanceOf(InputError)
+    expect(error.message).toMatch(
+      /input 'image' = 'gnes-latency-bench\/missing:none': image not found locally and the pull failed/
+    )
+  })
+
+  it('a Dockerfile that fails to build', async () => {
+    const dir = tmp()
+    fs.writeFileSync(
+      path.join(dir, 'Dockerfile'),
+      `FROM ${BASE_IMAGE}\nRUN echo broken step; exit 3\n`
+    )
+    const error = await prepareFails({ ...base, dockerfile: path.join(dir, 'Dockerfile') })
+    expect(error).toBeInstanceOf(InputError)
+    expect(error.message).toContain(`input 'dockerfile' = '${path.join(dir, 'Dockerfile')}'`)
+    expect(error.message).toContain('the image build failed')
+    expect(error.message).toContain('broken step')
+  })
+
+  it('an unreachable daemon', async () => {
+    const saved = process.env.DOCKER_HOST
+    process.env.DOCKER_HOST = 'tcp://127.0.0.1:9'
+    try {
+      const engine = createDockerEngine(base)
+      const error = await engine.prepare().catch(e => e)
+      expect(error).toBeInstanceOf(InputError)
+      expect(error.message).toMatch(
+        /input 'engine' = 'docker': no Docker daemon answers at tcp:\/\/127.0.0.1:9 \(DOCKER_HOST\)/
+      )
+    } finally {
+      if (saved === undefined) delete process.env.DOCKER_HOST
+      else process.env.DOCKER_HOST = saved
+    }
+  })
+
+  it('an invalid memory or cpus limit, before anything is created', () => {
+    expect(() => createDockerEngine({ ...base, memory: 'lots' })).toThrow(
+      /input 'memory' = 'lots': memory must be a size such as 512m or 1g/
+    )
+    expect(() => createDockerEngine({ ...base, memory: '1k' })).toThrow(/input 'memory' = '1k'/)
+    expect(() => createDockerEngine({ ...base, cpus: '-1' })).toThrow(/input 'cpus' = '-1'/)
+  })
+
+  it('cpus beyond the daemon, at prepare', async () => {
+    const error = await prepareFails({ ...base, cpus: '512' })
+    expect(error.message).toMatch(
+      /input 'cpus' = '512': cpus must be a number between 0.01 and \d+/
+    )
   })
 })

@@ -86,7 +86,16 @@ async function pull(
   try {
     await follow(docker, await docker.pull(ref), log, tail)
   } catch (err) {
-    throw bad(input, ref, `image not found locally and the pull failed: ${(err as Error).message}`)
+    // Without a registry, scripts/docker-base-image.sh makes a base from Debian packages.
+    const hint =
+      input === 'base-image'
+        ? '; with no registry, run scripts/docker-base-image.sh and set base-image to gnes-latency-bench/base:bookworm'
+        : ''
+    throw bad(
+      input,
+      ref,
+      `image not found locally and the pull failed: ${(err as Error).message}${hint}`
+    )
   }
 }
 
@@ -131,13 +140,6 @@ async function buildPypi(
   src: Extract<ImageSource, { kind: 'pypi' }>,
   log: (line: string) => void
 ): Promise<string> {
-  const tag = pypiImageTag(src.version, src.baseImage)
-  if (await imageExists(docker, tag)) {
-    log(`using ${tag} (GNES ${src.version} on ${src.baseImage}, built before)`)
-    return tag
-  }
-  if (!(await imageExists(docker, src.baseImage)))
-    await pull(docker, src.baseImage, 'base-image', log)
   const wheelhouse = src.wheelhouse ?? path.join(WHEELHOUSE_CACHE, src.version)
   const wheels = fs.existsSync(wheelhouse)
     ? fs.readdirSync(wheelhouse).filter(f => f.endsWith('.whl'))
@@ -148,6 +150,14 @@ async function buildPypi(
       src.wheelhouse,
       'no .whl files there (see scripts/docker-wheelhouse.sh)'
     )
+  }
+  const tag = pypiImageTag(src.version, src.baseImage)
+  if (await imageExists(docker, tag)) {
+    log(`using ${tag} (GNES ${src.version} on ${src.baseImage}, built before)`)
+    return tag
+  }
+  if (!(await imageExists(docker, src.baseImage))) {
+    await pull(docker, src.baseImage, 'base-image', log)
   }
   log(
     wheels.length
