@@ -1,3 +1,4 @@
+import { cleanupCommand } from './cleanup'
 import type { Command } from './command'
 import { compareCommand } from './compare'
 import { importLegacyCommand } from './import-legacy'
@@ -5,4 +6,10 @@ import { pruneCommand } from './prune'
 import { runCommand } from './run'
 
 /** Sub-commands in the order `--help` lists them. */
-export const commands: Command[] = [runCommand, compareCommand, importLegacyCommand, pruneCommand]
+export const commands: Command[] = [
+  runCommand,
+  compareCommand,
+  importLegacyCommand,
+  pruneCommand,
+  cleanupCommand
+]

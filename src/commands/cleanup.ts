@@ -1,0 +1,44 @@
+import { InputError } from '../config/inputs'
+import { sweep } from '../engine/docker'
+import type { Command } from './command'
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `90s`, `30m`, `6h`, `2d` (a bare number is seconds) in milliseconds. */
+export function parseAge(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(value.trim())
+  if (!m) {
+    throw new InputError(
+      `Invalid input:\n  input 'older-than' = '${value}': older-than must be a duration such as 90s, 30m, 6h or 2d`
+    )
+  }
+  return Number(m[1]) * UNIT_MS[m[2] || 's']
+}
+
+export const cleanupCommand: Command = {
+  name: 'cleanup',
+  summary:
+    'remove the Docker containers and networks of benchmark runs (by run id, repository or age)',
+  options: {
+    'run-id': { type: 'string' },
+    repository: { type: 'string' },
+    'older-than': { type: 'string' },
+    all: { type: 'boolean' }
+  },
+  async run(values) {
+    const runId = values['run-id'] as string | undefined
+    const repository = values.repository as string | undefined
+    const olderThan = values['older-than'] as string | undefined
+    // Sweeping every run on a shared daemon must be asked for explicitly.
+    if (!runId && !repository && !olderThan && !values.all) {
+      throw new InputError('cleanup needs --run-id, --repository, --older-than or --all')
+    }
+    const removed = await sweep({
+      runId,
+      repository,
+      olderThan: olderThan === undefined ? undefined : parseAge(olderThan)
+    })
+    console.log(`removed ${removed.containers} containers and ${removed.networks} networks`)
+    return 0
+  }
+}
