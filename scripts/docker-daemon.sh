@@ -37,7 +37,8 @@ case ${1:-} in
       exit 0
     fi
     pid=$(cat "$pidfile")
-    if kill -0 "$pid" 2>/dev/null; then
+    # A stale pidfile may name a reused pid: only a dockerd is stopped.
+    if [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == dockerd ]]; then
       kill -TERM "$pid"
       for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
       kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"

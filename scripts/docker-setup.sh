@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Everything the Docker engine's tests need on a machine with no registry, idempotent and cached:
+#   1. Debian's docker.io (and debootstrap) when missing,
+#   2. a dockerd in the background when none answers (pidfile; docker-teardown.sh stops it),
+#   3. the base image (debootstrap + docker import; rootfs tarball cached),
+#   4. the GNES image, built offline from a host-built wheelhouse (cached; skipped when present).
+# Env: GLB_CACHE (default /var/cache/gnes-latency-bench), GLB_BASE_IMAGE
+# (default gnes-latency-bench/base:bookworm), GLB_GNES_VERSION (default 0.0.47).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+base=${GLB_BASE_IMAGE:-gnes-latency-bench/base:bookworm}
+version=${GLB_GNES_VERSION:-0.0.47}
+started=$(date +%s)
+step() { echo "docker-setup: $* (+$(($(date +%s) - started))s)"; }
+
+if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null; then
+  step "installing docker.io and debootstrap"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq docker.io debootstrap >/dev/null
+fi
+step "daemon"
+"$here/docker-daemon.sh" start
+step "base image $base"
+"$here/docker-base-image.sh" "$base"
+step "GNES $version image"
+tag=$("$here/docker-gnes-image.sh" "$version" "$base")
+step "ready: $tag"
