@@ -8,7 +8,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { InputError, parseInputs, type RawInputs } from '../src/config/inputs'
 import { createDockerEngine, dockerEngineOptions } from '../src/engine/docker'
-import { pypiImageTag } from '../src/engine/docker/image'
+import { customImageTag, pypiImageTag } from '../src/engine/docker/image'
 import { ServiceFailure } from '../src/engine/types'
 import { ResultSchema, type Result } from '../src/result/schema'
 import type { Log } from '../src/suite/log'
@@ -19,20 +19,33 @@ import { BASE_IMAGE, describeDocker, labelled, tmp } from './docker-helpers'
 const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
 
 describeDocker('docker engine', () => {
-  it('starts case 1, runs the client in a container and reads the dump through the API', async () => {
+  it('starts case 1 with limits, runs the client in a container, reads the dump via the API', async () => {
     const engine = createDockerEngine({
       gnesVersion: '0.0.47',
       baseImage: BASE_IMAGE,
+      cpus: '0.5',
+      memory: '512m',
       log: () => undefined
     })
     try {
       const meta = await engine.prepare()
       expect(meta).toMatchObject({ version: '0.0.47', tag: '0.0.47', vcs: null })
       expect(meta.buildDate).toMatch(/^\d{4}-\d\d-\d\dT/)
+      const logDir = tmp()
       const dep = await engine.start(resolveTopology('1').topology, {
-        logDir: tmp(),
+        logDir,
         readyTimeoutMs: 60_000
       })
+      const docker = new Docker()
+      const filters = JSON.stringify({ label: [`io.gnes-latency-bench.run-id=${engine.runId}`] })
+      const running = await docker.listContainers({ filters })
+      const instances = running.map(c => /-(\w+-\d+)$/.exec(c.Names[0])?.[1]).sort()
+      expect(instances).toEqual(['Frontend-0', 'Router1-0', 'Router2-0'])
+      for (const c of running) {
+        const { HostConfig } = await docker.getContainer(c.Id).inspect()
+        expect(HostConfig).toMatchObject({ NanoCpus: 5e8, Memory: 512 * 1024 ** 2 })
+      }
+      expect(fs.readFileSync(path.join(logDir, 'Frontend-0.log'), 'utf8')).toContain('listening at')
       const report = await dep.runClient({ docs: 30, batchSize: 10, docBytes: 1000 }, 60)
       expect(report).toMatchObject({ requests: 3, responses: 3 })
       const lines = (await dep.readRouteDump()).trim().split('\n')
@@ -155,6 +168,10 @@ describeDocker('docker engine', () => {
       expect(meta).toMatchObject({ version: '0.0.47', tag: '0.0.47', vcs: '0123abcd' })
     } finally {
       await engine.shutdown()
+      await new Docker()
+        .getImage(customImageTag(dir, 'Dockerfile'))
+        .remove()
+        .catch(() => undefined)
     }
   })
 })
@@ -184,7 +201,11 @@ describeDocker('docker engine: bad inputs give one clear error naming the input'
       path.join(dir, 'Dockerfile'),
       `FROM ${BASE_IMAGE}\nRUN echo broken step; exit 3\n`
     )
+    const docker = new Docker()
+    const before = (await docker.listContainers({ all: true })).length
     const error = await prepareFails({ ...base, dockerfile: path.join(dir, 'Dockerfile') })
+    // Not even the failed build step's container remains.
+    expect((await docker.listContainers({ all: true })).length).toBe(before)
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toContain(`input 'dockerfile' = '${path.join(dir, 'Dockerfile')}'`)
     expect(error.message).toContain('the image build failed')

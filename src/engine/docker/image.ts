@@ -33,6 +33,12 @@ export function pypiImageTag(version: string, baseImage: string): string {
   return `gnes-latency-bench/gnes:${version}-${hash}`
 }
 
+/** A user build is tagged by where it comes from, so rebuilding the same checkout reuses its tag. */
+export function customImageTag(context: string, dockerfile: string): string {
+  const hash = createHash('sha256').update(`${context}\n${dockerfile}`).digest('hex').slice(0, 12)
+  return `gnes-latency-bench/custom:${hash}`
+}
+
 async function imageExists(docker: Docker, ref: string): Promise<boolean> {
   try {
     await docker.getImage(ref).inspect()
@@ -128,7 +134,9 @@ async function build(
   log(`building ${options.t}`)
   const tail: string[] = []
   try {
-    await follow(docker, await docker.buildImage(tarOf(files), options), log, tail)
+    // forcerm: a failed step's container is removed too, so a broken build leaves nothing behind.
+    const stream = await docker.buildImage(tarOf(files), { ...options, rm: true, forcerm: true })
+    await follow(docker, stream, log, tail)
   } catch (err) {
     const output = tail.length ? `; last build output:\n${tail.join('\n')}` : ''
     throw bad(input, value, `the image build failed: ${(err as Error).message}${output}`)
@@ -210,8 +218,7 @@ async function buildDockerfile(
   const dockerfile = inside ? rel.split(path.sep).join('/') : '.gnes-latency-bench.Dockerfile'
   if (!inside)
     files.push({ name: dockerfile, content: fs.readFileSync(src.dockerfile), mode: 0o644 })
-  const hash = createHash('sha256').update(`${context}\n${dockerfile}`).digest('hex').slice(0, 12)
-  const tag = `gnes-latency-bench/custom:${hash}`
+  const tag = customImageTag(context, dockerfile)
   await build(docker, files, { t: tag, dockerfile }, 'dockerfile', src.dockerfile, log)
   return tag
 }
