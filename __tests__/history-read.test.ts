@@ -60,16 +60,18 @@ describe('readHistory', () => {
     expect(readHistory(path.join(dir, 'nothing'))).toEqual([])
   })
 
-  test('reads entries it wrote, oldest first, skipping dotfiles', () => {
+  test('reads entries it wrote, oldest first, skipping dotfiles and the rendered report', () => {
     const entries = entriesFromResult(makeResult())
     for (const e of [...entries].reverse()) put(entryPath(e), serializeEntry(e))
-    put('data/1/.DS_Store', 'junk')
+    put('entries/1/.DS_Store', 'junk')
     put('README.md', 'rendered, not history')
+    put('data/history.json', '{"dashboard": "rendered, not history"}')
+    put('charts/case-1-roundtrip.vl.json', '{}')
     expect(readHistory(dir)).toEqual(entries)
   })
 
   test('migrates a @0 entry to the current schema on read, keeping every value', () => {
-    put('data/1/2019-10/draft~2F1.json', JSON.stringify(v0))
+    put('entries/1/2019-10/draft~2F1.json', JSON.stringify(v0))
     const [e] = readHistory(dir)
     expect(e.schema).toBe(HISTORY_SCHEMA)
     expect(e.commit).toEqual({
@@ -91,25 +93,25 @@ describe('readHistory', () => {
   })
 
   const failures: [string, string, string, RegExp][] = [
-    ['broken JSON', 'data/1/2019-10/draft~2F1.json', '{"schema": ', /not valid JSON/],
+    ['broken JSON', 'entries/1/2019-10/draft~2F1.json', '{"schema": ', /not valid JSON/],
     [
       'an invalid field',
-      'data/1/2019-10/draft~2F1.json',
+      'entries/1/2019-10/draft~2F1.json',
       JSON.stringify({ ...v0, best: { roundtrip: 'fast' } }),
       /invalid gnes-latency-bench\/history@0 entry: at best\.roundtrip: Expected number/
     ],
     [
       'a newer schema',
-      'data/1/2019-10/draft~2F1.json',
+      'entries/1/2019-10/draft~2F1.json',
       JSON.stringify({ ...v0, schema: 'gnes-latency-bench/history@7' }),
       /written by a newer gnes-latency-bench .*history@7.*reads up to .*history@1/
     ],
-    ['no schema', 'data/1/2019-10/x.json', '[1, 2]', /not a history entry: at \(top level\)/],
+    ['no schema', 'entries/1/2019-10/x.json', '[1, 2]', /not a history entry: at \(top level\)/],
     [
       'a file at the wrong path',
-      'data/2/2019-10/draft~2F1.json',
+      'entries/2/2019-10/draft~2F1.json',
       JSON.stringify(v0),
-      /holds entry 'draft\/1', which belongs at data\/1\/2019-10\/draft~2F1\.json/
+      /holds entry 'draft\/1', which belongs at entries\/1\/2019-10\/draft~2F1\.json/
     ]
   ]
   test.each(failures)('%s stops the read, naming the file', (_what, rel, text, problem) => {
@@ -126,9 +128,9 @@ describe('readHistory', () => {
   })
 
   test('an id stored twice stops the read', () => {
-    put('data/1/2019-10/draft~2F1.json', JSON.stringify(v0))
+    put('entries/1/2019-10/draft~2F1.json', JSON.stringify(v0))
     const moved = { ...v0, timestampEval: '2019-11-02T00:00:00Z' }
-    put('data/1/2019-11/draft~2F1.json', JSON.stringify(moved))
+    put('entries/1/2019-11/draft~2F1.json', JSON.stringify(moved))
     expect(() => readHistory(dir)).toThrow(/repeats entry 'draft\/1' of .*2019-10/)
   })
 })
@@ -144,7 +146,7 @@ describe('layout', () => {
 
   test('shards by case and UTC month', () => {
     expect(entryPath({ id: 'r/1', caseId: '1', timestampEval: '2019-10-01T01:00:00+02:00' })).toBe(
-      'data/1/2019-09/r~2F1.json'
+      'entries/1/2019-09/r~2F1.json'
     )
   })
 })

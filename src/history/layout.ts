@@ -3,10 +3,11 @@ import type { HistoryEntry } from './schema'
 
 /**
  * Where entries live inside the history directory: one small JSON file per entry, grouped by case
- * and UTC month (`data/<case>/<YYYY-MM>/<id>.json`). An append therefore adds one blob and rewrites
- * only the few small git trees on its path, never a file that grows with the history.
+ * and UTC month (`entries/<case>/<YYYY-MM>/<id>.json`). An append therefore adds one blob and
+ * rewrites only the few small git trees on its path, never a file that grows with the history.
+ * The rendered report (README, charts/, dashboard/, data/) shares the directory and is not read.
  */
-export const DATA_DIR = 'data'
+export const ENTRIES_DIR = 'entries'
 
 /** Keeps [A-Za-z0-9._-] and writes every other byte as ~XX: injective, portable, no separators. */
 export function encodeSegment(text: string): string {
@@ -27,7 +28,7 @@ export function monthOf(isoTime: string): string {
 /** Path of an entry's file relative to the history directory, with forward slashes. */
 export function entryPath(entry: Pick<HistoryEntry, 'id' | 'caseId' | 'timestampEval'>): string {
   return path.posix.join(
-    DATA_DIR,
+    ENTRIES_DIR,
     encodeSegment(entry.caseId),
     monthOf(entry.timestampEval),
     `${encodeSegment(entry.id)}.json`

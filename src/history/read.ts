@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { HistoryError } from './errors'
-import { DATA_DIR, entryPath } from './layout'
+import { ENTRIES_DIR, entryPath } from './layout'
 import { upgradeEntry } from './migrate'
 import type { HistoryEntry } from './schema'
 
@@ -28,11 +28,11 @@ function listFiles(root: string, rel = ''): string[] {
  */
 export function readHistory(dir: string, options: ReadOptions = {}): HistoryEntry[] {
   const label = options.label ?? dir
-  const dataDir = path.join(dir, DATA_DIR)
-  if (!fs.existsSync(dataDir)) return []
+  const entriesDir = path.join(dir, ENTRIES_DIR)
+  if (!fs.existsSync(entriesDir)) return []
   const seen = new Map<string, string>()
-  const entries = listFiles(dataDir).map(rel => {
-    const file = `${DATA_DIR}/${rel}`
+  const entries = listFiles(entriesDir).map(rel => {
+    const file = `${ENTRIES_DIR}/${rel}`
     const name = path.posix.join(label, file)
     let raw: unknown
     try {
