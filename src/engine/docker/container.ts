@@ -113,7 +113,12 @@ export class ServiceContainer {
       logs.on('error', resolve)
     })
     both.pipe(this.tailBuf)
-    return { exited: this.container.wait().then((r: { StatusCode: number }) => r.StatusCode) }
+    // A wait that breaks (daemon gone, container removed under us) counts as an exit too.
+    const exited = this.container
+      .wait()
+      .then((r: { StatusCode: number }) => r.StatusCode)
+      .catch(() => -1)
+    return { exited }
   }
 
   /** The last log lines, after the log stream has drained (bounded wait). */
