@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { appendToBranch, pruneBranch } from '../src/history/branch-store'
+import { appendToBranch, pruneBranch, readBranchHistory } from '../src/history/branch-store'
 import { HistoryError } from '../src/history/errors'
 import { entriesFromResult } from '../src/history/from-result'
 import { entryPath } from '../src/history/layout'
@@ -26,7 +26,9 @@ const target = { branch: 'gh-pages', dir: 'benchmarks', render }
 
 test('first run creates gh-pages as an orphan branch holding the entries and the render', async () => {
   const entries = entriesFromResult(makeResult())
+  expect(await readBranchHistory({ ...target, repo: bare })).toEqual([])
   const out = await appendToBranch({ ...target, repo: bare, entries })
+  expect(await readBranchHistory({ ...target, repo: bare })).toEqual(entries)
   expect(out).toMatchObject({ pushed: true, attempts: 1, added: entries.map(e => e.id) })
   expect(git(bare, 'rev-parse', 'gh-pages').trim()).toBe(out.commit)
   expect(git(bare, 'rev-list', '--count', 'gh-pages').trim()).toBe('1')
@@ -98,6 +100,9 @@ test('a corrupt history file stops the append and leaves the remote byte-for-byt
   await expect(attempt).rejects.toThrow(HistoryError)
   await expect(attempt).rejects.toThrow(`gh-pages:${victim}: not valid JSON`)
   expect(rendered).not.toHaveBeenCalled()
+  await expect(readBranchHistory({ ...target, repo: bare })).rejects.toThrow(
+    `gh-pages:${victim}: not valid JSON`
+  )
   expect(treeHash(bare)).toBe(before)
 })
 

@@ -10,6 +10,7 @@ import {
 } from './dir-store'
 import { GitError, gitIn, type Git, type GitIdentity } from './git'
 import { appendMessage, type PruneRule } from './plan'
+import { readHistory } from './read'
 import type { HistoryEntry } from './schema'
 
 export interface BranchTarget {
@@ -71,6 +72,55 @@ async function fetchTip(git: Git, repo: string, branch: string): Promise<string 
   return (await git(['rev-parse', '--verify', tracking])).trim()
 }
 
+/** Where the history lives: the fields of a BranchTarget that reading needs. */
+export type BranchLocation = Pick<
+  BranchTarget,
+  'repo' | 'branch' | 'dir' | 'token' | 'workDir' | 'identity'
+>
+
+interface Clone {
+  git: Git
+  repo: string
+  historyDir: string
+  /** How errors name files: `gh-pages:benchmarks/...`. */
+  label: string
+  /** Fetches the tip and makes the work tree exactly its tree (empty when the branch is absent). */
+  checkout(): Promise<string | null>
+}
+
+/** Runs `use` in the caller's work dir, or in a temporary one removed afterwards. */
+async function withClone<T>(loc: BranchLocation, use: (clone: Clone) => Promise<T>): Promise<T> {
+  const dir = checkedDir(loc.dir)
+  const repo = fs.existsSync(loc.repo) ? path.resolve(loc.repo) : loc.repo
+  const work = loc.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-history-'))
+  const git = gitIn(work, { token: loc.token, identity: loc.identity })
+  try {
+    fs.mkdirSync(work, { recursive: true })
+    if (!fs.existsSync(path.join(work, '.git'))) await git(['init', '-q'])
+    return await use({
+      git,
+      repo,
+      historyDir: path.join(work, dir),
+      label: `${loc.branch}:${dir}`,
+      async checkout() {
+        const tip = await fetchTip(git, repo, loc.branch)
+        await git(tip ? ['reset', '-q', '--hard', tip] : ['read-tree', '--empty'])
+        await git(['clean', '-q', '-ffdx'])
+        return tip
+      }
+    })
+  } finally {
+    if (!loc.workDir) fs.rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** The validated history at the branch tip (empty when the branch is absent); writes nothing. */
+export async function readBranchHistory(loc: BranchLocation): Promise<HistoryEntry[]> {
+  return withClone(loc, async clone =>
+    (await clone.checkout()) ? readHistory(clone.historyDir, { label: clone.label }) : []
+  )
+}
+
 /**
  * One read-modify-push transaction on the branch, repeated on a fresh tip while pushes are
  * rejected. `change` must validate before it writes; when it throws, nothing is committed or pushed.
@@ -79,21 +129,11 @@ async function updateBranch(
   target: BranchTarget,
   change: (historyDir: string, label: string) => Change
 ): Promise<BranchCommit> {
-  const dir = checkedDir(target.dir)
-  const repo = fs.existsSync(target.repo) ? path.resolve(target.repo) : target.repo
-  const ownWorkDir = !target.workDir
-  const work = target.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-history-'))
-  const git = gitIn(work, { token: target.token, identity: target.identity })
   const retries = target.retries ?? 10
-  try {
-    fs.mkdirSync(work, { recursive: true })
-    if (!fs.existsSync(path.join(work, '.git'))) await git(['init', '-q'])
+  return withClone(target, async ({ git, repo, historyDir, label, checkout }) => {
     for (let attempt = 1; ; attempt++) {
-      const tip = await fetchTip(git, repo, target.branch)
-      await git(tip ? ['reset', '-q', '--hard', tip] : ['read-tree', '--empty'])
-      await git(['clean', '-q', '-ffdx'])
-      const historyDir = path.join(work, dir)
-      const c = change(historyDir, `${target.branch}:${dir}`)
+      const tip = await checkout()
+      const c = change(historyDir, label)
       if (!c.changed) return { commit: tip, pushed: false, attempts: attempt }
       if (target.render) await target.render(historyDir, c.all)
       await git(['add', '-A', '.'])
@@ -111,9 +151,7 @@ async function updateBranch(
       }
       await new Promise(resolve => setTimeout(resolve, backoffMs(attempt)))
     }
-  } finally {
-    if (ownWorkDir) fs.rmSync(work, { recursive: true, force: true })
-  }
+  })
 }
 
 /**

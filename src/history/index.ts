@@ -14,5 +14,12 @@ export {
   type PruneOutcome,
   type Render
 } from './dir-store'
-export { appendToBranch, pruneBranch, type BranchTarget, type BranchCommit } from './branch-store'
+export {
+  appendToBranch,
+  pruneBranch,
+  readBranchHistory,
+  type BranchCommit,
+  type BranchLocation,
+  type BranchTarget
+} from './branch-store'
 export { BOT_IDENTITY, type GitIdentity } from './git'
