@@ -1,22 +1,14 @@
-// Bundles each entry point into one file in dist/, as the action runs it (no node_modules there).
+// Bundles each entry point into one file in dist/ (or --outdir DIR, for the staleness check):
+// the action runs these files with no node_modules beside them.
 import { build } from 'esbuild'
+import { parseArgs } from 'node:util'
+import options from './esbuild-options.cjs'
 
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } })
 const entries = { index: 'src/main.ts', post: 'src/post.ts', cli: 'src/cli.ts' }
 
 await Promise.all(
   Object.entries(entries).map(([name, entry]) =>
-    build({
-      entryPoints: [entry],
-      outfile: `dist/${name}.js`,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      sourcemap: false,
-      legalComments: 'none',
-      // The optional native ssh2/cpu-features path of docker-modem is not used (no ssh://).
-      external: ['cpu-features', './crypto/build/Release/sshcrypto.node'],
-      logLevel: 'warning'
-    })
+    build({ ...options, entryPoints: [entry], outfile: `${values.outdir}/${name}.js` })
   )
 )

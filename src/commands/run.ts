@@ -1,6 +1,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { DEFAULTS, parseInputs, type RawInputs } from '../config/inputs'
+import { DEFAULTS, parseInputs, type Inputs, type RawInputs } from '../config/inputs'
+import { shouldRecord } from '../history'
+import { recordResult, renderHook, type HistoryLocation } from '../record'
 import type { Result } from '../result/schema'
 import { resultTable } from '../result/table'
 import { runSuite } from '../suite/run'
@@ -23,9 +25,27 @@ export function writeResult(result: Result, outDir: string): string {
   return latest
 }
 
+/**
+ * On a laptop the history is a plain directory (`<out-dir>/history` unless --history-dir is
+ * given); with --history-repository it is a branch of that git repository, as on Actions.
+ */
+function historyLocation(inputs: Inputs, raw: Partial<RawInputs>): HistoryLocation {
+  if (inputs['history-repository']) {
+    return {
+      kind: 'branch',
+      repo: inputs['history-repository'],
+      branch: inputs['gh-pages-branch'],
+      dir: inputs['history-dir'],
+      token: inputs['github-token'] ?? undefined
+    }
+  }
+  return { kind: 'dir', dir: raw['history-dir'] ?? path.join(inputs['out-dir'], 'history') }
+}
+
 export const runCommand: Command = {
   name: 'run',
-  summary: 'run the benchmark suite (default: the four standard cases at the standard load)',
+  summary:
+    'run the suite (default: the four standard cases at the standard load), record it in the history and render the report',
   options,
   async run(values) {
     const raw = Object.fromEntries(
@@ -35,6 +55,13 @@ export const runCommand: Command = {
     const result = await runSuite(inputs)
     const file = writeResult(result, inputs['out-dir'])
     console.log(`\nresult: ${file}\n\n${resultTable(result)}`)
+    if (shouldRecord(inputs.record, null)) {
+      const recorded = await recordResult(result, historyLocation(inputs, raw), renderHook(inputs))
+      console.log(
+        `\nhistory: ${recorded.added.length} entries added to ${recorded.where} (${recorded.all.length} in all); ` +
+          `report: README.md and index.html there`
+      )
+    }
     return 0
   }
 }

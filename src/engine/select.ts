@@ -1,10 +1,31 @@
 import type { Inputs } from '../config/inputs'
 import type { Log } from '../suite/log'
+import { createDockerEngine, daemonAddress, dockerAvailable, dockerEngineOptions } from './docker'
 import { LocalEngine } from './local/engine'
 import type { Engine } from './types'
 
-/** `engine: local` always runs processes on this machine. */
+/**
+ * `docker` requires a daemon, `local` never asks for one, and `auto` prefers Docker (the engine
+ * on GitHub runners) and falls back to local processes where no daemon answers.
+ */
 export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): Promise<Engine> {
-  log.info(`engine: local processes on loopback (GNES ${inputs['gnes-version']})`)
+  const wanted = inputs.engine
+  if (wanted !== 'local') {
+    const available = await dockerAvailable()
+    if (available) {
+      log.info(`engine: docker (daemon at ${daemonAddress()} answered; engine input '${wanted}')`)
+      return createDockerEngine(
+        dockerEngineOptions(inputs, { runId: suiteId, log: m => log.info(m) })
+      )
+    }
+    if (wanted === 'docker') {
+      throw new Error(
+        `engine 'docker' was asked for, but no Docker daemon answers at ${daemonAddress()} (set DOCKER_HOST, start dockerd, or use engine: auto or local)`
+      )
+    }
+    log.info(`engine: local processes (no Docker daemon answers at ${daemonAddress()})`)
+  } else {
+    log.info('engine: local processes on loopback (engine input local)')
+  }
   return new LocalEngine(inputs['gnes-version'], suiteId, m => log.info(m))
 }

@@ -27,6 +27,8 @@ async function waitForDumpLines(dep: Deployment, count: number): Promise<string[
 }
 
 const fmt = (s: number) => s.toFixed(3)
+const label = (index: number, warmups: number, runs: number) =>
+  index < warmups ? `warm-up ${index + 1}/${warmups}` : `run ${index - warmups + 1}/${runs}`
 
 export interface CaseSpec {
   file: string
@@ -79,7 +81,7 @@ export async function runCase(
       runs.push(summarized.run)
       const s = summarized.run.summaries.roundtrip
       log.info(
-        `${warmup ? 'warm-up' : 'run'} ${index + 1}/${total}: ${report.responses} requests in ${fmt(report.seconds)} s, ` +
+        `${label(index, inputs['warmup-runs'], inputs.runs)}: ${report.responses} requests in ${fmt(report.seconds)} s, ` +
           `roundtrip mean ${fmt(s.mean)} s, median ${fmt(s.median)} s, p90 ${fmt(s.p90)} s, ` +
           `${summarized.run.dataRateMBps.toFixed(1)} MB/s`
       )
