@@ -6,7 +6,7 @@ import Docker from 'dockerode'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { InputError, parseInputs, type RawInputs } from '../src/config/inputs'
+import { DEFAULTS, InputError, parseInputs, type RawInputs } from '../src/config/inputs'
 import { createDockerEngine, dockerEngineOptions } from '../src/engine/docker'
 import { customImageTag, pypiImageTag } from '../src/engine/docker/image'
 import { ServiceFailure } from '../src/engine/types'
@@ -148,6 +148,27 @@ describeDocker('docker engine', () => {
     }
   })
 
+  it('builds on the registry-free base when the default base cannot be pulled', async () => {
+    const lines: string[] = []
+    const engine = createDockerEngine({
+      gnesVersion: '0.0.47',
+      baseImage: DEFAULTS['base-image'],
+      log: l => lines.push(l)
+    })
+    try {
+      const meta = await engine.prepare()
+      expect(meta.version).toBe('0.0.47')
+      // Only where the default base is neither present nor pullable (no registry, as in CI here).
+      if (lines.some(l => l.startsWith('cannot pull'))) {
+        expect(lines).toContain(
+          `using ${pypiImageTag('0.0.47', BASE_IMAGE)} (GNES 0.0.47 on ${BASE_IMAGE}, built before)`
+        )
+      }
+    } finally {
+      await engine.shutdown()
+    }
+  })
+
   it('builds a user Dockerfile and carries its GNES_VCS_VERSION and build date into the meta', async () => {
     const dir = tmp()
     const base = pypiImageTag('0.0.47', BASE_IMAGE)
@@ -192,6 +213,14 @@ describeDocker('docker engine: bad inputs give one clear error naming the input'
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toMatch(
       /input 'image' = 'gnes-latency-bench\/missing:none': image not found locally and the pull failed/
+    )
+  })
+
+  it('a base image that is neither present nor pullable', async () => {
+    const error = await prepareFails({ ...base, baseImage: 'gnes-latency-bench/base:none' })
+    expect(error).toBeInstanceOf(InputError)
+    expect(error.message).toMatch(
+      /input 'base-image' = 'gnes-latency-bench\/base:none': image not found locally and the pull failed: .*; with no registry, run scripts\/docker-base-image.sh/
     )
   })
 

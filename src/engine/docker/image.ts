@@ -2,7 +2,7 @@ import type Docker from 'dockerode'
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { GNES_VERSION_PATTERN, InputError } from '../../config/inputs'
+import { DEFAULTS, GNES_VERSION_PATTERN, InputError } from '../../config/inputs'
 import { assetPath } from '../../paths'
 import type { GnesMeta } from '../../result/schema'
 import { tarOf } from './archive'
@@ -11,6 +11,8 @@ import { runOnce } from './container'
 
 /** Where `scripts/docker-wheelhouse.sh` keeps wheelhouses; used when the `wheelhouse` input is unset. */
 export const WHEELHOUSE_CACHE = '/var/cache/gnes-latency-bench/wheelhouse'
+/** The registry-free base that scripts/docker-base-image.sh makes. */
+export const LOCAL_BASE_IMAGE = 'gnes-latency-bench/base:bookworm'
 /** `--dump_route` and BlockRouter exist from 0.0.42 on. */
 const MIN_GNES_MINOR = 42
 
@@ -95,13 +97,37 @@ async function pull(
     // Without a registry, scripts/docker-base-image.sh makes a base from Debian packages.
     const hint =
       input === 'base-image'
-        ? '; with no registry, run scripts/docker-base-image.sh and set base-image to gnes-latency-bench/base:bookworm'
+        ? `; with no registry, run scripts/docker-base-image.sh and set base-image to ${LOCAL_BASE_IMAGE}`
         : ''
     throw bad(
       input,
       ref,
       `image not found locally and the pull failed: ${(err as Error).message}${hint}`
     )
+  }
+}
+
+/**
+ * The base to build on. The default base (python:3.11-slim) cannot be pulled where no registry is
+ * reachable; there the registry-free base stands in when present, and the log says so.
+ */
+async function resolveBase(
+  docker: Docker,
+  requested: string,
+  log: (line: string) => void
+): Promise<string> {
+  if (await imageExists(docker, requested)) return requested
+  try {
+    await pull(docker, requested, 'base-image', log)
+    return requested
+  } catch (err) {
+    if (requested !== DEFAULTS['base-image'] || !(await imageExists(docker, LOCAL_BASE_IMAGE))) {
+      throw err
+    }
+    log(
+      `cannot pull the default base ${requested}; building on ${LOCAL_BASE_IMAGE} (made by scripts/docker-base-image.sh) instead`
+    )
+    return LOCAL_BASE_IMAGE
   }
 }
 
@@ -159,13 +185,16 @@ async function buildPypi(
       'no .whl files there (see scripts/docker-wheelhouse.sh)'
     )
   }
-  const tag = pypiImageTag(src.version, src.baseImage)
-  if (await imageExists(docker, tag)) {
-    log(`using ${tag} (GNES ${src.version} on ${src.baseImage}, built before)`)
-    return tag
+  const requested = pypiImageTag(src.version, src.baseImage)
+  if (await imageExists(docker, requested)) {
+    log(`using ${requested} (GNES ${src.version} on ${src.baseImage}, built before)`)
+    return requested
   }
-  if (!(await imageExists(docker, src.baseImage))) {
-    await pull(docker, src.baseImage, 'base-image', log)
+  const base = await resolveBase(docker, src.baseImage, log)
+  const tag = pypiImageTag(src.version, base)
+  if (await imageExists(docker, tag)) {
+    log(`using ${tag} (GNES ${src.version} on ${base}, built before)`)
+    return tag
   }
   log(
     wheels.length
@@ -186,11 +215,11 @@ async function buildPypi(
     {
       t: tag,
       buildargs: {
-        BASE_IMAGE: src.baseImage,
+        BASE_IMAGE: base,
         GNES_VERSION: src.version,
         GNES_BUILD_DATE: new Date().toISOString()
       },
-      labels: { 'io.gnes-latency-bench.base-image': src.baseImage }
+      labels: { 'io.gnes-latency-bench.base-image': base }
     },
     'gnes-version',
     src.version,
