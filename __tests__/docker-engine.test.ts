@@ -59,6 +59,28 @@ describeDocker('docker engine', () => {
     }
   })
 
+  it('runs two suites side by side on one daemon (no host ports, own networks)', async () => {
+    const engines = [1, 2].map(() =>
+      createDockerEngine({ gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined })
+    )
+    try {
+      await Promise.all(engines.map(e => e.prepare()))
+      const topology = resolveTopology('1').topology
+      const deps = await Promise.all(
+        engines.map(e => e.start(topology, { logDir: tmp(), readyTimeoutMs: 60_000 }))
+      )
+      const reports = await Promise.all(
+        deps.map((d, k) => d.runClient({ docs: 10 * (k + 1), batchSize: 10, docBytes: 100 }, 60))
+      )
+      expect(reports.map(r => r.responses)).toEqual([1, 2])
+      const dumps = await Promise.all(deps.map(d => d.readRouteDump()))
+      expect(dumps.map(d => d.trim().split('\n').length)).toEqual([1, 2])
+    } finally {
+      await Promise.all(engines.map(e => e.shutdown()))
+    }
+    for (const e of engines) expect(await labelled(e.runId)).toEqual({ containers: 0, networks: 0 })
+  })
+
   /** A suite on Docker; `raw` may override inputs; its labelled leftovers are checked by callers. */
   async function dockerSuite(
     raw: Partial<RawInputs>,
