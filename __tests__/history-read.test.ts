@@ -127,6 +127,15 @@ describe('readHistory', () => {
     expect((error as Error).message).toMatch(problem)
   })
 
+  test('a non-number among the samples stops the read', () => {
+    const [e] = entriesFromResult(makeResult())
+    const bad = { ...e, samples: { ...e.samples, roundtrip: [0.1, null, 0.2] } }
+    put(entryPath(e), JSON.stringify(bad))
+    expect(() => readHistory(dir)).toThrow(
+      `${dir}/${entryPath(e)}: invalid entry: at samples.roundtrip: expected an array of finite numbers`
+    )
+  })
+
   test('an id stored twice stops the read', () => {
     put('entries/1/2019-10/draft~2F1.json', JSON.stringify(v0))
     const moved = { ...v0, timestampEval: '2019-11-02T00:00:00Z' }

