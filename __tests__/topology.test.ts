@@ -98,7 +98,7 @@ describe('topology files: errors name the file, the path inside it and the rule'
   })
   it('reports an unknown peer and an unknown key', () => {
     expect(() => parseTopology(base.replace('peer: Router1', 'peer: Router9'), 'x.yml')).toThrow(
-      /x.yml: invalid topology:\n  at services.2.in.peer: no service named 'Router9'/
+      /x.yml: invalid topology:\n {2}at services.2.in.peer: no service named 'Router9'/
     )
     expect(() =>
       parseTopology(base.replace('role: frontend', 'role: frontend\n    colour: red'), 'x.yml')

@@ -4,10 +4,13 @@ import * as path from 'node:path'
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const options = require('../../scripts/esbuild-options.cjs')
 
-/** Bundles the CLI from source into build/ (inside the project, so it finds its assets). */
-export async function buildCli(): Promise<string> {
-  const root = path.join(__dirname, '..', '..')
-  const outfile = path.join(root, 'build', 'test-cli.js')
-  await build({ ...options, entryPoints: [path.join(root, 'src', 'cli.ts')], outfile })
+const root = path.join(__dirname, '..', '..')
+
+/** Bundles an entry point from source into build/ (inside the project, so it finds its assets). */
+export async function buildEntry(entry: 'cli' | 'main' | 'post'): Promise<string> {
+  const outfile = path.join(root, 'build', `test-${entry}.js`)
+  await build({ ...options, entryPoints: [path.join(root, 'src', `${entry}.ts`)], outfile })
   return outfile
 }
+
+export const buildCli = (): Promise<string> => buildEntry('cli')

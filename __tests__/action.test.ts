@@ -1,0 +1,160 @@
+/**
+ * The action end to end, as a runner starts it (INPUT_* and GITHUB_* variables, files for
+ * outputs, state and job summary): real GNES on the local engine, real git with a local bare
+ * repository standing in for github.com, and a local server speaking GitHub's REST endpoints.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { readBranchHistory } from '../src/history'
+import { COMMENT_MARKER } from '../src/report'
+import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
+import { buildEntry } from './helpers/cli'
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' })
+
+interface ActionRun {
+  code: number | null
+  outputs: Record<string, string>
+  summary: string
+  log: string
+}
+
+/** Reads the `name<<delimiter` blocks @actions/core writes to GITHUB_OUTPUT. */
+function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {}
+  const re = /^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm
+  for (let m = re.exec(text); m; m = re.exec(text)) outputs[m[1]] = m[3]
+  return outputs
+}
+
+describe('the action (local engine, local bare remote, local server speaking GitHub’s REST endpoints)', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-action-'))
+  const remote = path.join(root, 'server', 'octo', 'bench.git')
+  let action: string
+  let github: FakeGitHub
+
+  beforeAll(async () => {
+    action = await buildEntry('main')
+    github = await startFakeGitHub()
+    fs.mkdirSync(remote, { recursive: true })
+    git(remote, 'init', '-q', '--bare')
+  })
+  afterAll(() => github.close())
+
+  async function runAction(event: string, payload: object, sha: string): Promise<ActionRun> {
+    const dir = fs.mkdtempSync(path.join(root, 'run-'))
+    const files = Object.fromEntries(
+      ['event.json', 'output', 'state', 'summary'].map(f => [f, path.join(dir, f)])
+    )
+    fs.writeFileSync(files['event.json'], JSON.stringify(payload))
+    for (const f of ['output', 'state', 'summary']) fs.writeFileSync(files[f], '')
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_EVENT_NAME: event,
+      GITHUB_EVENT_PATH: files['event.json'],
+      GITHUB_REPOSITORY: 'octo/bench',
+      GITHUB_SERVER_URL: `file://${path.join(root, 'server')}`,
+      GITHUB_API_URL: github.baseUrl,
+      GITHUB_SHA: sha,
+      GITHUB_REF: event === 'push' ? 'refs/heads/main' : 'refs/pull/7/merge',
+      GITHUB_RUN_ID: '42',
+      GITHUB_OUTPUT: files.output,
+      GITHUB_STATE: files.state,
+      GITHUB_STEP_SUMMARY: files.summary,
+      INPUT_CASES: '1',
+      INPUT_DOCS: '30',
+      INPUT_RUNS: '2',
+      INPUT_ENGINE: 'local',
+      'INPUT_OUT-DIR': path.join(dir, 'out'),
+      'INPUT_GITHUB-TOKEN': 'test-token',
+      'INPUT_ALERT-THRESHOLD': '10%'
+    }
+    const child = spawn(process.execPath, [action], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let log = ''
+    child.stdout.on('data', d => (log += d))
+    child.stderr.on('data', d => (log += d))
+    const code = await new Promise<number | null>(r => child.on('exit', r))
+    return {
+      code,
+      outputs: parseOutputs(fs.readFileSync(files.output, 'utf8')),
+      summary: fs.readFileSync(files.summary, 'utf8'),
+      log
+    }
+  }
+
+  it('on push: records the entry and the re-rendered report on gh-pages in one commit', async () => {
+    const sha = 'a'.repeat(40)
+    const run = await runAction(
+      'push',
+      { head_commit: { message: '<script>alert(1)</script> speed-up' } },
+      sha
+    )
+    expect(run.log).not.toContain('::error::')
+    expect(run.code).toBe(0)
+    expect(JSON.parse(fs.readFileSync(run.outputs.result, 'utf8')).cases[0].id).toBe('1')
+    expect(run.outputs).toMatchObject({ engine: 'local', regression: 'false' })
+    expect(run.summary).toContain('roundtrip')
+
+    const history = await readBranchHistory({ repo: remote, branch: 'gh-pages', dir: 'benchmarks' })
+    expect(history).toHaveLength(1)
+    expect(history[0]).toMatchObject({
+      caseId: '1',
+      origin: 'bench',
+      commit: { sha, event: 'push', ref: 'refs/heads/main' }
+    })
+    const files = git(remote, 'ls-tree', '-r', '--name-only', 'gh-pages')
+    expect(files).toMatch(/^benchmarks\/README\.md$/m)
+    expect(files).toMatch(/^benchmarks\/index\.html$/m)
+    expect(files).toMatch(/^benchmarks\/charts\/case-1-roundtrip\.svg$/m)
+    expect(git(remote, 'rev-list', '--count', 'gh-pages').trim()).toBe('1')
+  })
+
+  it('on pull_request: compares with the base, comments once and updates that comment, records nothing', async () => {
+    const tip = git(remote, 'rev-parse', 'gh-pages')
+    const payload = {
+      pull_request: {
+        number: 7,
+        title: 'try',
+        base: { ref: 'main', sha: 'a'.repeat(40) },
+        head: { sha: 'b'.repeat(40) }
+      }
+    }
+    const first = await runAction('pull_request', payload, 'c'.repeat(40))
+    expect(first.code).toBe(0)
+    expect(['true', 'false']).toContain(first.outputs.regression)
+    const report = fs.readFileSync(first.outputs.report, 'utf8')
+    expect(report).toContain(COMMENT_MARKER)
+    const comments = github.comments.get(7) ?? []
+    expect(comments).toHaveLength(1)
+    expect(comments[0].body).toBe(report)
+    expect(first.summary).toContain(COMMENT_MARKER)
+
+    const second = await runAction('pull_request', payload, 'c'.repeat(40))
+    expect(second.code).toBe(0)
+    expect(github.comments.get(7)).toHaveLength(1)
+    expect(github.log.filter(l => l.startsWith('PATCH'))).toHaveLength(1)
+    expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
+  })
+
+  it('stops on a bad input with an error naming it, before starting anything', async () => {
+    const child = spawn(process.execPath, [action], {
+      env: {
+        ...process.env,
+        INPUT_DOCS: 'lots',
+        GITHUB_OUTPUT: path.join(root, 'o'),
+        GITHUB_STATE: path.join(root, 's')
+      },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let out = ''
+    child.stdout.on('data', d => (out += d))
+    const code = await new Promise<number | null>(r => child.on('exit', r))
+    expect(code).toBe(1)
+    expect(out).toContain(
+      "::error::Invalid input:%0A  input 'docs' = 'lots': docs must be a whole number"
+    )
+  })
+})

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The project's test command (`npm test`). On a machine of this kind (Debian, root, no Docker
+# engine running, no registry) it first installs and starts what the tests need, then checks
+# types, lint, formatting and that dist/ is fresh, runs jest, and stops what it started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { echo "== npm test: $*"; }
+
+if [[ ! -x /usr/bin/chromium ]]; then
+  step "installing Debian's chromium (dashboard test)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium >/dev/null
+fi
+
+step "docker engine and the GNES image (scripts/docker-setup.sh)"
+trap 'step "stopping what docker-setup started"; bash scripts/docker-teardown.sh' EXIT
+bash scripts/docker-setup.sh
+
+step "types"
+npx tsc --noEmit
+step "lint and formatting"
+npx eslint .
+npx prettier --check .
+step "dist/ is the bundle of the sources"
+fresh=$(mktemp -d)
+node scripts/bundle.mjs --outdir "$fresh"
+if ! diff -rq dist "$fresh"; then
+  echo "dist/ is stale: run 'npm run build' and commit dist/" >&2
+  exit 1
+fi
+rm -rf "$fresh"
+
+step "jest"
+npx jest "$@"
