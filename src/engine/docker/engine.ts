@@ -1,9 +1,10 @@
 import * as core from '@actions/core'
 import type Docker from 'dockerode'
+import { unsupportedVersion } from '../../config/gnes-version'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { GNES_VERSION_PATTERN, InputError, type Inputs } from '../../config/inputs'
+import { InputError, type Inputs } from '../../config/inputs'
 import { assetPath } from '../../paths'
 import type { GnesMeta } from '../../result/schema'
 import type { Topology } from '../../topology/schema'
@@ -81,10 +82,10 @@ function imageSource(o: DockerEngineOptions): ImageSource {
       context: o.dockerContext ?? path.dirname(o.dockerfile)
     }
   }
-  const minor = GNES_VERSION_PATTERN.exec(o.gnesVersion)?.[1]
-  if (minor === undefined || Number(minor) < 42) {
+  const unsupported = unsupportedVersion(o.gnesVersion)
+  if (unsupported) {
     throw new InputError(
-      `Invalid input:\n  input 'gnes-version' = '${o.gnesVersion}': GNES before 0.0.42 has no --dump_route; use 0.0.42 or later`
+      `Invalid input:\n  input 'gnes-version' = '${o.gnesVersion}': ${unsupported}`
     )
   }
   return {

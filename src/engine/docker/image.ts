@@ -1,8 +1,9 @@
 import type Docker from 'dockerode'
+import { unsupportedVersion } from '../../config/gnes-version'
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { DEFAULTS, GNES_VERSION_PATTERN, InputError } from '../../config/inputs'
+import { DEFAULTS, InputError } from '../../config/inputs'
 import { assetPath } from '../../paths'
 import type { GnesMeta } from '../../result/schema'
 import { tarOf } from './archive'
@@ -13,8 +14,6 @@ import { runOnce } from './container'
 export const WHEELHOUSE_CACHE = '/var/cache/gnes-latency-bench/wheelhouse'
 /** The registry-free base that scripts/docker-base-image.sh makes. */
 export const LOCAL_BASE_IMAGE = 'gnes-latency-bench/base:bookworm'
-/** `--dump_route` and BlockRouter exist from 0.0.42 on. */
-const MIN_GNES_MINOR = 42
 
 /** How the engine gets its image: the three ways of the action's inputs. */
 export type ImageSource =
@@ -314,10 +313,10 @@ export async function imageMeta(
       throw bad(input, value, `the image has no importable gnes package: ${r.stderr.trim()}`)
     }
   }
-  const minor = GNES_VERSION_PATTERN.exec(version)?.[1]
-  if (minor !== undefined && Number(minor) < MIN_GNES_MINOR) {
+  const unsupported = unsupportedVersion(version)
+  if (unsupported) {
     const [input, value] = sourceInput(src)
-    throw bad(input, value, `GNES ${version} has no --dump_route; versions 0.0.42 and later work`)
+    throw bad(input, value, `the image has GNES ${version}: ${unsupported}`)
   }
   const refTag = /:([^/:]+)$/.exec(ref)?.[1]
   return {

@@ -2,10 +2,7 @@ import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { GNES_VERSION_PATTERN } from '../../config/inputs'
-
-/** Oldest GNES with `--dump_route` and BlockRouter, which the metrics depend on. */
-export const MIN_GNES_PATCH = 42
+import { unsupportedVersion } from '../../config/gnes-version'
 
 /** Pins that make GNES 0.0.4x build and import on today's Python (see docs/gnes-versions.md). */
 const BUILD_PINS = ['cython<3', 'numpy<2', 'setuptools<81', 'wheel']
@@ -19,12 +16,8 @@ export function cacheRoot(): string {
 }
 
 export function checkSupportedVersion(version: string): void {
-  const m = GNES_VERSION_PATTERN.exec(version)
-  if (!m || Number(m[1]) < MIN_GNES_PATCH) {
-    throw new Error(
-      `gnes-version ${version} is not supported: GNES 0.0.${MIN_GNES_PATCH} is the first with --dump_route and BlockRouter, which the latency metrics need (supported: 0.0.42 – 0.0.47)`
-    )
-  }
+  const reason = unsupportedVersion(version)
+  if (reason) throw new Error(`gnes-version ${version} is not supported: ${reason}`)
 }
 
 function run(cmd: string, args: string[], log: (line: string) => void): Promise<void> {
