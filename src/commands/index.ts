@@ -3,6 +3,7 @@ import type { Command } from './command'
 import { compareCommand } from './compare'
 import { importLegacyCommand } from './import-legacy'
 import { pruneCommand } from './prune'
+import { renderCommand } from './render'
 import { runCommand } from './run'
 
 /** Sub-commands in the order `--help` lists them. */
@@ -11,5 +12,6 @@ export const commands: Command[] = [
   compareCommand,
   importLegacyCommand,
   pruneCommand,
+  renderCommand,
   cleanupCommand
 ]

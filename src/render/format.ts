@@ -1,0 +1,83 @@
+import type { HistoryEntry } from '../history/schema'
+
+/** Seconds with three decimals, as the old published tables; '–' where a value is missing. */
+export const fmtSeconds = (v: number | null | undefined): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(3)
+
+export const fmtRate = (v: number | null | undefined): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(1)
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;'
+}
+
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, c => HTML_ESCAPES[c])
+
+/**
+ * Text safe inside a Markdown table cell: HTML is neutralised (GitHub would render tags), Markdown
+ * punctuation is backslash-escaped so untrusted refs or messages cannot add links or formatting,
+ * and pipes and newlines cannot break the row.
+ */
+export function escapeMarkdown(s: string): string {
+  return escapeHtml(s)
+    .replace(/[\\`*_{}[\]()#+!|~]/g, c => `\\${c}`)
+    .replace(/\r?\n|\r/g, ' ')
+}
+
+/** Build time orders versions; a PyPI install has none, so the evaluation time stands in. */
+export const buildTime = (e: HistoryEntry): string => e.gnes.buildDate ?? e.timestampEval
+
+const time = (iso: string): number => Date.parse(iso)
+
+/** Newest first by build time, then by evaluation time; ties keep a stable order by id. */
+export function newestFirst(entries: readonly HistoryEntry[]): HistoryEntry[] {
+  return [...entries].sort(
+    (a, b) =>
+      time(buildTime(b)) - time(buildTime(a)) ||
+      time(b.timestampEval) - time(a.timestampEval) ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  )
+}
+
+/** What the x axis shows: the GNES version, with its commit where known (images carry one). */
+export function versionLabel(e: HistoryEntry): string {
+  const v = e.gnes.tag || e.gnes.version
+  return e.gnes.vcs ? `${v} ${e.gnes.vcs.slice(0, 7)}` : v
+}
+
+export interface CommitRef {
+  sha: string
+  url: string | null
+}
+
+const GNES_REPO = 'https://github.com/gnes-ai/gnes'
+
+/**
+ * The commit a row was measured at: the benchmarked repository's commit where recorded, else the
+ * GNES commit of the image (legacy lines), which lives in the GNES repository.
+ */
+export function commitRef(e: HistoryEntry, repositoryUrl?: string): CommitRef | null {
+  const sha = e.commit.sha
+  if (sha) {
+    if (e.commit.url) return { sha, url: e.commit.url }
+    const base = e.commit.repository ? `https://github.com/${e.commit.repository}` : repositoryUrl
+    return { sha, url: base ? `${base.replace(/\/+$/, '')}/commit/${sha}` : null }
+  }
+  return e.gnes.vcs ? { sha: e.gnes.vcs, url: `${GNES_REPO}/commit/${e.gnes.vcs}` } : null
+}
+
+/** Only http(s) links are emitted; anything else in history (javascript:, data:) is dropped. */
+export const safeUrl = (url: string | null): string | null =>
+  url && /^https?:\/\/[^\s<>"'`]+$/.test(url) ? url : null
+
+/** Case ids in natural order (2 before 10), so the README keeps the case numbering. */
+export const compareCaseIds = (a: string, b: string): number =>
+  a.localeCompare(b, 'en', { numeric: true })
+
+/** A metric name as inline code; names come from history, so odd ones are escaped as text instead. */
+export const metricCode = (name: string): string =>
+  /^[\w:.>-]+$/.test(name) ? `\`${name}\`` : escapeMarkdown(name)

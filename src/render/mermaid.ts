@@ -1,0 +1,49 @@
+import type { RouterService, Topology } from '../topology/schema'
+
+/** Mermaid label text: quotes and angle brackets would end the label or inject HTML. */
+const label = (s: string): string =>
+  s.replace(/&/g, '#amp;').replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;')
+
+const sleepOf = (model: string): string | null => {
+  if (!/BlockRouter/.test(model)) return null
+  return /sleep_sec:\s*([\d.]+)/.exec(model)?.[1] ?? '?'
+}
+
+/**
+ * A Mermaid flowchart of one topology, drawn Frontend → routers → Frontend (the Frontend appears
+ * on both ends, as requests leave and return to it). Edges carry the hop metric that times them.
+ */
+export function topologyMermaid(t: Topology): string {
+  const routers = t.services.filter((s): s is RouterService => s.role === 'router')
+  const frontend = t.services.find(s => s.role === 'frontend')!
+  const index = new Map(routers.map((r, i) => [r.name, i + 1]))
+  const short = (name: string): string => (index.has(name) ? `r${index.get(name)}` : 'f')
+  const lines = ['flowchart LR', `  f_in(["${label(frontend.name)}<br/>gRPC in"])`]
+  for (const r of routers) {
+    const sleep = sleepOf(r.model)
+    const parts = [
+      `${label(r.name)} (r${index.get(r.name)})`,
+      label(r.model),
+      r.replicas > 1 ? `× ${r.replicas} replicas` : '',
+      sleep ? `blocking: sleeps ${label(sleep)} s` : ''
+    ].filter(Boolean)
+    const shape = r.replicas > 1 ? ['[["', '"]]'] : ['["', '"]']
+    lines.push(`  r${index.get(r.name)}${shape[0]}${parts.join('<br/>')}${shape[1]}`)
+    if (sleep) lines.push(`  class r${index.get(r.name)} blocking`)
+  }
+  lines.push(`  f_out(["${label(frontend.name)}<br/>gRPC out"])`)
+  const node = (name: string, side: 'from' | 'to'): string =>
+    index.has(name) ? short(name) : side === 'from' ? 'f_in' : 'f_out'
+  const edges = new Set<string>()
+  for (const r of routers) {
+    if ('peer' in r.in) edges.add(`${r.in.peer}\u0000${r.name}`)
+    if ('peer' in r.out) edges.add(`${r.name}\u0000${r.out.peer}`)
+  }
+  for (const edge of edges) {
+    const [from, to] = edge.split('\u0000')
+    const metric = `${short(from)}->${short(to)}:send`
+    lines.push(`  ${node(from, 'from')} -->|"${label(metric)}"| ${node(to, 'to')}`)
+  }
+  lines.push('  classDef blocking fill:#fde2e2,stroke:#c0392b')
+  return lines.join('\n')
+}

@@ -1,0 +1,53 @@
+import type { HistoryEntry } from '../history/schema'
+
+/** The metric names of a set of entries, in the order the newest entries list them. */
+export function metricOrder(newestFirst: readonly HistoryEntry[]): string[] {
+  const seen = new Set<string>()
+  for (const e of newestFirst) {
+    for (const m of e.metrics.length ? e.metrics : Object.keys(e.best)) seen.add(m)
+  }
+  return [...seen]
+}
+
+const hopName = (side: string): string => (side === 'f' ? 'the Frontend' : `Router${side.slice(1)}`)
+
+/** One sentence per metric name, for the README and the dashboard; patterns cover N routers. */
+export function describeMetric(name: string): string {
+  if (name === 'roundtrip') {
+    return 'Frontend receive-to-reply time of one request (F.end − F.start): the end-to-end latency.'
+  }
+  if (name === 'f:send') return 'Time between the Frontend starting consecutive requests.'
+  if (name === 'f:recv') return 'Time between the Frontend finishing consecutive requests.'
+  const hop = /^(f|r\d+)->(f|r\d+):send$/.exec(name)
+  if (hop) {
+    const [, from, to] = hop
+    const start = from === 'f' ? 'F.start' : `R${from.slice(1)}.end`
+    const end = to === 'f' ? 'F.end' : `R${to.slice(1)}.start`
+    return `Transfer from ${hopName(from)} to ${hopName(to)} (${end} − ${start}).`
+  }
+  const proc = /^r(\d+):proc$/.exec(name)
+  if (proc) {
+    return `Service time inside Router${proc[1]} (R${proc[1]}.end − R${proc[1]}.start); a blocking router adds its sleep here.`
+  }
+  return 'Custom metric, seconds.'
+}
+
+/** The non-per-request figures every table and chart shows next to the timings. */
+export const RATE_DOCS = {
+  dataRateMBps:
+    'Data rate: payload megabytes (10^6 bytes, docs × doc-bytes) over the span from the first request entering the Frontend to the last response leaving it; best run.',
+  legacyMBps:
+    'Legacy “MB/s”: the old pipeline’s figure, number of documents divided by one request’s roundtrip. Not a data rate; kept so imported history stays comparable.'
+} as const
+
+const pathPosition = (metric: string): number => {
+  const hop = /^(f|r(\d+))->(?:f|r\d+):send$/.exec(metric)
+  if (hop) return 2 * (hop[2] ? Number(hop[2]) : 0) + 1
+  const proc = /^r(\d+):proc$/.exec(metric)
+  return proc ? 2 * Number(proc[1]) : -1
+}
+
+/** Per-hop transfers and service times in path order, for the "where does the time go" chart. */
+export function hopMetrics(metrics: readonly string[]): string[] {
+  return metrics.filter(m => pathPosition(m) > 0).sort((a, b) => pathPosition(a) - pathPosition(b))
+}

@@ -1,0 +1,246 @@
+/* global document, window, vegaEmbed */
+// The dashboard: reads data/history.json (written by `gnes-latency-bench render`) and the chart
+// templates, and draws the chosen case and metric. History text is untrusted: it only ever
+// reaches the page through textContent and vetted http(s) links, never as HTML.
+;(function () {
+  'use strict'
+  var MAX_ROWS = 1000
+  var state = { data: null, charts: null, views: [] }
+  var $ = function (id) {
+    return document.getElementById(id)
+  }
+
+  function fillTemplate(node, params) {
+    if (typeof node === 'string') {
+      var whole = /^\{\{(\w+)\}\}$/.exec(node)
+      if (whole && whole[1] in params) return params[whole[1]]
+      return node.replace(/\{\{(\w+)\}\}/g, function (m, k) {
+        return k in params ? String(params[k]) : m
+      })
+    }
+    if (Array.isArray(node)) {
+      return node.map(function (n) {
+        return fillTemplate(n, params)
+      })
+    }
+    if (node && typeof node === 'object') {
+      var out = {}
+      Object.keys(node).forEach(function (k) {
+        out[k] = fillTemplate(node[k], params)
+      })
+      return out
+    }
+    return node
+  }
+
+  function spec(template, params, values) {
+    var s = fillTemplate(template, params)
+    s.data = { values: values }
+    return s
+  }
+
+  function valueOf(entry, metric) {
+    if (metric === 'dataRateMBps' || metric === 'legacyMBps') return entry[metric]
+    return entry.best[metric]
+  }
+
+  function metricLabel(metric) {
+    return state.data.labels[metric] || metric
+  }
+
+  function isRate(metric) {
+    return metric === 'dataRateMBps' || metric === 'legacyMBps'
+  }
+
+  function trendRows(entries, metric) {
+    var rows = []
+    entries.forEach(function (e, i) {
+      var v = valueOf(e, metric)
+      if (typeof v !== 'number' || !isFinite(v)) return
+      rows.push({
+        version: e.version,
+        order: entries.length - i,
+        value: v,
+        series: metricLabel(metric),
+        built: e.built,
+        evaluated: e.evaluated,
+        commit: e.commit,
+        message: e.message
+      })
+    })
+    return rows
+  }
+
+  function embed(target, chartSpec) {
+    return vegaEmbed(target, chartSpec, { actions: false, renderer: 'svg' }).then(function (r) {
+      state.views.push(r.view)
+    })
+  }
+
+  function cell(tag, text, className) {
+    var el = document.createElement(tag)
+    el.textContent = text
+    if (className) el.className = className
+    return el
+  }
+
+  function fixed(v, digits) {
+    return typeof v === 'number' && isFinite(v) ? v.toFixed(digits) : '–'
+  }
+
+  function renderTable(c, entries) {
+    var table = $('table')
+    table.replaceChildren()
+    var head = document.createElement('tr')
+    var names = ['Build (UTC)', 'Version', 'Commit', 'Message']
+      .concat(
+        c.metrics.map(function (m) {
+          return m + ' (s)'
+        })
+      )
+      .concat([state.data.labels.dataRateMBps, state.data.labels.legacyMBps])
+    names.forEach(function (n) {
+      head.appendChild(cell('th', n))
+    })
+    var thead = document.createElement('thead')
+    thead.appendChild(head)
+    var tbody = document.createElement('tbody')
+    entries.slice(0, MAX_ROWS).forEach(function (e) {
+      var tr = document.createElement('tr')
+      tr.appendChild(cell('td', e.built))
+      tr.appendChild(cell('td', e.version))
+      var commit = cell('td', '')
+      if (e.url) {
+        var a = cell('a', e.commit)
+        a.href = e.url
+        a.rel = 'noopener noreferrer'
+        commit.appendChild(a)
+      } else {
+        commit.textContent = e.commit || '–'
+      }
+      tr.appendChild(commit)
+      var message = cell('td', e.message, 'message')
+      message.title = e.message
+      tr.appendChild(message)
+      c.metrics.forEach(function (m) {
+        tr.appendChild(cell('td', fixed(e.best[m], 3)))
+      })
+      tr.appendChild(cell('td', fixed(e.dataRateMBps, 1)))
+      tr.appendChild(cell('td', fixed(e.legacyMBps, 0)))
+      tbody.appendChild(tr)
+    })
+    table.appendChild(thead)
+    table.appendChild(tbody)
+    $('table-note').textContent =
+      entries.length > MAX_ROWS
+        ? 'Showing the newest ' + MAX_ROWS + ' of ' + entries.length + ' entries.'
+        : entries.length + ' entries, newest first.'
+  }
+
+  function selectedCase() {
+    var id = $('case').value
+    return state.data.cases.filter(function (c) {
+      return c.id === id
+    })[0]
+  }
+
+  function fillMetrics(c, keep) {
+    var select = $('metric')
+    select.replaceChildren()
+    c.metrics.concat(['dataRateMBps', 'legacyMBps']).forEach(function (m) {
+      var option = cell('option', metricLabel(m))
+      option.value = m
+      select.appendChild(option)
+    })
+    if (
+      keep &&
+      [].some.call(select.options, function (o) {
+        return o.value === keep
+      })
+    )
+      select.value = keep
+  }
+
+  function draw() {
+    var c = selectedCase()
+    var metric = $('metric').value
+    var entries = state.data.entries[c.id] || []
+    var title = 'Case ' + c.id + ': ' + c.name
+    state.views.forEach(function (v) {
+      v.finalize()
+    })
+    state.views = []
+    $('description').textContent = c.description
+    $('status').textContent = 'Rendering…'
+    var trend = spec(
+      state.charts.trend,
+      {
+        title: title,
+        subtitle: metricLabel(metric) + ' per entry',
+        yTitle: isRate(metric) ? 'MB/s' : metric + ' (s)',
+        format: isRate(metric) ? '.1f' : '.3f'
+      },
+      trendRows(entries, metric)
+    )
+    var jobs = [embed('#trend', trend)]
+    if (c.hopRows.length) {
+      var hops = spec(
+        state.charts.hops,
+        { title: title, subtitle: 'where the time goes', hopOrder: c.hops },
+        c.hopRows
+      )
+      jobs.push(embed('#hops', hops))
+    } else {
+      $('hops').replaceChildren()
+    }
+    renderTable(c, entries)
+    return Promise.all(jobs).then(function () {
+      $('status').textContent = ''
+      document.body.dataset.rendered = c.id + '/' + metric
+    })
+  }
+
+  function fail(err) {
+    $('status').textContent = 'Cannot show the history: ' + (err && err.message ? err.message : err)
+    $('status').className = 'error'
+  }
+
+  function getJson(url) {
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error(url + ': HTTP ' + r.status)
+      return r.json()
+    })
+  }
+
+  function start() {
+    Promise.all([getJson('data/history.json'), getJson('dashboard/charts.json')])
+      .then(function (loaded) {
+        state.data = loaded[0]
+        state.charts = loaded[1]
+        if (!state.data.cases.length) throw new Error('the history is empty')
+        state.data.cases.forEach(function (c) {
+          var option = cell('option', 'Case ' + c.id + ': ' + c.name)
+          option.value = c.id
+          $('case').appendChild(option)
+        })
+        fillMetrics(selectedCase())
+        $('case').addEventListener('change', function () {
+          fillMetrics(selectedCase(), $('metric').value)
+          draw().catch(fail)
+        })
+        $('metric').addEventListener('change', function () {
+          draw().catch(fail)
+        })
+        return draw()
+      })
+      .catch(function (err) {
+        // Browsers refuse fetch() from file:// pages; say how to preview instead of failing mutely.
+        if (window.location.protocol === 'file:') {
+          err = new Error('open it over HTTP, e.g. `python3 -m http.server` in this folder')
+        }
+        fail(err)
+      })
+  }
+
+  start()
+})()
