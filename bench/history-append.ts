@@ -13,7 +13,6 @@ import { writeEntryFiles } from '../src/history/dir-store'
 import { entriesFromResult } from '../src/history/from-result'
 import { entryPath, serializeEntry } from '../src/history/layout'
 import { readHistory } from '../src/history/read'
-import type { HistoryEntry } from '../src/history/schema'
 import { RESULT_SCHEMA, type Result, type RunResult, type Summary } from '../src/result/schema'
 
 const ENTRIES = Number(process.argv[2] ?? 10000)
@@ -145,64 +144,93 @@ function dirBytes(dir: string): { files: number; bytes: number } {
 const mb = (b: number) => `${(b / 1e6).toFixed(2)} MB`
 const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(2)} s`
 
+/** Writes `count` entries to a gh-pages branch of a new bare remote; they are not kept in memory. */
+function seed(tmp: string, count: number): string {
+  const bare = path.join(tmp, 'remote.git')
+  const scratch = path.join(tmp, 'seed')
+  sh(tmp, 'init', '-q', '--bare', bare)
+  sh(tmp, 'init', '-q', '-b', 'gh-pages', scratch)
+  const t0 = performance.now()
+  let written = 0
+  for (let day = 0; written < count; day++) {
+    const entries = entriesFromResult(result(day)).slice(0, count - written)
+    writeEntryFiles(path.join(scratch, 'benchmarks'), entries)
+    written += entries.length
+  }
+  sh(scratch, 'add', '-A')
+  sh(scratch, 'commit', '-qm', 'seed')
+  sh(scratch, 'push', '-q', bare, 'gh-pages')
+  sh(bare, 'gc', '-q')
+  const stored = dirBytes(path.join(scratch, 'benchmarks'))
+  const pack = dirBytes(path.join(bare, 'objects'))
+  console.log(
+    `seeded ${stored.files} entries in ${secs(t0)}: ${mb(stored.bytes)} of JSON, ` +
+      `${(stored.bytes / stored.files / 1000).toFixed(1)} kB per entry; remote packed ${mb(pack.bytes)} ` +
+      `(${(pack.bytes / stored.files / 1000).toFixed(1)} kB per entry)`
+  )
+  fs.rmSync(scratch, { recursive: true, force: true })
+  return bare
+}
+
+async function append(bare: string, workDir: string, label: string): Promise<void> {
+  const added = entriesFromResult(result(5_000 + label.length))
+  const before = dirBytes(path.join(bare, 'objects'))
+  const t0 = performance.now()
+  const out = await appendToBranch({
+    repo: bare,
+    branch: 'gh-pages',
+    dir: 'benchmarks',
+    workDir,
+    entries: added
+  })
+  const took = secs(t0)
+  const after = dirBytes(path.join(bare, 'objects'))
+  const entryBytes = added.reduce((n, e) => n + Buffer.byteLength(serializeEntry(e)), 0)
+  const changed = sh(bare, 'diff-tree', '-r', '--name-only', `${out.commit}^`, out.commit!)
+    .trim()
+    .split('\n')
+  console.log(
+    `append, ${label}: ${added.length} entries (one suite result) in ${took}, ${out.attempts} attempt(s)`
+  )
+  console.log(
+    `  ${changed.length} files changed (e.g. ${entryPath(added[0])}), ${mb(entryBytes)} of entries;`
+  )
+  console.log(
+    `  remote grew by ${mb(after.bytes - before.bytes)} in ${after.files - before.files} loose objects`
+  )
+}
+
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'history-bench-'))
   try {
-    const bare = path.join(tmp, 'remote.git')
-    const seed = path.join(tmp, 'seed')
-    sh(tmp, 'init', '-q', '--bare', bare)
-    sh(tmp, 'init', '-q', '-b', 'gh-pages', seed)
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map(l => l.toFixed(1))
+        .join(' ')} on ${os.cpus().length} cores`
+    )
+    const bare = seed(tmp, ENTRIES)
+    await append(bare, path.join(tmp, 'cold'), 'cold (fresh clone directory, as on Actions)')
+
+    // The phases of a cold append, measured apart: git transfer and checkout, then validation.
+    const phases = path.join(tmp, 'phases')
+    fs.mkdirSync(phases)
     let t0 = performance.now()
-    const history: HistoryEntry[] = []
-    for (let day = 0; history.length < ENTRIES; day++)
-      history.push(...entriesFromResult(result(day)))
-    history.length = ENTRIES
-    writeEntryFiles(path.join(seed, 'benchmarks'), history)
-    sh(seed, 'add', '-A')
-    sh(seed, 'commit', '-qm', 'seed')
-    sh(seed, 'push', '-q', bare, 'gh-pages')
-    sh(bare, 'gc', '-q')
-    const stored = dirBytes(path.join(seed, 'benchmarks'))
-    const pack = dirBytes(path.join(bare, 'objects'))
-    console.log(
-      `seeded ${history.length} entries in ${secs(t0)}: ${stored.files} files, ${mb(stored.bytes)} of JSON,`
-    )
-    console.log(
-      `  ${(stored.bytes / stored.files / 1000).toFixed(1)} kB per entry; remote objects ${mb(pack.bytes)} (${(pack.bytes / stored.files / 1000).toFixed(1)} kB per entry packed)`
-    )
-
+    sh(phases, 'init', '-q')
+    sh(phases, 'fetch', '-q', '--depth=1', bare, '+refs/heads/gh-pages:refs/remotes/h/gh-pages')
+    sh(phases, 'reset', '-q', '--hard', 'refs/remotes/h/gh-pages')
+    console.log(`  of which git fetch --depth=1 + checkout: ${secs(t0)}`)
     t0 = performance.now()
-    readHistory(path.join(seed, 'benchmarks'))
-    console.log(`readHistory (parse + validate all ${ENTRIES}): ${secs(t0)}`)
+    const all = readHistory(path.join(phases, 'benchmarks'))
+    console.log(`  of which readHistory (read, parse, validate ${all.length} entries): ${secs(t0)}`)
 
-    const workDir = path.join(tmp, 'work')
-    for (const label of ['cold (fresh clone dir)', 'warm (reused clone dir)']) {
-      const added = entriesFromResult(result(100_000 + label.length))
-      const before = dirBytes(path.join(bare, 'objects'))
-      t0 = performance.now()
-      const out = await appendToBranch({
-        repo: bare,
-        branch: 'gh-pages',
-        dir: 'benchmarks',
-        workDir,
-        entries: added
-      })
-      const took = secs(t0)
-      const after = dirBytes(path.join(bare, 'objects'))
-      const entryBytes = added.reduce((n, e) => n + Buffer.byteLength(serializeEntry(e)), 0)
-      const changed = sh(bare, 'diff-tree', '-r', '--name-only', `${out.commit}^`, out.commit!)
-        .trim()
-        .split('\n')
-      console.log(
-        `append ${label}: ${added.length} entries (one suite result) in ${took}, attempts ${out.attempts}`
-      )
-      console.log(
-        `  entry files written: ${mb(entryBytes)} (${changed.length} files changed, e.g. ${entryPath(added[0])})`
-      )
-      console.log(
-        `  remote grew by ${mb(after.bytes - before.bytes)} in ${after.files - before.files} object files`
-      )
-    }
+    await append(bare, path.join(tmp, 'cold'), 'warm (clone directory reused)')
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map(l => l.toFixed(1))
+        .join(' ')}`
+    )
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }

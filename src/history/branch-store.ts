@@ -165,7 +165,8 @@ export async function appendToBranch(
   let outcome: AppendOutcome = { added: [], present: [], all: [] }
   const commit = await updateBranch(target, (historyDir, label) => {
     outcome = applyAppend(historyDir, target.entries, label)
-    const added = target.entries.filter(e => outcome.added.includes(e.id))
+    const ids = new Set(outcome.added)
+    const added = target.entries.filter(e => ids.has(e.id))
     return {
       changed: added.length > 0,
       all: outcome.all,
