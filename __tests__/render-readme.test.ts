@@ -1,0 +1,216 @@
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { importLegacy } from '../src/history'
+import { renderReport } from '../src/render'
+import { escapeMarkdown, newestFirst } from '../src/render/format'
+import { topologyMermaid } from '../src/render/mermaid'
+import { markdownTable } from '../src/render/table'
+import { resolveTopology } from '../src/topology/load'
+import { parseTopology } from '../src/topology/load'
+import { benchEntry } from './fixtures/render/entries'
+
+const LEGACY = path.join(__dirname, 'fixtures/render/legacy')
+const CASES = ['1', '2', '3', '4']
+const topologies = Object.fromEntries(CASES.map(id => [id, resolveTopology(id).topology]))
+
+let out: string
+beforeAll(() => {
+  out = fs.mkdtempSync(path.join(os.tmpdir(), 'render-readme-'))
+})
+afterAll(() => fs.rmSync(out, { recursive: true, force: true }))
+
+/** The Markdown table that follows `## Case <id>` in the README, as cell arrays. */
+function caseTable(readme: string, id: string): string[][] {
+  const section = readme.split(/^## /m).find(s => s.startsWith(`Case ${id}:`))!
+  return section
+    .split('\n')
+    .filter(l => l.startsWith('| '))
+    .map(l => l.slice(2, -2).split(' | '))
+}
+
+describe('README from the legacy import', () => {
+  let readme: string
+  beforeAll(async () => {
+    await renderReport({ entries: importLegacy(LEGACY), topologies, outDir: out, maxEntries: 100 })
+    readme = fs.readFileSync(path.join(out, 'README.md'), 'utf8')
+  })
+
+  test.each(CASES)('case %s: rows and values match the source lines, newest build first', id => {
+    const lines = fs
+      .readFileSync(path.join(LEGACY, `history${id}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map(l => JSON.parse(l) as Record<string, number | string>)
+      .sort(
+        (a, b) =>
+          Date.parse(b.timestamp_build as string) - Date.parse(a.timestamp_build as string) ||
+          (b.timestamp_eval as number) - (a.timestamp_eval as number)
+      )
+    const [head, , ...rows] = caseTable(readme, id)
+    expect(rows).toHaveLength(46)
+    const col = (name: string) => head.indexOf(name)
+    rows.forEach((row, i) => {
+      const src = lines[i]
+      expect(row[col('Build (UTC)')]).toBe(
+        (src.timestamp_build as string).replace('T', ' ').replace('Z', ' UTC')
+      )
+      expect(row[col('Commit')]).toBe(
+        `[\`${src.version_vcs}\`](https://github.com/gnes-ai/gnes/commit/${src.version_vcs})`
+      )
+      expect(row[col('Version')]).toBe(src.version_tag)
+      for (const m of [
+        'roundtrip',
+        'f:send',
+        'f:recv',
+        'f->r1:send',
+        'r1->r2:send',
+        'r2->f:send'
+      ]) {
+        expect(row[col(`\`${m}\` (s)`)]).toBe((src[m] as number).toFixed(3))
+      }
+      expect(row[col('Data rate (MB/s)')]).toBe('–')
+      expect(row[col('Legacy "MB/s" (docs ÷ roundtrip)')]).toBe(String(src['MB/s']))
+    })
+  })
+
+  test('has the old page structure: set-up, how to run, metrics, then a section per case', () => {
+    const headings = readme.match(/^## .*/gm)
+    expect(headings).toEqual([
+      '## Set-up',
+      '## How to run it',
+      '## Metrics',
+      '## Case 1: non-blocking',
+      '## Case 2: blocking',
+      '## Case 3: parallel non-blocking',
+      '## Case 4: parallel blocking'
+    ])
+    for (const m of ['roundtrip', 'f:send', 'f:recv', 'f->r1:send', 'r1->r2:send', 'r2->f:send']) {
+      expect(readme).toContain(`| \`${m}\` | `)
+    }
+    expect(readme).toMatch(/\| Legacy "MB\/s" \| .*Not a data rate/)
+    for (const id of CASES) {
+      for (const kind of ['roundtrip', 'rate', 'hops']) {
+        expect(readme).toContain(`(charts/case-${id}-${kind}.svg)`)
+        expect(fs.existsSync(path.join(out, `charts/case-${id}-${kind}.svg`))).toBe(true)
+      }
+    }
+    expect(readme.match(/```mermaid/g)).toHaveLength(4)
+  })
+
+  test('maxEntries keeps the newest rows and says how many there are', async () => {
+    const dir = path.join(out, 'max')
+    await renderReport({ entries: importLegacy(LEGACY), topologies, outDir: dir, maxEntries: 5 })
+    const text = fs.readFileSync(path.join(dir, 'README.md'), 'utf8')
+    expect(caseTable(text, '1')).toHaveLength(2 + 5)
+    expect(caseTable(text, '1')[2]).toEqual(caseTable(readme, '1')[2])
+    expect(text).toContain('Showing the newest 5 of 46 entries')
+  })
+})
+
+describe('untrusted history text', () => {
+  test('Markdown and HTML in refs, versions and metric names cannot escape their cell', () => {
+    const evil = benchEntry(1, '1', {
+      gnes: {
+        version: '0.0.47',
+        tag: '<img src=x onerror=alert(1)>|[x](javascript:1)',
+        vcs: null,
+        buildDate: null
+      },
+      commit: {
+        sha: 'abc1234def',
+        ref: 'x',
+        event: 'push',
+        repository: null,
+        message: '<script>alert(1)</script>',
+        url: 'javascript:alert(1)'
+      }
+    })
+    const table = markdownTable([evil], ['roundtrip', 'a|b`'])
+    const row = table.split('\n')[2]
+    expect(row).not.toMatch(/<img|<script|\]\(javascript:/)
+    expect(row).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;\\|\\[x\\]\\(javascript:1\\)')
+    // The unsafe URL is dropped: the sha stays, unlinked.
+    expect(row).toContain('| abc1234 |')
+    expect(row.split(/(?<!\\)\|/)).toHaveLength(2 + 3 + 2 + 2)
+    expect(table.split('\n')[0]).toContain('a\\|b\\` (s)')
+    expect(escapeMarkdown('line\nbreak')).toBe('line break')
+  })
+
+  test('a user template sees values HTML-escaped', async () => {
+    const dir = path.join(out, 'user')
+    const template = path.join(out, 'user.md')
+    fs.writeFileSync(template, '{{#each cases}}{{name}}|{{total}}\n{{/each}}')
+    const entry = benchEntry(1, '9', { caseName: '<b>x</b>' })
+    await renderReport({ entries: [entry], topologies: {}, outDir: dir, template, maxEntries: 10 })
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('&lt;b&gt;x&lt;/b&gt;|1\n')
+  })
+})
+
+describe('rows and commit links', () => {
+  test('newest build first; evaluation time stands in where the build time is unknown', () => {
+    const a = benchEntry(1)
+    const b = benchEntry(2)
+    const built = benchEntry(0, '1', {
+      gnes: { version: '0.0.47', tag: '0.0.47', vcs: 'f00ba47', buildDate: '2027-01-01T00:00:00Z' }
+    })
+    expect(newestFirst([a, built, b]).map(e => e.id)).toEqual([built.id, b.id, a.id])
+  })
+
+  test('the commit links to the recorded repository, else to --repository-url', () => {
+    const e = benchEntry(3)
+    expect(markdownTable([e], ['roundtrip'])).toContain(
+      `[\`${e.commit.sha!.slice(0, 7)}\`](https://github.com/acme/gnes-bench/commit/${e.commit.sha})`
+    )
+    const local = benchEntry(3, '1', { commit: { ...e.commit, repository: null } })
+    expect(markdownTable([local], ['roundtrip'], 'https://git.example/o/r/')).toContain(
+      `(https://git.example/o/r/commit/${e.commit.sha})`
+    )
+    expect(markdownTable([local], ['roundtrip']).split('\n')[2]).toMatch(
+      /^\| [^|]+ \| 0\.0\.47 \| 0000003 \|/
+    )
+  })
+
+  test('seconds have three decimals, the data rate one, the legacy figure none', () => {
+    const row = markdownTable([benchEntry(4)], ['roundtrip', 'r1:proc']).split('\n')[2]
+    expect(row).toMatch(/\| 0\.140 \| 0\.005 \| 94\.0 \| 3571 \|$/)
+  })
+})
+
+describe('topology diagrams', () => {
+  test('case 4: replicas, blocking routers and the hop metric on each edge', () => {
+    const m = topologyMermaid(topologies['4'])
+    expect(m).toContain(
+      'r1[["Router1 (r1)<br/>!BlockRouter {parameters: {sleep_sec: 1}}<br/>× 2 replicas<br/>blocking: sleeps 1 s"]]'
+    )
+    expect(m).toContain('class r1 blocking')
+    expect(m).toContain('f_in -->|"f-#gt;r1:send"| r1')
+    expect(m).toContain('r1 -->|"r1-#gt;r2:send"| r2')
+    expect(m).toContain('r2 -->|"r2-#gt;f:send"| f_out')
+  })
+
+  test('a custom topology of three routers gets its own diagram', () => {
+    const t = parseTopology(
+      `id: chain3
+name: three hops
+services:
+  - { name: FE, role: frontend }
+  - { name: A, role: router, model: BaseRouter, in: { socket: PULL_CONNECT, peer: FE }, out: { socket: PUSH_BIND } }
+  - { name: B, role: router, model: 'x"y<z>', in: { socket: PULL_CONNECT, peer: A }, out: { socket: PUSH_BIND } }
+  - { name: C, role: router, model: BaseRouter, in: { socket: PULL_CONNECT, peer: B }, out: { socket: PUSH_CONNECT, peer: FE } }
+`,
+      'chain3.yml'
+    )
+    const edges = topologyMermaid(t)
+      .split('\n')
+      .filter(l => l.includes('-->'))
+      .map(l => l.trim())
+    expect(edges).toEqual([
+      'f_in -->|"f-#gt;r1:send"| r1',
+      'r1 -->|"r1-#gt;r2:send"| r2',
+      'r2 -->|"r2-#gt;r3:send"| r3',
+      'r3 -->|"r3-#gt;f:send"| f_out'
+    ])
+    expect(topologyMermaid(t)).toContain('B (r2)<br/>x#quot;y#lt;z#gt;')
+  })
+})
