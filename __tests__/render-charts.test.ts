@@ -1,0 +1,184 @@
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { renderCommand } from '../src/commands/render'
+import { importLegacy } from '../src/history'
+import { writeEntryFiles } from '../src/history/dir-store'
+import { jobSummary, renderReport } from '../src/render'
+import { caseCharts, loadChartTemplates, renderSvg, SERIES } from '../src/render/charts'
+import { newestFirst } from '../src/render/format'
+import { RESULT_SCHEMA, type Result } from '../src/result/schema'
+import { benchEntry, benchHistory } from './fixtures/render/entries'
+import { axisTitles, marks, parseXml } from './fixtures/render/svg'
+
+const LEGACY = path.join(__dirname, 'fixtures/render/legacy')
+const templates = loadChartTemplates()
+
+let tmp: string
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'render-charts-'))
+})
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
+
+describe('SVG charts', () => {
+  const legacy = newestFirst(importLegacy(LEGACY).filter(e => e.caseId === '2'))
+  const charts = caseCharts('2', 'blocking', legacy, templates)
+  const svg = async (kind: string) =>
+    parseXml(await renderSvg(charts.find(c => c.kind === kind)!.spec))
+
+  test('roundtrip: one point per entry, and the axis titles', async () => {
+    const doc = await svg('roundtrip')
+    expect(marks(doc, 'symbol')).toHaveLength(legacy.length)
+    expect(axisTitles(doc).sort()).toEqual(
+      ['GNES version (oldest build → newest)', 'roundtrip (s)'].sort()
+    )
+  })
+
+  test('rate: legacy entries are drawn as the labelled legacy series only', async () => {
+    const doc = await svg('rate')
+    expect(marks(doc, 'symbol')).toHaveLength(legacy.length)
+    expect(axisTitles(doc)).toContain('MB/s')
+    const legend = marks(doc, 'text', 'legend-label').map(n => n.text)
+    expect(legend).toEqual([SERIES.legacy])
+  })
+
+  test('hops: one stacked bar segment per version and hop', async () => {
+    const doc = await svg('hops')
+    const versions = new Set(legacy.map(e => `${e.gnes.tag} ${e.gnes.vcs!.slice(0, 7)}`))
+    expect(marks(doc, 'rect')).toHaveLength(versions.size * 3)
+    expect(axisTitles(doc)).toContain('mean seconds per request, stacked by hop')
+  })
+
+  test('bench entries: data rate and legacy series, hops in path order with service times', () => {
+    const entries = newestFirst(Array.from({ length: 6 }, (_, i) => benchEntry(i)))
+    const [roundtrip, rate, hops] = caseCharts('1', 'x', entries, templates)
+    expect(roundtrip.marks).toBe(6)
+    expect(rate.marks).toBe(12)
+    expect((hops.spec.encoding as { color: { sort: string[] } }).color.sort).toEqual([
+      'f->r1:send',
+      'r1:proc',
+      'r1->r2:send',
+      'r2:proc',
+      'r2->f:send'
+    ])
+  })
+})
+
+test('renderReport writes specs next to the SVGs and removes charts of vanished cases', async () => {
+  const dir = path.join(tmp, 'stale')
+  await renderReport({
+    entries: benchHistory(8, ['1', '7']),
+    topologies: {},
+    outDir: dir,
+    maxEntries: 50
+  })
+  expect(fs.existsSync(path.join(dir, 'charts/case-7-hops.svg'))).toBe(true)
+  await renderReport({
+    entries: benchHistory(8, ['1']),
+    topologies: {},
+    outDir: dir,
+    maxEntries: 50
+  })
+  const files = fs.readdirSync(path.join(dir, 'charts')).sort()
+  expect(files).toEqual(
+    ['hops', 'rate', 'roundtrip'].flatMap(k => [`case-1-${k}.svg`, `case-1-${k}.vl.json`]).sort()
+  )
+  const spec = JSON.parse(
+    fs.readFileSync(path.join(dir, 'charts/case-1-roundtrip.vl.json'), 'utf8')
+  )
+  expect(spec.data.values).toHaveLength(8)
+})
+
+test('render command: reads a history directory and writes README, charts and dashboard', async () => {
+  const history = path.join(tmp, 'history')
+  writeEntryFiles(history, importLegacy(LEGACY))
+  const out = path.join(tmp, 'site')
+  const log = jest.spyOn(console, 'log').mockImplementation(() => undefined)
+  try {
+    const code = await renderCommand.run({ 'history-dir': history, out, 'max-entries': '10' }, [])
+    expect(code).toBe(0)
+  } finally {
+    log.mockRestore()
+  }
+  for (const f of ['README.md', 'index.html', 'data/history.json', 'charts/case-4-hops.svg']) {
+    expect(fs.existsSync(path.join(out, f))).toBe(true)
+  }
+  expect(fs.readFileSync(path.join(out, 'README.md'), 'utf8')).toContain('```mermaid')
+  await expect(
+    renderCommand.run({ 'history-dir': history, out, 'max-entries': '0' }, [])
+  ).rejects.toThrow('--max-entries must be a whole number of at least 1')
+})
+
+test('jobSummary: one row per case with the published figures, and every run', () => {
+  const result: Result = {
+    schema: RESULT_SCHEMA,
+    id: '00000000-0000-4000-8000-000000000001',
+    meta: {
+      gnes: { version: '0.0.47', tag: '0.0.47', vcs: null, buildDate: null },
+      engine: 'local',
+      load: { docs: 500, batchSize: 10, docBytes: 1000000, runs: 1, warmupRuns: 1 },
+      host: {
+        hostname: 'h',
+        os: 'linux',
+        arch: 'x64',
+        cpus: 2,
+        memoryBytes: 1,
+        node: '20',
+        runner: null
+      },
+      git: {
+        sha: 'abcdef1234',
+        ref: 'refs/heads/<b>x|y</b>',
+        event: 'push',
+        repository: 'o/r',
+        runId: '1',
+        serverUrl: null,
+        message: null
+      },
+      startedAt: '2026-01-01T00:00:00Z',
+      finishedAt: '2026-01-01T00:01:00Z'
+    },
+    cases: [
+      {
+        id: '1',
+        name: 'non-blocking',
+        topologyFile: 'case1.yml',
+        services: [],
+        metrics: ['roundtrip', 'f->r1:send'],
+        runs: [0, 1].map(index => ({
+          index,
+          warmup: index === 0,
+          startedAt: '2026-01-01T00:00:00Z',
+          clientSeconds: 5,
+          requests: 50,
+          payloadBytes: 500000000,
+          dataRateMBps: 100 + index,
+          summaries: {
+            roundtrip: {
+              n: 50,
+              mean: 0.2 - index / 10,
+              median: 0.1,
+              p90: 0.3,
+              p99: 0.4,
+              min: 0,
+              max: 1,
+              std: 0
+            }
+          },
+          samples: {}
+        })),
+        best: { roundtrip: 0.1, 'f->r1:send': 0.0304 },
+        dataRateMBps: 101,
+        legacyMBps: 5000
+      }
+    ]
+  }
+  const md = jobSummary(result)
+  expect(md).toContain(
+    '| Case | `roundtrip` (s) | `f->r1:send` (s) | Data rate (MB/s) | Legacy "MB/s" |'
+  )
+  expect(md).toContain('| 1 non-blocking | 0.100 | 0.030 | 101.0 | 5000 |')
+  expect(md).toContain('| 1 | 0 (warm-up) | 0.200 | 0.100 | 0.300 | 1.000 | 100.0 |')
+  expect(md).toContain('commit `abcdef1` on refs/heads/&lt;b&gt;x\\|y&lt;/b&gt;')
+  expect(md).not.toContain('<b>')
+})
