@@ -1,0 +1,144 @@
+import * as fs from 'node:fs'
+import * as http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { importLegacy } from '../src/history'
+import { renderReport } from '../src/render'
+import { resolveTopology } from '../src/topology/load'
+import { benchEntry } from './fixtures/render/entries'
+
+/** The dashboard in the browser CI installs (Debian's chromium), served from localhost. */
+const CHROMIUM = '/usr/bin/chromium'
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+]
+const EVIL = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml'
+}
+
+let tmp: string
+let server: http.Server
+let base: string
+let browser: Browser
+let page: Page
+const consoleErrors: string[] = []
+const foreign: string[] = []
+
+function serve(root: string): http.Server {
+  return http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url!, 'http://x').pathname)
+    const file = path.join(root, rel.endsWith('/') ? `${rel}index.html` : rel)
+    if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404).end()
+      return
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' })
+    fs.createReadStream(file).pipe(res)
+  })
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'render-dashboard-'))
+  const bench = [1, 2, 3].map(i =>
+    benchEntry(i, '1', {
+      gnes: { version: '0.0.47', tag: '0.0.47', vcs: null, buildDate: `2026-01-0${i}T00:00:00Z` },
+      commit: { ...benchEntry(i).commit, message: i === 3 ? EVIL : `change ${i}`, ref: EVIL }
+    })
+  )
+  const entries = [...importLegacy(path.join(__dirname, 'fixtures/render/legacy')), ...bench]
+  const topologies = Object.fromEntries(
+    ['1', '2', '3', '4'].map(id => [id, resolveTopology(id).topology])
+  )
+  await renderReport({ entries, topologies, outDir: tmp, maxEntries: 20 })
+  server = serve(tmp)
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  const context = await browser.newContext()
+  // Anything not addressed to our server is recorded and refused.
+  await context.route('**/*', route => {
+    const url = route.request().url()
+    if (url.startsWith(base)) return route.continue()
+    foreign.push(url)
+    return route.abort()
+  })
+  page = await context.newPage()
+  page.on('console', m => {
+    if (m.type() === 'error') consoleErrors.push(m.text())
+  })
+  page.on('pageerror', e => consoleErrors.push(e.message))
+  await page.goto(base)
+  await page.waitForSelector('body[data-rendered="1/roundtrip"]', { timeout: 60_000 })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await new Promise(resolve => server?.close(resolve))
+  fs.rmSync(tmp, { recursive: true, force: true })
+})
+
+const points = () => page.locator('#trend .mark-symbol.role-mark path').count()
+const yTitle = () =>
+  page
+    .locator('#trend .role-axis-title text')
+    .allTextContents()
+    .then(t => t.join(' / '))
+
+async function show(caseId: string, metric?: string): Promise<void> {
+  await page.selectOption('#case', caseId)
+  if (metric) await page.selectOption('#metric', metric)
+  await page.waitForSelector(`body[data-rendered="${caseId}/${metric ?? 'roundtrip'}"]`)
+}
+
+test('every case renders its charts and its whole table', async () => {
+  const counts: Record<string, number> = { '1': 49, '2': 46, '3': 46, '4': 46 }
+  for (const id of ['2', '3', '4', '1']) {
+    await show(id, 'roundtrip')
+    expect(await points()).toBe(counts[id])
+    expect(await page.locator('#hops .mark-rect.role-mark path').count()).toBeGreaterThan(0)
+    expect(await page.locator('#table tbody tr').count()).toBe(counts[id])
+  }
+})
+
+test('switching the metric changes the chart', async () => {
+  await show('1', 'roundtrip')
+  const before = await page.locator('#trend svg').innerHTML()
+  expect(await yTitle()).toContain('roundtrip (s)')
+  await show('1', 'r1:proc')
+  expect(await yTitle()).toContain('r1:proc (s)')
+  // Only the three bench entries measured a service time.
+  expect(await points()).toBe(3)
+  await show('1', 'legacyMBps')
+  expect(await yTitle()).toContain('MB/s')
+  expect(await points()).toBe(49)
+  expect(await page.locator('#trend svg').innerHTML()).not.toBe(before)
+})
+
+test('a commit message holding <script> shows as text and never runs', async () => {
+  await show('1', 'roundtrip')
+  const cell = page.locator('#table tbody tr').first().locator('td.message')
+  expect(await cell.textContent()).toBe(EVIL)
+  expect(
+    await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)
+  ).toBeUndefined()
+  expect(await page.locator('#table script, #table img').count()).toBe(0)
+})
+
+test('no console errors and no request leaves localhost', () => {
+  expect(consoleErrors).toEqual([])
+  expect(foreign).toEqual([])
+})
