@@ -123,11 +123,15 @@ function result(day: number): Result {
 }
 
 const sh = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 1 << 28
-  })
+  execFileSync(
+    'git',
+    ['-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args],
+    {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28
+    }
+  )
 
 function dirBytes(dir: string): { files: number; bytes: number } {
   let files = 0
