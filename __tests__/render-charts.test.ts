@@ -54,13 +54,9 @@ describe('SVG charts', () => {
     const [roundtrip, rate, hops] = caseCharts('1', 'x', entries, templates)
     expect(roundtrip.marks).toBe(6)
     expect(rate.marks).toBe(12)
-    expect((hops.spec.encoding as { color: { sort: string[] } }).color.sort).toEqual([
-      'f->r1:send',
-      'r1:proc',
-      'r1->r2:send',
-      'r2:proc',
-      'r2->f:send'
-    ])
+    expect(
+      (hops.spec as unknown as { encoding: { color: { sort: string[] } } }).encoding.color.sort
+    ).toEqual(['f->r1:send', 'r1:proc', 'r1->r2:send', 'r2:proc', 'r2->f:send'])
   })
 })
 
@@ -181,4 +177,16 @@ test('jobSummary: one row per case with the published figures, and every run', (
   expect(md).toContain('| 1 | 0 (warm-up) | 0.200 | 0.100 | 0.300 | 1.000 | 100.0 |')
   expect(md).toContain('commit `abcdef1` on refs/heads/&lt;b&gt;x\\|y&lt;/b&gt;')
   expect(md).not.toContain('<b>')
+})
+
+test('the dashboard ships the installed vega builds (copy them after an upgrade)', () => {
+  for (const [pkg, file] of [
+    ['vega', 'vega.min.js'],
+    ['vega-lite', 'vega-lite.min.js'],
+    ['vega-embed', 'vega-embed.min.js']
+  ]) {
+    const shipped = fs.readFileSync(path.join(__dirname, '../templates/dashboard/vendor', file))
+    const installed = fs.readFileSync(require.resolve(`${pkg}/build/${file}`))
+    expect({ file, same: shipped.equals(installed) }).toEqual({ file, same: true })
+  }
 })

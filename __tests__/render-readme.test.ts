@@ -52,7 +52,7 @@ describe('README from the legacy import', () => {
     const col = (name: string) => head.indexOf(name)
     rows.forEach((row, i) => {
       const src = lines[i]
-      expect(row[col('Build (UTC)')]).toBe(
+      expect(row[col('Build')]).toBe(
         (src.timestamp_build as string).replace('T', ' ').replace('Z', ' UTC')
       )
       expect(row[col('Commit')]).toBe(

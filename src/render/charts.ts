@@ -178,7 +178,12 @@ export function hopRows(entries: readonly HistoryEntry[]): { order: string[]; ro
 
 /** Server-side rendering: Vega-Lite → Vega → SVG text, with no browser and no canvas. */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' })
+  // A README shows the SVG as an image, where per-mark ARIA labels are unreachable bytes (about
+  // half the file); the interactive dashboard keeps them.
+  const config = { ...spec.config, aria: false }
+  const view = new vega.View(vega.parse(compile({ ...spec, config } as TopLevelSpec).spec), {
+    renderer: 'none'
+  })
   try {
     return await view.toSVG()
   } finally {

@@ -1,6 +1,7 @@
 import type { HistoryEntry } from '../history/schema'
-import { buildTime, commitRef, safeUrl, versionLabel } from './format'
-import { hopRows, SERIES } from './charts'
+import { buildTime, commitRef, fmtTime, safeUrl, versionLabel } from './format'
+import { SERIES } from './charts'
+import { hopMetrics } from './metrics'
 
 export const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@1'
 
@@ -35,9 +36,8 @@ export interface DashboardCase {
   name: string
   description: string
   metrics: string[]
+  /** Hop metrics in path order; the page averages them per version as the README's hop chart. */
   hops: string[]
-  /** Mean per hop and version, as the README's hop chart. */
-  hopRows: object[]
 }
 
 export interface DashboardData {
@@ -48,21 +48,24 @@ export interface DashboardData {
   entries: Record<string, DashboardEntry[]>
 }
 
+/** Microseconds, the resolution of the route timestamps: full doubles would double the file. */
+const round = (v: number): number => Math.round(v * 1e6) / 1e6
+
 export function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry {
   const ref = commitRef(e, repositoryUrl)
   return {
     id: e.id,
     version: versionLabel(e),
-    built: buildTime(e),
-    evaluated: e.timestampEval,
+    built: fmtTime(buildTime(e)),
+    evaluated: fmtTime(e.timestampEval),
     origin: e.origin,
     ref: e.commit.ref ?? '',
     commit: ref?.sha.slice(0, 7) ?? '',
     url: safeUrl(ref?.url ?? null),
     message: (e.commit.message ?? '').split('\n')[0],
-    best: e.best,
-    dataRateMBps: e.dataRateMBps,
-    legacyMBps: e.legacyMBps
+    best: Object.fromEntries(Object.entries(e.best).map(([m, v]) => [m, round(v)])),
+    dataRateMBps: e.dataRateMBps === null ? null : round(e.dataRateMBps),
+    legacyMBps: e.legacyMBps === null ? null : round(e.legacyMBps)
   }
 }
 
@@ -79,17 +82,13 @@ export function dashboardData(cases: DashboardCaseInput[], repositoryUrl?: strin
   return {
     schema: DASHBOARD_SCHEMA,
     labels: { dataRateMBps: SERIES.dataRate, legacyMBps: SERIES.legacy },
-    cases: cases.map(c => {
-      const hops = hopRows(c.entries)
-      return {
-        id: c.id,
-        name: c.name,
-        description: c.description,
-        metrics: c.metrics,
-        hops: hops.order,
-        hopRows: hops.rows
-      }
-    }),
+    cases: cases.map(c => ({
+      id: c.id,
+      name: c.name,
+      description: c.description,
+      metrics: c.metrics,
+      hops: hopMetrics(c.metrics)
+    })),
     entries: Object.fromEntries(
       cases.map(c => [c.id, c.entries.map(e => dashboardEntry(e, repositoryUrl))])
     )

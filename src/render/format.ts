@@ -31,6 +31,12 @@ export function escapeMarkdown(s: string): string {
 /** Build time orders versions; a PyPI install has none, so the evaluation time stands in. */
 export const buildTime = (e: HistoryEntry): string => e.gnes.buildDate ?? e.timestampEval
 
+/** `2019-09-27 06:36:57 UTC`: what tables show; fractions of a second are noise there. */
+export const fmtTime = (iso: string): string =>
+  iso
+    .replace('T', ' ')
+    .replace(/(\.\d+)?(Z|[+-]\d\d:\d\d)$/, (_, _f, z: string) => (z === 'Z' ? ' UTC' : ` ${z}`))
+
 const time = (iso: string): number => Date.parse(iso)
 
 /** Newest first by build time, then by evaluation time; ties keep a stable order by id. */

@@ -5,6 +5,7 @@ import {
   escapeMarkdown,
   fmtRate,
   fmtSeconds,
+  fmtTime,
   metricCode,
   safeUrl,
   versionLabel
@@ -30,11 +31,7 @@ export function tableRows(
     const url = safeUrl(ref?.url ?? null)
     const sha = ref ? escapeMarkdown(ref.sha.slice(0, 7)) : '–'
     return {
-      built: escapeMarkdown(
-        buildTime(e)
-          .replace('T', ' ')
-          .replace(/(\.\d+)?Z$/, ' UTC')
-      ),
+      built: escapeMarkdown(fmtTime(buildTime(e))),
       // The commit column already shows the image's GNES commit for legacy rows.
       version: escapeMarkdown(
         ref?.sha === e.gnes.vcs ? e.gnes.tag || e.gnes.version : versionLabel(e)
@@ -54,7 +51,7 @@ export function markdownTable(
   repositoryUrl?: string
 ): string {
   const head = [
-    'Build (UTC)',
+    'Build',
     'Version',
     'Commit',
     ...metrics.map(m => `${metricCode(m)} (s)`),

@@ -6,6 +6,9 @@
   'use strict'
   var MAX_ROWS = 1000
   var state = { data: null, charts: null, views: [] }
+  var zero = function () {
+    return 0
+  }
   var $ = function (id) {
     return document.getElementById(id)
   }
@@ -71,6 +74,43 @@
     return rows
   }
 
+  // Mean of each hop per version, as src/render/charts.ts does for the README's hop chart.
+  function hopRows(entries, hops) {
+    var groups = {}
+    var versions = []
+    entries.forEach(function (e, i) {
+      var g = groups[e.version]
+      if (!g) {
+        g = groups[e.version] = { sums: hops.map(zero), counts: hops.map(zero) }
+        versions.push(e.version)
+      }
+      // Entries arrive newest first, so the last one seen gives the version its oldest position.
+      g.order = entries.length - i
+      hops.forEach(function (m, j) {
+        var v = e.best[m]
+        if (typeof v !== 'number' || !isFinite(v)) return
+        g.sums[j] += v
+        g.counts[j] += 1
+      })
+    })
+    var rows = []
+    versions.forEach(function (version) {
+      var g = groups[version]
+      hops.forEach(function (hop, j) {
+        if (g.counts[j] === 0) return
+        rows.push({
+          version: version,
+          order: g.order,
+          hop: hop,
+          position: j,
+          value: g.sums[j] / g.counts[j],
+          runs: g.counts[j]
+        })
+      })
+    })
+    return rows
+  }
+
   function embed(target, chartSpec) {
     return vegaEmbed(target, chartSpec, { actions: false, renderer: 'svg' }).then(function (r) {
       state.views.push(r.view)
@@ -92,7 +132,7 @@
     var table = $('table')
     table.replaceChildren()
     var head = document.createElement('tr')
-    var names = ['Build (UTC)', 'Version', 'Commit', 'Message']
+    var names = ['Build', 'Version', 'Commit', 'Message']
       .concat(
         c.metrics.map(function (m) {
           return m + ' (s)'
@@ -183,11 +223,12 @@
       trendRows(entries, metric)
     )
     var jobs = [embed('#trend', trend)]
-    if (c.hopRows.length) {
+    var rows = hopRows(entries, c.hops)
+    if (rows.length) {
       var hops = spec(
         state.charts.hops,
         { title: title, subtitle: 'where the time goes', hopOrder: c.hops },
-        c.hopRows
+        rows
       )
       jobs.push(embed('#hops', hops))
     } else {
