@@ -128,7 +128,7 @@ describe('interrupting the CLI', () => {
   async function startSuite(marker: string) {
     const child = spawn(
       process.execPath,
-      [cli, 'run', '--cases', '2', '--docs', '100', '--engine', 'local', '--out-dir', tmp()],
+      [cli, 'run', '--cases', '2', '--docs', '100', '--engine', 'local', '--out', tmp()],
       {
         env: { ...process.env, TEST_SUITE_MARKER: marker },
         stdio: ['ignore', 'pipe', 'pipe']
@@ -149,12 +149,15 @@ describe('interrupting the CLI', () => {
     return { child, exited, output: () => output }
   }
 
-  it('SIGINT stops every service and the client, and exits 130', async () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143]
+  ] as const)('%s stops every service and the client, and exits %d', async (signal, code) => {
     const marker = randomUUID()
     const suite = await startSuite(marker)
-    suite.child.kill('SIGINT')
-    expect(await suite.exited).toBe(130)
-    expect(suite.output()).toContain('received SIGINT: stopping every service of this suite')
+    suite.child.kill(signal)
+    expect(await suite.exited).toBe(code)
+    expect(suite.output()).toContain(`received ${signal}: stopping every service of this suite`)
     expect(pidsWithEnv('TEST_SUITE_MARKER', marker)).toEqual([])
   })
 

@@ -9,9 +9,11 @@ import { runSuite } from '../suite/run'
 import type { Command } from './command'
 
 /** Every input is a flag of the same name; unset flags take the action's defaults. */
-const options = Object.fromEntries(
-  Object.keys(DEFAULTS).map(name => [name, { type: 'string' as const }])
-)
+const options = {
+  ...Object.fromEntries(Object.keys(DEFAULTS).map(name => [name, { type: 'string' as const }])),
+  /** Short for --out-dir. */
+  out: { type: 'string' as const }
+}
 
 /** Writes `result.json` (the latest) and a copy named by its start time, never overwriting one. */
 export function writeResult(result: Result, outDir: string): string {
@@ -48,8 +50,9 @@ export const runCommand: Command = {
     'run the suite (default: the four standard cases at the standard load), record it in the history and render the report',
   options,
   async run(values) {
+    const { out, ...rest } = values
     const raw = Object.fromEntries(
-      Object.entries(values).filter(([, v]) => typeof v === 'string')
+      Object.entries({ 'out-dir': out, ...rest }).filter(([, v]) => typeof v === 'string')
     ) as Partial<RawInputs>
     const inputs = parseInputs(raw)
     const result = await runSuite(inputs)
