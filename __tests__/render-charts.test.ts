@@ -186,7 +186,7 @@ test('the dashboard ships the installed vega builds (copy them after an upgrade)
     ['vega-embed', 'vega-embed.min.js']
   ]) {
     const shipped = fs.readFileSync(path.join(__dirname, '../templates/dashboard/vendor', file))
-    const installed = fs.readFileSync(require.resolve(`${pkg}/build/${file}`))
+    const installed = fs.readFileSync(path.join(__dirname, '../node_modules', pkg, 'build', file))
     expect({ file, same: shipped.equals(installed) }).toEqual({ file, same: true })
   }
 })
