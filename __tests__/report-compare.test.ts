@@ -1,5 +1,5 @@
 import { compareMetric, compareResult, type Verdict } from '../src/report/compare'
-import { welchTest } from '../src/report/stats'
+import { median, trimmedTTest } from '../src/report/stats'
 import { makeEntry, makeResult, makeRuns, rng, type RunShape } from './fixtures/report/samples'
 
 /** Non-blocking case: per-request noise ±20%, autocorrelated along the run, runs drift ±3%. */
@@ -72,6 +72,25 @@ describe('verdict on constructed samples (seeded)', () => {
     expect(verdicts(HEAVY_TAILED, 1.2, 0.1).regression).toBeGreaterThanOrEqual(34)
   })
 
+  test('10 runs with a stalled run on each side: trimming keeps +10% visible', () => {
+    let trimmed = 0
+    let welch = 0
+    const stall = (runs: number[][], k: number) =>
+      runs.map((r, i) => (i === k ? r.map(x => x * 1.6) : r))
+    for (let seed = 1; seed <= SEEDS; seed++) {
+      const r = rng(seed)
+      const shape = { ...BLOCKING, runs: 10 }
+      const a = stall(makeRuns(r, { ...shape, scale: 1 }), seed % 10)
+      const b = stall(makeRuns(r, { ...shape, scale: 1.1 }), (seed * 7) % 10)
+      if (compareMetric('roundtrip', a, b, 0.05).verdict === 'regression') trimmed++
+      const logMedians = (runs: number[][]) => runs.map(x => Math.log(median(x)))
+      const w = trimmedTTest(logMedians(a), logMedians(b), { trim: 0 })
+      if (w.p < 0.05 && Math.exp(w.diff) - 1 >= 0.05) welch++
+    }
+    expect(trimmed).toBeGreaterThanOrEqual(38)
+    expect(welch).toBeLessThan(trimmed)
+  })
+
   test('why not pool the requests: a t-test on pooled requests flags drift as significant', () => {
     let pooled = 0
     let runLevel = 0
@@ -79,7 +98,8 @@ describe('verdict on constructed samples (seeded)', () => {
       const r = rng(seed)
       const a = makeRuns(r, { ...NON_BLOCKING, scale: 1 })
       const b = makeRuns(r, { ...NON_BLOCKING, scale: 1 })
-      if (welchTest(a.flat().map(Math.log), b.flat().map(Math.log)).p < 0.05) pooled++
+      if (trimmedTTest(a.flat().map(Math.log), b.flat().map(Math.log), { trim: 0 }).p < 0.05)
+        pooled++
       if (compareMetric('roundtrip', a, b, 0).p! < 0.05) runLevel++
     }
     expect(pooled).toBeGreaterThan(8)

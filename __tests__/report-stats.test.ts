@@ -5,7 +5,8 @@ import {
   studentTCdf,
   studentTQuantile,
   variance,
-  welchTest
+  trimmedMean,
+  trimmedTTest
 } from '../src/report/stats'
 
 describe('report statistics', () => {
@@ -33,15 +34,48 @@ describe('report statistics', () => {
   })
 
   test("Welch's test reproduces R's t.test(1:5, c(2,4,6,8,10))", () => {
-    const w = welchTest([1, 2, 3, 4, 5], [2, 4, 6, 8, 10])
+    const w = trimmedTTest([1, 2, 3, 4, 5], [2, 4, 6, 8, 10], { trim: 0 })
     expect(w.diff).toBe(3)
     expect(w.df).toBeCloseTo(5.8824, 4)
     expect(w.p).toBeCloseTo(0.1075, 4)
     expect(w.ci[0]).toBeCloseTo(3 - studentTQuantile(0.975, w.df) * Math.sqrt(2.5), 10)
   })
 
-  test('Welch with no spread on either side is exact', () => {
-    expect(welchTest([2, 2], [2, 2]).p).toBe(1)
-    expect(welchTest([2, 2], [3, 3])).toMatchObject({ p: 0, diff: 1, ci: [1, 1] })
+  test('with fewer than 5 values nothing is trimmed: Welch', () => {
+    const a = [1, 2.5, 2]
+    const b = [3, 4, 3.2, 3.9]
+    expect(trimmedTTest(a, b)).toEqual(trimmedTTest(a, b, { trim: 0 }))
+  })
+
+  test("Yuen's test: one wild value moves neither the estimate nor the interval much", () => {
+    const a = [1.0, 1.02, 0.98, 1.01, 0.99, 1.0, 1.03, 0.97, 1.01, 0.99]
+    const b = a.map(x => x + 0.05)
+    const wild = [...b.slice(0, 9), 9]
+    expect(trimmedMean(wild, 0.2)).toBeCloseTo(trimmedMean(b, 0.2), 2)
+    const clean = trimmedTTest(a, b)
+    const hit = trimmedTTest(a, wild)
+    expect(clean.p).toBeLessThan(1e-4)
+    expect(hit.p).toBeLessThan(1e-3)
+    expect(hit.ci[1] - hit.ci[0]).toBeLessThan(3 * (clean.ci[1] - clean.ci[0]))
+    // Welch on the same data is swamped by the wild value.
+    expect(trimmedTTest(a, wild, { trim: 0 }).p).toBeGreaterThan(0.1)
+  })
+
+  test('Yuen matches a hand computation', () => {
+    // n = 10, g = 2: kept 3..8 (mean 5.5); winsorized 3,3,3,4,5,6,7,8,8,8 has variance 42.5 / 9;
+    // d = 9 × (42.5 / 9) / (6 × 5) = 42.5 / 30 per side; df = (2d)² / (2d² / 5) = 10.
+    const a = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    const w = trimmedTTest(
+      a,
+      a.map(x => x + 2)
+    )
+    expect(w.diff).toBeCloseTo(2, 12)
+    expect(w.df).toBeCloseTo(10, 10)
+    expect(w.p).toBeCloseTo(2 * studentTCdf(-2 / Math.sqrt(85 / 30), 10), 12)
+  })
+
+  test('no spread on either side is exact', () => {
+    expect(trimmedTTest([2, 2], [2, 2]).p).toBe(1)
+    expect(trimmedTTest([2, 2], [3, 3])).toMatchObject({ p: 0, diff: 1, ci: [1, 1] })
   })
 })

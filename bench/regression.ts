@@ -7,8 +7,9 @@
  * the counts. Not a test: it takes minutes and its figures depend on the machine.
  *
  *   npx esbuild bench/regression.ts --bundle --platform=node --outfile=build/bench-regression.js
- *   node build/bench-regression.js [--trials 10] [--runs 3] [--alert-threshold 2.5%]
+ *   node build/bench-regression.js [--trials 10] [--runs 10] [--alert-threshold 2.5%] [--save DIR]
  */
+import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -23,9 +24,11 @@ import { runSuite } from '../src/suite/run'
 const { values } = parseArgs({
   options: {
     trials: { type: 'string', default: '10' },
-    runs: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '10' },
     docs: { type: 'string', default: '50' },
-    'alert-threshold': { type: 'string', default: '2.5%' }
+    'alert-threshold': { type: 'string', default: '2.5%' },
+    /** Keep every suite's result JSON here, to study the figures afterwards. */
+    save: { type: 'string' }
   }
 })
 const trials = Number(values.trials)
@@ -37,7 +40,9 @@ const quiet: Log = {
   group: (_name, work) => work()
 }
 
-function suite(ms: number): Promise<Result> {
+let saved = 0
+
+async function suite(ms: number): Promise<Result> {
   const inputs = parseInputs({
     topology: assetPath('topologies', 'examples', `blocking-${ms}ms.yml`),
     engine: 'local',
@@ -49,7 +54,13 @@ function suite(ms: number): Promise<Result> {
     'case-timeout': '300',
     'out-dir': path.join(os.tmpdir(), 'gnes-bench-regression')
   })
-  return runSuite(inputs, { log: quiet })
+  const result = await runSuite(inputs, { log: quiet })
+  if (values.save) {
+    fs.mkdirSync(values.save, { recursive: true })
+    const file = `${String(++saved).padStart(2, '0')}-${ms}ms.json`
+    fs.writeFileSync(path.join(values.save, file), JSON.stringify(result))
+  }
+  return result
 }
 
 const threshold = parseInputs({ 'alert-threshold': values['alert-threshold']! })['alert-threshold']

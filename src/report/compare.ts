@@ -1,12 +1,13 @@
 import type { HistoryEntry } from '../history/schema'
 import type { CaseResult, Result } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
-import { mean, median, welchTest } from './stats'
+import { median, trimmedMean, trimmedTTest } from './stats'
 
 export type Verdict = 'regression' | 'improvement' | 'no-change'
 
 /**
- * `run-medians`: Welch's t-test on the logs of per-run medians (see docs/regression.md).
+ * `run-medians`: Yuen's trimmed t-test (Welch's below 10 runs) on the logs of per-run medians
+ * (see docs/regression.md).
  * `threshold-only`: no test was possible; the verdict is the relative change against the
  * threshold alone, and `note` says why.
  */
@@ -16,7 +17,10 @@ export interface MetricComparison {
   metric: string
   /** Headline metrics (roundtrip, frontend send/recv) go in the main table, the rest are folded. */
   headline: boolean
-  /** Seconds: geometric mean of per-run medians (`run-medians`) or best run mean (`threshold-only`). */
+  /**
+   * Seconds: exp of the 10%-trimmed mean of log run medians, a geometric mean robust to wild runs
+   * (`run-medians`), or the best run mean (`threshold-only` without samples).
+   */
   baseline: number
   pr: number
   /** pr / baseline − 1. */
@@ -64,6 +68,12 @@ export interface CompareOptions {
 
 /** Route timestamps have microsecond resolution; a zero median is "below 1 µs", not −∞ in logs. */
 const FLOOR_SECONDS = 1e-6
+
+/**
+ * Share of runs cut off each end of each side: one wild run (a stalled machine) per end from 10
+ * runs on. Fewer runs are not trimmed, because cutting 1 of 5 costs more power than it buys.
+ */
+const TRIM = 0.1
 
 const isHeadline = (metric: string): boolean => !metric.includes('->') && !/^r\d+:/.test(metric)
 
@@ -148,20 +158,20 @@ export function compareMetric(
     const side = a.length < 2 ? 'baseline' : 'PR'
     return thresholdOnly(
       metric,
-      Math.exp(mean(a)),
-      Math.exp(mean(b)),
+      Math.exp(trimmedMean(a, TRIM)),
+      Math.exp(trimmedMean(b, TRIM)),
       runs,
       threshold,
       `no test: the ${side} has fewer than 2 measured runs`
     )
   }
-  const w = welchTest(a, b, 1 - alpha)
+  const w = trimmedTTest(a, b, { trim: TRIM, level: 1 - alpha })
   const change = Math.exp(w.diff) - 1
   return {
     metric,
     headline: isHeadline(metric),
-    baseline: Math.exp(mean(a)),
-    pr: Math.exp(mean(b)),
+    baseline: Math.exp(trimmedMean(a, TRIM)),
+    pr: Math.exp(trimmedMean(b, TRIM)),
     change,
     ci: [Math.exp(w.ci[0]) - 1, Math.exp(w.ci[1]) - 1],
     p: w.p,

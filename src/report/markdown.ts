@@ -197,7 +197,8 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
   const dashboard = safeUrl(links.dashboardUrl)
   lines.push(
     [
-      "Values are geometric means of per-run medians of per-request samples; the test is Welch's t on their logarithms" +
+      'Values: per-run medians of per-request samples, combined as a 10%-trimmed geometric mean; ' +
+        "test: Yuen's trimmed t-test on their logarithms (Welch's below 10 runs a side)" +
         (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null
     ]
