@@ -55,7 +55,12 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'render-dashboard-'))
   const bench = [1, 2, 3].map(i =>
     benchEntry(i, '1', {
-      gnes: { version: '0.0.47', tag: '0.0.47', vcs: null, buildDate: `2026-01-0${i}T00:00:00Z` },
+      gnes: {
+        version: '0.0.47',
+        tag: '0.0.47',
+        vcs: `abc000${i}`,
+        buildDate: `2026-01-0${i}T00:00:00Z`
+      },
       commit: { ...benchEntry(i).commit, message: i === 3 ? EVIL : `change ${i}`, ref: EVIL }
     })
   )
@@ -136,6 +141,15 @@ test('a commit message holding <script> shows as text and never runs', async () 
     await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)
   ).toBeUndefined()
   expect(await page.locator('#table script, #table img').count()).toBe(0)
+  // Points are drawn in data order, newest first; its tooltip shows the message as text too.
+  await page.locator('#trend .mark-symbol.role-mark path').first().hover()
+  const tooltip = page.locator('#vg-tooltip-element')
+  await tooltip.waitFor({ state: 'visible' })
+  expect(await tooltip.textContent()).toContain(EVIL)
+  expect(await tooltip.locator('script, img').count()).toBe(0)
+  expect(
+    await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)
+  ).toBeUndefined()
 })
 
 test('no console errors and no request leaves localhost', () => {
