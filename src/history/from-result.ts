@@ -4,7 +4,7 @@ import { HISTORY_SCHEMA, type HistoryEntry } from './schema'
 /** Samples are stored at microsecond resolution: finer digits are clock noise and cost bytes. */
 export const roundMicros = (seconds: number): number => Math.round(seconds * 1e6) / 1e6
 
-/** A run summary at the samples' resolution: its 17-digit floats were most of an entry's bytes. */
+/** A run summary at the samples' resolution: 17-digit floats cost 2.5 kB of a 18.5 kB entry. */
 function roundSummary(s: Summary): Summary {
   const r = roundMicros
   return {
