@@ -43,7 +43,12 @@ describe('the action (local engine, local bare remote, local server speaking Git
   })
   afterAll(() => github.close())
 
-  async function runAction(event: string, payload: object, sha: string): Promise<ActionRun> {
+  async function runAction(
+    event: string,
+    payload: object,
+    sha: string,
+    extra: NodeJS.ProcessEnv = {}
+  ): Promise<ActionRun> {
     const dir = fs.mkdtempSync(path.join(root, 'run-'))
     const files = Object.fromEntries(
       ['event.json', 'output', 'state', 'summary'].map(f => [f, path.join(dir, f)])
@@ -70,7 +75,8 @@ describe('the action (local engine, local bare remote, local server speaking Git
       INPUT_ENGINE: 'local',
       'INPUT_OUT-DIR': path.join(dir, 'out'),
       'INPUT_GITHUB-TOKEN': 'test-token',
-      'INPUT_ALERT-THRESHOLD': '10%'
+      'INPUT_ALERT-THRESHOLD': '10%',
+      ...extra
     }
     const child = spawn(process.execPath, [action], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let log = ''
@@ -137,6 +143,25 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(github.comments.get(7)).toHaveLength(1)
     expect(github.log.filter(l => l.startsWith('PATCH'))).toHaveLength(1)
     expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
+  })
+
+  it('with auto-push false: commits on the workspace’s gh-pages on top of the published one, pushes nothing', async () => {
+    const tip = git(remote, 'rev-parse', 'gh-pages').trim()
+    const workspace = path.join(root, 'workspace')
+    git(root, 'init', '-q', workspace)
+    const run = await runAction('push', {}, 'e'.repeat(40), {
+      'INPUT_AUTO-PUSH': 'false',
+      GITHUB_WORKSPACE: workspace
+    })
+    expect(run.code).toBe(0)
+    expect(git(remote, 'rev-parse', 'gh-pages').trim()).toBe(tip)
+    expect(git(workspace, 'rev-parse', 'gh-pages~1').trim()).toBe(tip)
+    const local = await readBranchHistory({
+      repo: workspace,
+      branch: 'gh-pages',
+      dir: 'benchmarks'
+    })
+    expect(local.map(e => e.commit.sha)).toEqual(['a'.repeat(40), 'e'.repeat(40)])
   })
 
   it('stops on a bad input with an error naming it, before starting anything', async () => {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { actionInputs } from './action/inputs'
+import { fetchBranchIntoWorkspace } from './action/local-branch'
 import { actionsLog } from './action/log'
 import { mergeBase } from './action/merge-base'
 import { pagesUrl, runContext, type RunContext } from './action/github'
@@ -10,7 +11,13 @@ import { writeResult } from './commands/run'
 import { parseInputs, type Inputs } from './config/inputs'
 import { STATE_RUN_ID } from './engine/docker'
 import { readBranchHistory, shouldRecord } from './history'
-import { recordResult, renderHook, type HistoryLocation } from './record'
+import {
+  describeLocation,
+  recordResult,
+  renderHook,
+  renderSettings,
+  type HistoryLocation
+} from './record'
 import { jobSummary } from './render'
 import { compareResult, publishPullRequestReport, renderComparisonMarkdown } from './report'
 import type { Result } from './result/schema'
@@ -28,6 +35,20 @@ function historyLocation(inputs: Inputs, ctx: RunContext): HistoryLocation & { k
     dir: inputs['history-dir'],
     token: inputs['github-token'] ?? undefined
   }
+}
+
+/** With `auto-push: false` the history commit lands on the workspace's branch, unpushed. */
+async function recordTarget(
+  inputs: Inputs,
+  location: HistoryLocation & { kind: 'branch' }
+): Promise<HistoryLocation> {
+  if (inputs['auto-push']) return location
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd()
+  await fetchBranchIntoWorkspace(workspace, location.repo, location.branch, location.token)
+  core.info(
+    `auto-push is false: committing to ${location.branch} in ${workspace}; push it yourself`
+  )
+  return { ...location, repo: workspace }
 }
 
 /** Pull requests: compare against the baseline in the history and publish the verdict. */
@@ -90,10 +111,11 @@ export async function run(): Promise<void> {
   }
   if (shouldRecord(inputs.record, ctx.event)) {
     const repositoryUrl = ctx.repository ? `${ctx.serverUrl}/${ctx.repository}` : undefined
+    const target = await recordTarget(inputs, location)
     const recorded = await core.group(`Record the result on ${location.branch}`, () =>
-      recordResult(result, location, renderHook(inputs, repositoryUrl))
+      recordResult(result, inputs, target, renderHook(renderSettings(inputs, repositoryUrl)))
     )
-    core.info(`history: ${recorded.added.length} entries added at ${recorded.where}`)
+    core.info(`history: ${recorded.added.length} entries added at ${describeLocation(target)}`)
   } else {
     core.info(`history: not recorded (record: ${inputs.record}, event: ${ctx.event})`)
   }

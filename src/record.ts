@@ -5,6 +5,7 @@ import {
   appendToDir,
   entriesFromResult,
   type AppendOutcome,
+  type HistoryEntry,
   type Render
 } from './history'
 import { renderReport } from './render'
@@ -12,27 +13,43 @@ import type { Result } from './result/schema'
 import { resolveTopology } from './topology/load'
 import type { Topology } from './topology/schema'
 
-/** Topologies by case id for diagrams: the standard four plus whatever this run used. */
-export function knownTopologies(inputs: Inputs): Record<string, Topology> {
+/** The case files a run uses: `topology` when given, else `cases`. */
+export const caseList = (inputs: Inputs): string[] => inputs.topology ?? inputs.cases
+
+/** Topologies by case id for diagrams: the standard four plus the given files. */
+export function knownTopologies(extra: string[] = []): Record<string, Topology> {
   const all: Record<string, Topology> = {}
-  for (const c of ['1', '2', '3', '4', ...(inputs.topology ?? inputs.cases)]) {
+  for (const c of ['1', '2', '3', '4', ...extra]) {
     const { topology } = resolveTopology(c)
     all[topology.id] = topology
   }
   return all
 }
 
+export interface RenderSettings {
+  topologies: Record<string, Topology>
+  template: string | null
+  maxEntries: number
+  repositoryUrl?: string
+}
+
+export const renderSettings = (inputs: Inputs, repositoryUrl?: string): RenderSettings => ({
+  topologies: knownTopologies(caseList(inputs)),
+  template: inputs['readme-template'],
+  maxEntries: inputs['max-entries'],
+  repositoryUrl
+})
+
 /** Re-renders README, charts and dashboard from the whole history into the history directory. */
-export function renderHook(inputs: Inputs, repositoryUrl?: string): Render {
-  const topologies = knownTopologies(inputs)
+export function renderHook(s: RenderSettings): Render {
   return async (historyDir, all) => {
     await renderReport({
       entries: all,
-      topologies,
+      topologies: s.topologies,
       outDir: historyDir,
-      template: inputs['readme-template'] ?? undefined,
-      maxEntries: inputs['max-entries'],
-      repositoryUrl
+      template: s.template ?? undefined,
+      maxEntries: s.maxEntries,
+      repositoryUrl: s.repositoryUrl
     })
   }
 }
@@ -41,24 +58,27 @@ export type HistoryLocation =
   | { kind: 'dir'; dir: string }
   | { kind: 'branch'; repo: string; branch: string; dir: string; token?: string }
 
-/** Appends the result's entries and re-renders the report in the same write (one commit on git). */
-export async function recordResult(
-  result: Result,
+export const describeLocation = (l: HistoryLocation): string =>
+  l.kind === 'dir' ? path.resolve(l.dir) : `${l.repo} ${l.branch}:${l.dir}`
+
+/** Appends entries and re-renders the report in the same write (one commit on a branch). */
+export async function appendEntries(
+  entries: HistoryEntry[],
   location: HistoryLocation,
   render: Render
-): Promise<AppendOutcome & { where: string }> {
-  const entries = entriesFromResult(result)
-  if (location.kind === 'dir') {
-    const outcome = await appendToDir({ dir: location.dir, entries, render })
-    return { ...outcome, where: path.resolve(location.dir) }
-  }
-  const outcome = await appendToBranch({
-    repo: location.repo,
-    branch: location.branch,
-    dir: location.dir,
-    token: location.token,
-    entries,
-    render
-  })
-  return { ...outcome, where: `${location.branch}:${location.dir} (commit ${outcome.commit})` }
+): Promise<AppendOutcome> {
+  if (location.kind === 'dir') return appendToDir({ dir: location.dir, entries, render })
+  const { kind: _kind, ...target } = location
+  return appendToBranch({ ...target, entries, render })
+}
+
+/** A result's entries; a result lacking a case that was asked for records nothing. */
+export function recordResult(
+  result: Result,
+  inputs: Inputs,
+  location: HistoryLocation,
+  render: Render
+): Promise<AppendOutcome> {
+  const expected = caseList(inputs).map(c => resolveTopology(c).topology.id)
+  return appendEntries(entriesFromResult(result, expected), location, render)
 }

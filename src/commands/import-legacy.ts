@@ -1,44 +1,25 @@
-import { appendToBranch } from '../history/branch-store'
-import { appendToDir } from '../history/dir-store'
-import { importLegacy } from '../history/legacy'
+import { parseInputs } from '../config/inputs'
+import { importLegacy } from '../history'
+import { appendEntries, describeLocation, renderHook, renderSettings } from '../record'
 import type { Command } from './command'
-
-const text = (v: string | boolean | undefined): string | null =>
-  typeof v === 'string' && v.trim() !== '' ? v.trim() : null
+import { flagText, HISTORY_FLAGS, historyLocation } from './history-flags'
 
 export const importLegacyCommand: Command = {
   name: 'import-legacy',
-  summary: "import the old pipeline's history<case>.jsonl files into the history (idempotent)",
-  options: {
-    from: { type: 'string' },
-    'history-dir': { type: 'string' },
-    'history-repository': { type: 'string' },
-    'gh-pages-branch': { type: 'string' },
-    'github-token': { type: 'string' }
-  },
+  summary:
+    "import the old pipeline's history<case>.jsonl files into the history (idempotent) and re-render the report",
+  options: { from: { type: 'string' }, ...HISTORY_FLAGS, 'max-entries': { type: 'string' } },
   async run(values) {
-    const from = text(values.from)
-    const dir = text(values['history-dir'])
-    if (!from || !dir) {
-      throw new Error(
-        'import-legacy needs --from DIR and --history-dir DIR (with --history-repository, a directory inside the branch)'
-      )
-    }
+    const from = flagText(values.from)
+    if (!from) throw new Error('import-legacy needs --from DIR (the folder of history1..4.jsonl)')
+    const location = historyLocation(values)
     const entries = importLegacy(from)
-    const repo = text(values['history-repository'])
-    const branch = text(values['gh-pages-branch']) ?? 'gh-pages'
-    const out = repo
-      ? await appendToBranch({
-          repo,
-          branch,
-          dir,
-          entries,
-          token: text(values['github-token']) ?? undefined
-        })
-      : await appendToDir({ dir, entries })
-    const where = repo ? `${repo} ${branch}:${dir}` : dir
+    const settings = renderSettings(
+      parseInputs({ 'max-entries': flagText(values['max-entries']) ?? undefined })
+    )
+    const out = await appendEntries(entries, location, renderHook(settings))
     console.log(
-      `imported ${out.added.length} of ${entries.length} legacy entries into ${where}` +
+      `imported ${out.added.length} of ${entries.length} legacy entries into ${describeLocation(location)}` +
         ` (${out.present.length} were stored already; ${out.all.length} entries in the history)`
     )
     return 0

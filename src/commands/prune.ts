@@ -1,11 +1,9 @@
 import { z } from 'zod'
-import { pruneBranch } from '../history/branch-store'
-import { pruneDir } from '../history/dir-store'
-import type { PruneRule } from '../history/plan'
+import { parseInputs } from '../config/inputs'
+import { pruneBranch, pruneDir, type PruneRule } from '../history'
+import { renderHook, renderSettings } from '../record'
 import type { Command } from './command'
-
-const text = (v: string | boolean | undefined): string | null =>
-  typeof v === 'string' && v.trim() !== '' ? v.trim() : null
+import { flagText as text, HISTORY_FLAGS, historyLocation } from './history-flags'
 
 const RuleSchema = z
   .object({
@@ -30,18 +28,15 @@ export const pruneCommand: Command = {
   summary:
     'delete stored history entries: keep the newest N per case and/or drop those before a date',
   options: {
-    'history-dir': { type: 'string' },
-    'history-repository': { type: 'string' },
-    'gh-pages-branch': { type: 'string' },
-    'github-token': { type: 'string' },
+    ...HISTORY_FLAGS,
+    'max-entries': { type: 'string' },
     keep: { type: 'string' },
     before: { type: 'string' },
     case: { type: 'string' },
     'dry-run': { type: 'boolean' }
   },
   async run(values) {
-    const dir = text(values['history-dir'])
-    if (!dir) throw new Error('prune needs --history-dir DIR')
+    const location = historyLocation(values)
     const parsed = RuleSchema.safeParse({
       keep: text(values.keep) ?? undefined,
       before: text(values.before) ?? undefined,
@@ -50,17 +45,13 @@ export const pruneCommand: Command = {
     if (!parsed.success) throw new Error(parsed.error.issues.map(i => i.message).join('; '))
     const rule: PruneRule = parsed.data
     const dryRun = values['dry-run'] === true
-    const repo = text(values['history-repository'])
-    const out = repo
-      ? await pruneBranch({
-          repo,
-          branch: text(values['gh-pages-branch']) ?? 'gh-pages',
-          dir,
-          rule,
-          dryRun,
-          token: text(values['github-token']) ?? undefined
-        })
-      : await pruneDir({ dir, rule, dryRun })
+    const render = renderHook(
+      renderSettings(parseInputs({ 'max-entries': text(values['max-entries']) ?? undefined }))
+    )
+    const out =
+      location.kind === 'branch'
+        ? await pruneBranch({ ...location, rule, dryRun, render })
+        : await pruneDir({ dir: location.dir, rule, dryRun, render })
     const verb = dryRun ? 'would delete' : 'deleted'
     // A dry run leaves the history as it is, so what would remain is the rest of it.
     const remain = dryRun ? out.all.length - out.removed.length : out.all.length

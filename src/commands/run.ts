@@ -1,12 +1,13 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { DEFAULTS, parseInputs, type Inputs, type RawInputs } from '../config/inputs'
+import { DEFAULTS, parseInputs, type RawInputs } from '../config/inputs'
 import { shouldRecord } from '../history'
-import { recordResult, renderHook, type HistoryLocation } from '../record'
+import { describeLocation, recordResult, renderHook, renderSettings } from '../record'
 import type { Result } from '../result/schema'
 import { resultTable } from '../result/table'
 import { runSuite } from '../suite/run'
 import type { Command } from './command'
+import { historyLocation } from './history-flags'
 
 /** Every input is a flag of the same name; unset flags take the action's defaults. */
 const options = {
@@ -27,23 +28,6 @@ export function writeResult(result: Result, outDir: string): string {
   return latest
 }
 
-/**
- * On a laptop the history is a plain directory (`<out-dir>/history` unless --history-dir is
- * given); with --history-repository it is a branch of that git repository, as on Actions.
- */
-function historyLocation(inputs: Inputs, raw: Partial<RawInputs>): HistoryLocation {
-  if (inputs['history-repository']) {
-    return {
-      kind: 'branch',
-      repo: inputs['history-repository'],
-      branch: inputs['gh-pages-branch'],
-      dir: inputs['history-dir'],
-      token: inputs['github-token'] ?? undefined
-    }
-  }
-  return { kind: 'dir', dir: raw['history-dir'] ?? path.join(inputs['out-dir'], 'history') }
-}
-
 export const runCommand: Command = {
   name: 'run',
   summary:
@@ -59,10 +43,17 @@ export const runCommand: Command = {
     const file = writeResult(result, inputs['out-dir'])
     console.log(`\nresult: ${file}\n\n${resultTable(result)}`)
     if (shouldRecord(inputs.record, null)) {
-      const recorded = await recordResult(result, historyLocation(inputs, raw), renderHook(inputs))
+      // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
+      const location = historyLocation(values, path.join(inputs['out-dir'], 'history'))
+      const recorded = await recordResult(
+        result,
+        inputs,
+        location,
+        renderHook(renderSettings(inputs))
+      )
       console.log(
-        `\nhistory: ${recorded.added.length} entries added to ${recorded.where} (${recorded.all.length} in all); ` +
-          `report: README.md and index.html there`
+        `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)} ` +
+          `(${recorded.all.length} in all); report: README.md and index.html there`
       )
     }
     return 0

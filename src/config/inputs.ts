@@ -117,7 +117,8 @@ export class InputError extends Error {}
 
 /** Validates raw strings; the error names every bad input and what it expected. */
 export function parseInputs(raw: Partial<RawInputs>): Inputs {
-  const merged = { ...DEFAULTS, ...raw }
+  const given = Object.entries(raw).filter(([, v]) => v !== undefined)
+  const merged: RawInputs = { ...DEFAULTS, ...Object.fromEntries(given) }
   const parsed = InputsSchema.safeParse(merged)
   if (!parsed.success) {
     const lines = parsed.error.issues.map(

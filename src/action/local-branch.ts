@@ -1,0 +1,21 @@
+import { GitError, gitIn } from '../history/git'
+
+/**
+ * For `auto-push: false`: brings the published history branch into the workspace's own repository,
+ * so the history commit is made there on top of it, for a later step to push. A branch that does
+ * not exist yet is fine: the commit then starts it.
+ */
+export async function fetchBranchIntoWorkspace(
+  workspace: string,
+  remote: string,
+  branch: string,
+  token?: string
+): Promise<void> {
+  const git = gitIn(workspace, { token })
+  try {
+    await git(['fetch', '-q', '--no-tags', remote, `+refs/heads/${branch}:refs/heads/${branch}`])
+  } catch (err) {
+    if (err instanceof GitError && /couldn't find remote ref/.test(err.output)) return
+    throw err
+  }
+}

@@ -1,0 +1,36 @@
+import { DEFAULTS } from '../config/inputs'
+import type { HistoryLocation } from '../record'
+
+type Values = Record<string, string | boolean | undefined>
+
+/** Flags naming where the history lives, shared by run, import-legacy and prune. */
+export const HISTORY_FLAGS = {
+  'history-dir': { type: 'string' },
+  'history-repository': { type: 'string' },
+  'gh-pages-branch': { type: 'string' },
+  'github-token': { type: 'string' }
+} as const
+
+export const flagText = (v: string | boolean | undefined): string | null =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : null
+
+/**
+ * A plain directory, or with --history-repository (a local path or URL) a directory on a branch
+ * of that git repository, as on Actions. `defaultDir` applies to the plain directory only.
+ */
+export function historyLocation(values: Values, defaultDir?: string): HistoryLocation {
+  const repo = flagText(values['history-repository'])
+  const dir = flagText(values['history-dir'])
+  if (repo) {
+    return {
+      kind: 'branch',
+      repo,
+      branch: flagText(values['gh-pages-branch']) ?? DEFAULTS['gh-pages-branch'],
+      dir: dir ?? DEFAULTS['history-dir'],
+      token: flagText(values['github-token']) ?? undefined
+    }
+  }
+  const local = dir ?? defaultDir
+  if (!local) throw new Error('--history-dir DIR (or --history-repository PATH) is needed')
+  return { kind: 'dir', dir: local }
+}
