@@ -4,6 +4,7 @@
  *      && node /tmp/history-append.js [entries=10000]
  */
 import { execFileSync } from 'node:child_process'
+import { metricNames } from '../src/metrics/samples'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -19,16 +20,7 @@ const ENTRIES = Number(process.argv[2] ?? 10000)
 const CASES = ['1', '2', '3', '4']
 const REQUESTS = 50
 // The shape the suite produces for a two-router chain: roundtrip, frontend, hops, service times.
-const METRICS = [
-  'roundtrip',
-  'f:send',
-  'f:recv',
-  'f->r1:send',
-  'r1->r2:send',
-  'r2->f:send',
-  'r1:proc',
-  'r2:proc'
-]
+const METRICS = metricNames(2)
 
 const summarize = (v: number[]): Summary => {
   const s = [...v].sort((a, b) => a - b)

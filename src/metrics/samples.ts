@@ -16,6 +16,14 @@ export function hopNames(routers: number): string[] {
   return Array.from({ length: routers + 1 }, (_, i) => `${node(i)}->${node(i + 1)}:send`)
 }
 
+const procNames = (routers: number): string[] =>
+  Array.from({ length: routers }, (_, i) => `r${i + 1}:proc`)
+
+/** Every metric of a chain of n routers, in display order: roundtrip, frontend, hops, service times. */
+export function metricNames(routers: number): string[] {
+  return ['roundtrip', 'f:send', 'f:recv', ...hopNames(routers), ...procNames(routers)]
+}
+
 /**
  * Envelope routes are [Frontend, R1, …, Rn]. Hops are the gaps between one service's end and
  * the next one's start (the first from the frontend's start, the last to its end), so network
@@ -37,9 +45,9 @@ export function requestSamples(envelopes: Envelope[]): RequestSamples {
   }
   const routers = width - 1
   const hops = hopNames(routers)
-  const procs = Array.from({ length: routers }, (_, i) => `r${i + 1}:proc`)
-  const samples: Record<string, number[]> = { roundtrip: [], 'f:send': [], 'f:recv': [] }
-  for (const name of [...hops, ...procs]) samples[name] = []
+  const procs = procNames(routers)
+  const metrics = metricNames(routers)
+  const samples: Record<string, number[]> = Object.fromEntries(metrics.map(m => [m, []]))
 
   envelopes.forEach((e, j) => {
     const f = e[0]
@@ -56,5 +64,5 @@ export function requestSamples(envelopes: Envelope[]): RequestSamples {
     }
     for (let k = 1; k <= routers; k++) samples[procs[k - 1]].push(clamp(e[k].end - e[k].start))
   })
-  return { metrics: ['roundtrip', 'f:send', 'f:recv', ...hops, ...procs], samples }
+  return { metrics, samples }
 }
