@@ -136,10 +136,28 @@ describe('compareResult', () => {
     const c = compareResult(makeResult([pr]), [makeEntry(base)], opts)
     expect(c.regression).toBe(true)
     const [roundtrip, hop] = c.cases[0].metrics
-    expect(roundtrip).toMatchObject({ metric: 'roundtrip', headline: true, verdict: 'regression' })
+    expect(roundtrip).toMatchObject({
+      metric: 'roundtrip',
+      headline: true,
+      gating: true,
+      verdict: 'regression'
+    })
     expect(roundtrip.runs).toEqual({ baseline: 3, pr: 3 })
     expect(roundtrip.change).toBeGreaterThan(0.15)
     expect(hop).toMatchObject({ metric: 'f->r1:send', headline: false, method: 'run-medians' })
+  })
+
+  test('only the roundtrip decides `regression`: a slower hop alone is shown, not gating', () => {
+    const hop = makeRuns(r, shape)
+    const baseline = { id: '1', metrics: { roundtrip: base.metrics.roundtrip, 'f->r1:send': hop } }
+    const slowHop = {
+      id: '1',
+      metrics: { roundtrip: base.metrics.roundtrip, 'f->r1:send': hop.map(x => x.map(v => v * 2)) }
+    }
+    const c = compareResult(makeResult([slowHop]), [makeEntry(baseline)], opts)
+    expect(c.cases[0].metrics[1]).toMatchObject({ verdict: 'regression', gating: false })
+    expect(c.cases[0].metrics[0]).toMatchObject({ gating: true, verdict: 'no-change' })
+    expect(c.regression).toBe(false)
   })
 
   test('a baseline without samples falls back to best run means, labelled', () => {

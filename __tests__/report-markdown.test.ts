@@ -40,7 +40,10 @@ const lines = md.split('\n')
 describe('renderComparisonMarkdown', () => {
   test('starts with the hidden marker and a headline that counts verdicts', () => {
     expect(lines[0]).toBe(COMMENT_MARKER)
-    expect(lines[1]).toBe('### GNES latency: 🔴 2 regressions')
+    expect(lines[1]).toBe(
+      '### GNES latency: 🔴 roundtrip regression in 1 case (1 other metric changed)'
+    )
+    expect(md).toContain('Only `roundtrip` decides the `regression` output')
   })
 
   test('main table: headline metrics of every compared case, plus anything flagged', () => {

@@ -138,14 +138,18 @@ function baselineRow(c: CaseComparison, links: ReportLinks, prGnes: string): str
 
 function headline(c: Comparison): string {
   const all = c.cases.flatMap(k => k.metrics)
-  const count = (v: Verdict) => all.filter(m => m.verdict === v).length
-  const [reg, imp] = [count('regression'), count('improvement')]
   if (all.length === 0) return '### GNES latency: no baseline to compare with'
+  const count = (v: Verdict, gating: boolean) =>
+    all.filter(m => m.verdict === v && m.gating === gating).length
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  const [reg, imp] = [count('regression', true), count('improvement', true)]
   const parts = [
-    reg ? `🔴 ${reg} regression${reg > 1 ? 's' : ''}` : null,
-    imp ? `🟢 ${imp} improvement${imp > 1 ? 's' : ''}` : null
+    reg ? `🔴 roundtrip regression in ${plural(reg, 'case')}` : null,
+    imp ? `🟢 roundtrip improvement in ${plural(imp, 'case')}` : null
   ].filter(Boolean)
-  return `### GNES latency: ${parts.length ? parts.join(', ') : '⚪ no significant change'}`
+  const others = count('regression', false) + count('improvement', false)
+  const tail = others ? ` (${plural(others, 'other metric')} changed)` : ''
+  return `### GNES latency: ${parts.length ? parts.join(', ') : '⚪ no significant roundtrip change'}${tail}`
 }
 
 /**
@@ -170,7 +174,16 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
       .filter(m => m.headline || m.verdict !== 'no-change')
       .map(m => metricRow(caseLabel(k), m, c.alpha))
   )
-  if (main.length) lines.push(...TABLE_HEAD, ...main, '')
+  if (main.length) {
+    lines.push(
+      ...TABLE_HEAD,
+      ...main,
+      '',
+      'Only `roundtrip` decides the `regression` output and `fail-on-regression`; the other ' +
+        'metrics show where time moved (a few milliseconds each, they drift between jobs).',
+      ''
+    )
+  }
   const notes = untestedNotes(compared)
   if (notes.length) lines.push('Untested rows:', ...notes, '')
   for (const k of compared) {
