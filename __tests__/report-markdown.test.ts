@@ -74,6 +74,8 @@ describe('renderComparisonMarkdown', () => {
     )
     expect(md).toContain('[Dashboard](https://acme.github.io/search/)')
     expect(md).not.toContain('](javascript')
+    const odd = renderComparisonMarkdown(comparison, { dashboardUrl: 'https://x.io/a (b)/' })
+    expect(odd).toContain('[Dashboard](https://x.io/a%20%28b%29/)')
   })
 
   test('says which case has no baseline and why', () => {

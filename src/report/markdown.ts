@@ -38,8 +38,9 @@ function safeUrl(url: string | null | undefined): string | null {
   }
 }
 
+/** Parentheses would end the link target early; `new URL` already encoded spaces. */
 const link = (text: string, url: string | null): string =>
-  url ? `[${text}](${url.replace(/[()\s]/g, c => encodeURIComponent(c))})` : text
+  url ? `[${text}](${url.replace(/\(/g, '%28').replace(/\)/g, '%29')})` : text
 
 function fmtSeconds(s: number): string {
   if (s >= 1) return `${s.toFixed(3)} s`
