@@ -19,7 +19,7 @@ export interface MetricComparison {
   headline: boolean
   /**
    * Only the end-to-end `roundtrip` decides `Comparison.regression`. The other metrics locate a
-   * change; being a few milliseconds, they drift by 20–50% between jobs on a shared machine
+   * change; the millisecond-sized ones drift by 20–50% between jobs on a shared machine
    * (docs/regression.md), which no within-job test can see.
    */
   gating: boolean

@@ -181,7 +181,7 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
       ...main,
       '',
       'Only `roundtrip` decides the `regression` output and `fail-on-regression`; the other ' +
-        'metrics show where time moved (a few milliseconds each, they drift between jobs).',
+        'metrics show where time moved (the millisecond-sized ones drift between jobs).',
       ''
     )
   }
