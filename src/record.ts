@@ -68,8 +68,14 @@ export async function appendEntries(
   render: Render
 ): Promise<AppendOutcome> {
   if (location.kind === 'dir') return appendToDir({ dir: location.dir, entries, render })
-  const { kind: _kind, ...target } = location
-  return appendToBranch({ ...target, entries, render })
+  return appendToBranch({
+    repo: location.repo,
+    branch: location.branch,
+    dir: location.dir,
+    token: location.token,
+    entries,
+    render
+  })
 }
 
 /** A result's entries; a result lacking a case that was asked for records nothing. */
