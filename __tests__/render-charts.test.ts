@@ -1,4 +1,5 @@
 import * as fs from 'node:fs'
+import { resultMeta } from './fixtures/result-meta'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { renderCommand } from '../src/commands/render'
@@ -109,23 +110,11 @@ test('jobSummary: one row per case with the published figures, and every run', (
   const result: Result = {
     schema: RESULT_SCHEMA,
     id: '00000000-0000-4000-8000-000000000001',
-    meta: {
-      gnes: { version: '0.0.47', tag: '0.0.47', vcs: null, buildDate: null },
-      engine: 'local',
-      load: { docs: 500, batchSize: 10, docBytes: 1000000, runs: 1, warmupRuns: 1 },
-      host: {
-        hostname: 'h',
-        os: 'linux',
-        arch: 'x64',
-        cpus: 2,
-        memoryBytes: 1,
-        node: '20',
-        runner: null
-      },
+    meta: resultMeta({
+      load: { runs: 1 },
       git: {
         sha: 'abcdef1234',
         ref: 'refs/heads/<b>x|y</b>',
-        event: 'push',
         repository: 'o/r',
         runId: '1',
         serverUrl: null,
@@ -133,7 +122,7 @@ test('jobSummary: one row per case with the published figures, and every run', (
       },
       startedAt: '2026-01-01T00:00:00Z',
       finishedAt: '2026-01-01T00:01:00Z'
-    },
+    }),
     cases: [
       {
         id: '1',

@@ -1,13 +1,12 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { importLegacy } from '../src/history'
+import { importLegacy, LEGACY_METRICS } from '../src/history'
 import { renderReport } from '../src/render'
 import { escapeMarkdown, newestFirst } from '../src/render/format'
 import { topologyMermaid } from '../src/render/mermaid'
 import { markdownTable } from '../src/render/table'
-import { resolveTopology } from '../src/topology/load'
-import { parseTopology } from '../src/topology/load'
+import { parseTopology, resolveTopology } from '../src/topology/load'
 import { benchEntry } from './fixtures/render/entries'
 
 const LEGACY = path.join(__dirname, 'fixtures/render/legacy')
@@ -59,14 +58,7 @@ describe('README from the legacy import', () => {
         `[\`${src.version_vcs}\`](https://github.com/gnes-ai/gnes/commit/${src.version_vcs})`
       )
       expect(row[col('Version')]).toBe(src.version_tag)
-      for (const m of [
-        'roundtrip',
-        'f:send',
-        'f:recv',
-        'f->r1:send',
-        'r1->r2:send',
-        'r2->f:send'
-      ]) {
+      for (const m of LEGACY_METRICS) {
         expect(row[col(`\`${m}\` (s)`)]).toBe((src[m] as number).toFixed(3))
       }
       expect(row[col('Data rate (MB/s)')]).toBe('–')

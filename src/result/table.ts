@@ -1,8 +1,9 @@
+import { LEGACY_METRICS } from '../history/legacy'
 import type { Result } from './schema'
 
 /** A plain-text table of the published figures, one row per case, for terminals and logs. */
 export function resultTable(result: Result): string {
-  const metrics = ['roundtrip', 'f:send', 'f:recv', 'f->r1:send', 'r1->r2:send', 'r2->f:send']
+  const metrics = LEGACY_METRICS
   const header = ['case', ...metrics.map(m => `${m} (s)`), 'data rate (MB/s)', 'legacy MB/s']
   const rows = result.cases.map(c => [
     `${c.id} ${c.name}`,
