@@ -5,7 +5,12 @@ import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { InputError, type Inputs } from '../../config/inputs'
-import { assetPath } from '../../paths'
+import {
+  CLIENT_SCRIPT,
+  clientArgs,
+  clientScriptPath,
+  parseClientReport
+} from '../../client/load-client'
 import type { GnesMeta } from '../../result/schema'
 import type { Topology } from '../../topology/schema'
 import {
@@ -215,21 +220,14 @@ async function deploy(docker: Docker, spec: DeploySpec): Promise<Deployment> {
         image: spec.image,
         entrypoint: ['python'],
         cmd: [
-          '/tmp/gnes_client.py',
-          ...['--host', frontend.name, '--port', String(GRPC_PORT)],
-          ...['--docs', String(load.docs), '--batch-size', String(load.batchSize)],
-          ...['--doc-bytes', String(load.docBytes), '--timeout', String(timeoutSec)]
+          `/tmp/${CLIENT_SCRIPT}`,
+          ...clientArgs({ host: frontend.name, port: GRPC_PORT }, load, timeoutSec)
         ],
         labels: spec.labels,
         network: network.id,
         files: {
           dir: '/tmp',
-          files: [
-            {
-              name: 'gnes_client.py',
-              content: fs.readFileSync(assetPath('python', 'gnes_client.py'))
-            }
-          ]
+          files: [{ name: CLIENT_SCRIPT, content: fs.readFileSync(clientScriptPath()) }]
         },
         // The client has its own deadline; this one catches a client that hangs past it.
         timeoutMs: (timeoutSec + 30) * 1000,
@@ -243,12 +241,11 @@ async function deploy(docker: Docker, spec: DeploySpec): Promise<Deployment> {
         const tail = r.stderr.trim().split('\n').slice(-10).join('\n')
         throw new Error(`load client exited with code ${r.exitCode}: ${tail}`)
       }
-      const line = r.stdout.trim().split('\n').pop() ?? ''
-      try {
-        return JSON.parse(line) as ClientReport
-      } catch {
+      const report = parseClientReport(r.stdout)
+      if (!report) {
         throw new Error(`load client printed no report: ${r.stdout.trim() || r.stderr.trim()}`)
       }
+      return report
     },
 
     readRouteDump(): Promise<string> {

@@ -1,7 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { z } from 'zod'
-import { assetPath } from '../../paths'
+import { clientArgs, clientScriptPath, parseClientReport } from '../../client/load-client'
 import type { GnesMeta } from '../../result/schema'
 import { READY_PATTERN, serviceCommands } from '../../topology/commands'
 import type { Topology } from '../../topology/schema'
@@ -16,13 +15,6 @@ import {
 import { freePorts } from './ports'
 import { ServiceProcess } from './process'
 import { ensureGnesVenv, type GnesVenv } from './venv'
-
-const ClientReportSchema = z.object({
-  requests: z.number().int(),
-  responses: z.number().int(),
-  startedAt: z.number(),
-  seconds: z.number()
-})
 
 /** Rejects with the first service that exits; `stopping` turns that into silence. */
 function watchExits(procs: ServiceProcess[], stopping: () => boolean): Promise<never> {
@@ -69,17 +61,8 @@ class LocalDeployment implements Deployment {
       python: this.venv.python,
       executable: this.venv.python,
       args: [
-        assetPath('python', 'gnes_client.py'),
-        '--port',
-        String(this.grpcPort),
-        '--docs',
-        String(load.docs),
-        '--batch-size',
-        String(load.batchSize),
-        '--doc-bytes',
-        String(load.docBytes),
-        '--timeout',
-        String(timeoutSec)
+        clientScriptPath(),
+        ...clientArgs({ host: '127.0.0.1', port: this.grpcPort }, load, timeoutSec)
       ],
       logFile: path.join(this.logDir, `${name}.log`),
       env: { GNES_BENCH_SUITE: this.suiteId }
@@ -90,15 +73,11 @@ class LocalDeployment implements Deployment {
     )
     try {
       const code = await Promise.race([client.exited, this.failed, deadline.promise])
-      const line = client
-        .tail()
-        .split('\n')
-        .reverse()
-        .find(l => l.startsWith('{'))
-      if (code !== 0 || !line) {
+      const report = parseClientReport(client.tail())
+      if (code !== 0 || !report) {
         throw new ServiceFailure(name, `failed (exit ${code})`, client.tail())
       }
-      return ClientReportSchema.parse(JSON.parse(line))
+      return report
     } finally {
       deadline.cancel()
       await client.stop()
