@@ -10,7 +10,7 @@ import { caseCharts, loadChartTemplates, renderSvg, SERIES } from '../src/render
 import { newestFirst } from '../src/render/format'
 import { RESULT_SCHEMA, type Result } from '../src/result/schema'
 import { benchEntry, benchHistory } from './fixtures/render/entries'
-import { axisTitles, marks, parseXml } from './fixtures/render/svg'
+import { axisTitles, marks, parseXml, walk } from './fixtures/render/svg'
 
 const LEGACY = path.join(__dirname, 'fixtures/render/legacy')
 const templates = loadChartTemplates()
@@ -33,6 +33,19 @@ describe('SVG charts', () => {
     expect(axisTitles(doc).sort()).toEqual(
       ['GNES version (oldest build → newest)', 'roundtrip (s)'].sort()
     )
+  })
+
+  test('a single entry is drawn on a zero-based axis, not on a zero-width one', async () => {
+    const [only] = caseCharts('1', 'non-blocking', [benchEntry(3)], templates)
+    const doc = parseXml(await renderSvg(only.spec))
+    const labels = walk(doc)
+      .filter(n => n.tag === 'g' && /\brole-axis-label\b/.test(n.attrs.class ?? ''))
+      .flatMap(g => g.children.map(c => Number(c.text)))
+      .filter(v => !Number.isNaN(v))
+    // Ticks from 0 up to near the value (a zero-width scale had one meaningless '0' tick).
+    expect(labels).toContain(0)
+    expect(new Set(labels).size).toBeGreaterThan(3)
+    expect(Math.max(...labels)).toBeGreaterThan(benchEntry(3).best.roundtrip / 2)
   })
 
   test('rate: legacy entries are drawn as the labelled legacy series only', async () => {

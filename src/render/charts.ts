@@ -41,6 +41,13 @@ export function fillTemplate(node: unknown, params: Params): unknown {
   return node
 }
 
+/**
+ * Trend charts leave out zero so small changes between versions show, except when every value is
+ * the same (one entry): a zero-width scale would put the point on a meaningless tick.
+ */
+export const zeroBased = (rows: readonly { value: number }[]): boolean =>
+  new Set(rows.map(r => r.value)).size < 2
+
 function withData(template: SpecTemplate, params: Params, values: object[]): TopLevelSpec {
   const spec = fillTemplate(template, params) as Record<string, unknown>
   return { ...spec, data: { values } } as TopLevelSpec
@@ -109,7 +116,13 @@ export function caseCharts(
   if (roundtrip.length) {
     const spec = withData(
       templates.trend,
-      { title, subtitle: 'roundtrip per entry', yTitle: 'roundtrip (s)', format: '.3f' },
+      {
+        title,
+        subtitle: 'roundtrip per entry',
+        yTitle: 'roundtrip (s)',
+        format: '.3f',
+        zero: zeroBased(roundtrip)
+      },
       roundtrip
     )
     charts.push({
@@ -126,7 +139,13 @@ export function caseCharts(
   if (rate.length) {
     const spec = withData(
       templates.trend,
-      { title, subtitle: 'data rate, and the legacy figure', yTitle: 'MB/s', format: '.1f' },
+      {
+        title,
+        subtitle: 'data rate, and the legacy figure',
+        yTitle: 'MB/s',
+        format: '.1f',
+        zero: zeroBased(rate)
+      },
       rate
     )
     charts.push({ name: `case-${caseId}-rate`, kind: 'rate', spec, marks: rate.length })

@@ -212,15 +212,23 @@
     state.views = []
     $('description').textContent = c.description
     $('status').textContent = 'Rendering…'
+    var points = trendRows(entries, metric)
     var trend = spec(
       state.charts.trend,
       {
         title: title,
         subtitle: metricLabel(metric) + ' per entry',
         yTitle: isRate(metric) ? 'MB/s' : metric + ' (s)',
-        format: isRate(metric) ? '.1f' : '.3f'
+        format: isRate(metric) ? '.1f' : '.3f',
+        // As in the static charts: zero only when every value is the same.
+        zero:
+          new Set(
+            points.map(function (p) {
+              return p.value
+            })
+          ).size < 2
       },
-      trendRows(entries, metric)
+      points
     )
     var jobs = [embed('#trend', trend)]
     var rows = hopRows(entries, c.hops)
