@@ -1,7 +1,6 @@
 /**
  * Time and bytes of one append to a history of 10,000 entries, with real git and a bare remote.
- * Run: npx esbuild bench/history-append.ts --bundle --platform=node --outfile=/tmp/history-append.js
- *      && node /tmp/history-append.js [entries=10000]
+ * Run: npm run bench:history -- [entries=10000]
  */
 import { execFileSync } from 'node:child_process'
 import { metricNames } from '../src/metrics/samples'

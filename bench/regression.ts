@@ -6,8 +6,7 @@
  * both PRs with the baseline as the action does on a pull request. It prints every verdict and
  * the counts. Not a test: it takes minutes and its figures depend on the machine.
  *
- *   npx esbuild bench/regression.ts --bundle --platform=node --outfile=build/bench-regression.js
- *   node build/bench-regression.js [--trials 10] [--runs 10] [--alert-threshold 2.5%] [--save DIR]
+ *   npm run bench:regression -- [--trials 10] [--runs 10] [--alert-threshold 2.5%] [--save DIR]
  */
 import * as fs from 'node:fs'
 import * as os from 'node:os'

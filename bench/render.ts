@@ -4,8 +4,7 @@
  * Target: under 2 s. Run twice: with the action's default --max-entries 50, and with every
  * entry in the README tables and static charts.
  *
- *   npx esbuild bench/render.ts --bundle --platform=node --outfile=build/bench-render.js
- *   node build/bench-render.js [--entries 10000]
+ *   npm run bench:render -- [--entries 10000]
  */
 import * as fs from 'node:fs'
 import * as os from 'node:os'
