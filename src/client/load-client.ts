@@ -3,9 +3,9 @@ import type { ClientLoad, ClientReport } from '../engine/types'
 import { assetPath } from '../paths'
 
 /**
- * The load client is GNES's own gRPC stub driven by `python/gnes_client.py`; both engines run it
- * (a local process, or a container on the topology's network) with these arguments and read its
- * one-line JSON report back through `parseClientReport`.
+ * The load client is GNES's generated gRPC client (GnesRPCStub), driven by
+ * `python/gnes_client.py`; both engines run it (a local process, or a container on the topology's
+ * network) with these arguments and read its one-line JSON report back through `parseClientReport`.
  */
 export const CLIENT_SCRIPT = 'gnes_client.py'
 
