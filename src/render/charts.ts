@@ -112,44 +112,29 @@ export function caseCharts(
 ): ChartSpec[] {
   const title = `Case ${caseId}: ${caseName}`
   const charts: ChartSpec[] = []
-  const roundtrip = pointRows(entries, SERIES.roundtrip, e => e.best.roundtrip)
-  if (roundtrip.length) {
-    const spec = withData(
-      templates.trend,
-      {
-        title,
-        subtitle: 'roundtrip per entry',
-        yTitle: 'roundtrip (s)',
-        format: '.3f',
-        zero: zeroBased(roundtrip)
-      },
-      roundtrip
-    )
-    charts.push({
-      name: `case-${caseId}-roundtrip`,
-      kind: 'roundtrip',
-      spec,
-      marks: roundtrip.length
-    })
+  const trend = (kind: 'roundtrip' | 'rate', rows: PointRow[], axis: Params): void => {
+    if (!rows.length) return
+    const params = { title, ...axis, zero: zeroBased(rows) }
+    const spec = withData(templates.trend, params, rows)
+    charts.push({ name: `case-${caseId}-${kind}`, kind, spec, marks: rows.length })
   }
-  const rate = [
-    ...pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
-    ...pointRows(entries, SERIES.legacy, e => e.legacyMBps)
-  ]
-  if (rate.length) {
-    const spec = withData(
-      templates.trend,
-      {
-        title,
-        subtitle: 'data rate, and the legacy figure',
-        yTitle: 'MB/s',
-        format: '.1f',
-        zero: zeroBased(rate)
-      },
-      rate
-    )
-    charts.push({ name: `case-${caseId}-rate`, kind: 'rate', spec, marks: rate.length })
-  }
+  trend(
+    'roundtrip',
+    pointRows(entries, SERIES.roundtrip, e => e.best.roundtrip),
+    {
+      subtitle: 'roundtrip per entry',
+      yTitle: 'roundtrip (s)',
+      format: '.3f'
+    }
+  )
+  trend(
+    'rate',
+    [
+      ...pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
+      ...pointRows(entries, SERIES.legacy, e => e.legacyMBps)
+    ],
+    { subtitle: 'data rate, and the legacy figure', yTitle: 'MB/s', format: '.1f' }
+  )
   const hops = hopRows(entries)
   if (hops.rows.length) {
     const spec = withData(
