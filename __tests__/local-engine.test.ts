@@ -9,7 +9,9 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs } from '../src/config/inputs'
+import { LocalEngine } from '../src/engine/local/engine'
 import { ServiceFailure } from '../src/engine/types'
+import { resolveTopology } from '../src/topology/load'
 import { ResultSchema } from '../src/result/schema'
 import type { Log } from '../src/suite/log'
 import { runSuite } from '../src/suite/run'
@@ -103,6 +105,20 @@ describe('local engine with real GNES 0.0.47', () => {
     expect(Date.now() - started).toBeLessThan(60_000)
     expect(await survivors('GNES_BENCH_SUITE', suiteId, 2000)).toEqual([])
     expect(fs.existsSync(path.join(dir, 'result.json'))).toBe(false)
+  })
+
+  it('names the services that never became ready, with their logs, and stops them', async () => {
+    const suiteId = randomUUID()
+    const engine = new LocalEngine('0.0.47', suiteId, () => undefined)
+    await engine.prepare()
+    const { topology } = resolveTopology('1')
+    // GNES needs about a second to start; 300 ms is a readiness deadline nobody meets.
+    const error = await engine.start(topology, { logDir: tmp(), readyTimeoutMs: 300 }).catch(e => e)
+    expect(error).toBeInstanceOf(ServiceFailure)
+    expect(error.message).toMatch(
+      /^service Frontend-0, Router1-0, Router2-0 did not become ready within 0.3 s; last log lines:\n\[Frontend-0\]/
+    )
+    expect(await survivors('GNES_BENCH_SUITE', suiteId, 2000)).toEqual([])
   })
 
   it('refuses GNES older than 0.0.42 before installing anything', async () => {

@@ -1,4 +1,5 @@
 import Docker from 'dockerode'
+import { withDeadline } from '../deadline'
 
 /** A client for the daemon DOCKER_HOST names (docker-modem reads it), else the local socket. */
 export function dockerClient(): Docker {
@@ -10,15 +11,9 @@ export function daemonAddress(): string {
   return process.env.DOCKER_HOST || 'unix:///var/run/docker.sock'
 }
 
-/** Rejects when `promise` has not settled after `ms`; the timer never keeps the process alive. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000}s`)), ms)
-    timer.unref()
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
+/** Rejects when `promise` has not settled after `ms`, naming `what` timed out. */
+export const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
+  withDeadline(promise, ms, () => new Error(`${what} timed out after ${ms / 1000}s`))
 
 /** True when a daemon answers a ping within `timeoutMs` (respects DOCKER_HOST). */
 export async function dockerAvailable(timeoutMs = 3000): Promise<boolean> {

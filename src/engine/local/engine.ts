@@ -12,6 +12,7 @@ import {
   type Engine,
   type StartOptions
 } from '../types'
+import { withDeadline } from '../deadline'
 import { freePorts } from './ports'
 import { ServiceProcess } from './process'
 import { ensureGnesVenv, type GnesVenv } from './venv'
@@ -27,15 +28,6 @@ function watchExits(procs: ServiceProcess[], stopping: () => boolean): Promise<n
   })
   failed.catch(() => undefined)
   return failed
-}
-
-function timeout(ms: number, onTimeout: () => Error): { promise: Promise<never>; cancel(): void } {
-  let timer: NodeJS.Timeout | undefined
-  const promise = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms)
-  })
-  promise.catch(() => undefined)
-  return { promise, cancel: () => clearTimeout(timer) }
 }
 
 class LocalDeployment implements Deployment {
@@ -67,19 +59,18 @@ class LocalDeployment implements Deployment {
       logFile: path.join(this.logDir, `${name}.log`),
       env: { GNES_BENCH_SUITE: this.suiteId }
     })
-    const deadline = timeout(
-      (timeoutSec + 15) * 1000,
-      () => new ServiceFailure(name, `did not finish within ${timeoutSec} s`, client.tail())
-    )
     try {
-      const code = await Promise.race([client.exited, this.failed, deadline.promise])
+      const code = await withDeadline(
+        Promise.race([client.exited, this.failed]),
+        (timeoutSec + 15) * 1000,
+        () => new ServiceFailure(name, `did not finish within ${timeoutSec} s`, client.tail())
+      )
       const report = parseClientReport(client.tail())
       if (code !== 0 || !report) {
         throw new ServiceFailure(name, `failed (exit ${code})`, client.tail())
       }
       return report
     } finally {
-      deadline.cancel()
       await client.stop()
     }
   }
@@ -154,26 +145,24 @@ export class LocalEngine implements Engine {
       this.suiteId
     )
     this.deployments.add(deployment)
-    const notReady = timeout(options.readyTimeoutMs, () => {
+    const notReady = () => {
       const waiting = procs.filter(p => !p.isReady)
       return new ServiceFailure(
         waiting.map(p => p.name).join(', '),
         `did not become ready within ${options.readyTimeoutMs / 1000} s`,
         waiting.map(p => `[${p.name}]\n${p.tail()}`).join('\n')
       )
-    })
+    }
     try {
-      await Promise.race([
-        Promise.all(procs.map(p => p.ready)),
-        deployment.failed,
-        notReady.promise
-      ])
+      await withDeadline(
+        Promise.race([Promise.all(procs.map(p => p.ready)), deployment.failed]),
+        options.readyTimeoutMs,
+        notReady
+      )
     } catch (err) {
       await deployment.stop()
       this.deployments.delete(deployment)
       throw err
-    } finally {
-      notReady.cancel()
     }
     return deployment
   }
