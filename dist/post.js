@@ -77955,17 +77955,22 @@ var core2 = __toESM(require_core());
 
 // src/engine/docker/client.ts
 var import_dockerode = __toESM(require_docker());
+
+// src/engine/deadline.ts
+function withDeadline(promise, ms, onTimeout) {
+  let timer;
+  const expired = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+// src/engine/docker/client.ts
 function dockerClient() {
   return new import_dockerode.default();
 }
-function withTimeout(promise, ms, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1e3}s`)), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+var withTimeout = (promise, ms, what) => withDeadline(promise, ms, () => new Error(`${what} timed out after ${ms / 1e3}s`));
 async function dockerAvailable(timeoutMs = 3e3) {
   try {
     await withTimeout(dockerClient().ping(), timeoutMs, "docker ping");
