@@ -72,13 +72,23 @@ describe('requestSamples (two routers: the legacy metrics)', () => {
 })
 
 describe('requestSamples edge cases', () => {
-  it('clamps negative intervals (clock skew, out-of-order receipt) to zero', () => {
-    // R1 starts "before" the frontend; the second request entered earlier than the first.
-    const dump = [env([0.5, 1.0], [0.45, 0.6]), env([0.2, 1.1], [0.3, 0.4])]
+  it('clamps negative hops (clock skew between processes) to zero', () => {
+    // R1 starts "before" the frontend by 50 ms of skew.
+    const dump = [env([0.5, 1.0], [0.45, 0.6]), env([0.7, 1.1], [0.8, 0.9])]
     const { samples } = requestSamples(dump)
     close(samples['f->r1:send'], [0, 0.1])
-    close(samples['f:send'], [0])
-    close(samples['f:recv'], [0.1])
+  })
+  it('takes f:send in send order and f:recv in answer order when replicas reorder responses', () => {
+    // Received second, the request that entered first: send gaps 0.2 and 0.3, answer gaps 0.1, 0.4.
+    const dump = [
+      env([0.2, 1.1], [0.3, 0.4]),
+      env([0.0, 1.0], [0.1, 0.2]),
+      env([0.5, 1.5], [0.6, 0.7])
+    ]
+    const { samples } = requestSamples(dump)
+    close(samples['f:send'], [0.2, 0.3])
+    close(samples['f:recv'], [0.1, 0.4])
+    close(samples.roundtrip, [0.9, 1.0, 1.0])
   })
   it('generalises to a chain of N routers: one hop per edge', () => {
     expect(hopNames(1)).toEqual(['f->r1:send', 'r1->f:send'])
@@ -143,6 +153,10 @@ describe('parseRouteDump on real GNES dumps', () => {
       /dump.jsonl line 1: not a route envelope/
     )
     expect(() => parseRouteDump(['{"routes"'], 'dump.jsonl')).toThrow(/dump.jsonl line 1: not JSON/)
+    // Errors point into the file when a run's lines start further down.
+    expect(() => parseRouteDump(['{"routes"'], 'dump.jsonl', 51)).toThrow(
+      /dump.jsonl line 51: not JSON/
+    )
     const badTime = JSON.stringify({
       routes: [{ service: 'F', startTime: 'yesterday', endTime: 'now' }]
     })

@@ -9,9 +9,16 @@ import { runSuite } from '../suite/run'
 import type { Command } from './command'
 import { historyLocation } from './history-flags'
 
-/** Every input is a flag of the same name; unset flags take the action's defaults. */
+/** Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its own. */
+const ACTION_ONLY = new Set(['auto-push', 'alert-threshold', 'fail-on-regression', 'comment-on-pr'])
+
+/** Every other input is a flag of the same name; unset flags take the action's defaults. */
 const options = {
-  ...Object.fromEntries(Object.keys(DEFAULTS).map(name => [name, { type: 'string' as const }])),
+  ...Object.fromEntries(
+    Object.keys(DEFAULTS)
+      .filter(name => !ACTION_ONLY.has(name))
+      .map(name => [name, { type: 'string' as const }])
+  ),
   /** Short for --out-dir. */
   out: { type: 'string' as const }
 }

@@ -31,8 +31,11 @@ export const InputsSchema = z.object({
   cases: z
     .string()
     .trim()
-    .regex(/^[\w-]+(\s*,\s*[\w-]+)*$/, 'cases must be a comma-separated list such as 1,2,3,4')
-    .transform(v => v.split(',').map(s => s.trim())),
+    .transform(v => v.split(',').map(s => s.trim()))
+    .refine(
+      list => list.every(s => s !== ''),
+      'cases must be a comma-separated list of case ids and/or topology files, such as 1,2,3,4'
+    ),
   docs: int('docs', 1),
   'batch-size': int('batch-size', 1),
   'doc-bytes': int('doc-bytes', 1),
@@ -114,6 +117,9 @@ export const DEFAULTS: RawInputs = {
 }
 
 export class InputError extends Error {}
+
+/** The case files a run uses: `topology` when given, else `cases`. */
+export const caseList = (inputs: Inputs): string[] => inputs.topology ?? inputs.cases
 
 /** Validates raw strings; the error names every bad input and what it expected. */
 export function parseInputs(raw: Partial<RawInputs>): Inputs {

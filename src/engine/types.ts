@@ -32,6 +32,8 @@ export interface Deployment {
   runClient(load: ClientLoad, timeoutSec: number): Promise<ClientReport>
   /** Everything the frontend's `--dump_route` file holds so far. */
   readRouteDump(): Promise<string>
+  /** Where that file is, for messages (a path, or container:path). */
+  readonly routeDumpName: string
   /** Stops every service of this topology; idempotent. */
   stop(): Promise<void>
 }

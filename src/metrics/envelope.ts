@@ -29,10 +29,13 @@ const EnvelopeJson = z.object({ routes: z.array(RouteJson).min(1) }).passthrough
 
 export class RouteDumpError extends Error {}
 
-/** Parses the dump's JSON lines (one envelope per response, in receive order). */
-export function parseRouteDump(lines: string[], source: string): Envelope[] {
+/**
+ * Parses the dump's JSON lines (one envelope per response, in receive order); `firstLine` is the
+ * file's line number of lines[0], so errors point into the file.
+ */
+export function parseRouteDump(lines: string[], source: string, firstLine = 1): Envelope[] {
   return lines.map((line, i) => {
-    const where = `${source} line ${i + 1}`
+    const where = `${source} line ${firstLine + i}`
     let json: unknown
     try {
       json = JSON.parse(line)

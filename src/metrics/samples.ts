@@ -16,6 +16,12 @@ export function hopNames(routers: number): string[] {
   return Array.from({ length: routers + 1 }, (_, i) => `${node(i)}->${node(i + 1)}:send`)
 }
 
+/** Intervals between consecutive instants, in time order. */
+function gaps(instants: number[]): number[] {
+  const sorted = [...instants].sort((a, b) => a - b)
+  return sorted.slice(1).map((t, i) => t - sorted[i])
+}
+
 const procNames = (routers: number): string[] =>
   Array.from({ length: routers }, (_, i) => `r${i + 1}:proc`)
 
@@ -49,14 +55,13 @@ export function requestSamples(envelopes: Envelope[]): RequestSamples {
   const metrics = metricNames(routers)
   const samples: Record<string, number[]> = Object.fromEntries(metrics.map(m => [m, []]))
 
-  envelopes.forEach((e, j) => {
+  // Consecutive requests in the order the frontend sent them, and responses in the order it
+  // answered them: with replicas (cases 3/4) the dump's receive order differs from send order.
+  samples['f:send'] = gaps(envelopes.map(e => e[0].start))
+  samples['f:recv'] = gaps(envelopes.map(e => e[0].end))
+  envelopes.forEach(e => {
     const f = e[0]
     samples.roundtrip.push(clamp(f.end - f.start))
-    if (j + 1 < envelopes.length) {
-      const next = envelopes[j + 1][0]
-      samples['f:send'].push(clamp(next.start - f.start))
-      samples['f:recv'].push(clamp(next.end - f.end))
-    }
     for (let k = 0; k <= routers; k++) {
       const from = k === 0 ? f.start : e[k].end
       const to = k === routers ? f.end : e[k + 1].start

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Inputs } from '../config/inputs'
 import type { Deployment, Engine } from '../engine/types'
 import { parseRouteDump, RouteDumpError } from '../metrics/envelope'
@@ -10,12 +11,15 @@ const READY_TIMEOUT_MS = 120_000
 /** The frontend appends a response's envelope around the time it answers; allow it to land. */
 const DUMP_GRACE_MS = 10_000
 
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
-
 async function waitForDumpLines(dep: Deployment, count: number): Promise<string[]> {
   const until = Date.now() + DUMP_GRACE_MS
   for (;;) {
-    const lines = (await dep.readRouteDump()).split('\n').filter(l => l.trim() !== '')
+    // A last line without its newline may still be being written: it does not count yet.
+    const text = await dep.readRouteDump()
+    const lines = text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter(l => l.trim() !== '')
     if (lines.length >= count) return lines
     if (Date.now() > until) {
       throw new RouteDumpError(
@@ -64,10 +68,8 @@ export async function runCase(
       const startedAt = new Date().toISOString()
       const report = await Promise.race([dep.runClient(load, remaining), dep.failed])
       const lines = await Promise.race([waitForDumpLines(dep, seen + report.responses), dep.failed])
-      const envelopes = parseRouteDump(
-        lines.slice(seen, seen + report.responses),
-        `${logDir}/route-dump.jsonl`
-      )
+      const run = lines.slice(seen, seen + report.responses)
+      const envelopes = parseRouteDump(run, dep.routeDumpName, seen + 1)
       seen += report.responses
       const summarized = summarizeRun({
         index,

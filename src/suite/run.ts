@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'
-import type { Inputs } from '../config/inputs'
+import { checkInputFiles } from '../config/files'
+import { caseList, type Inputs } from '../config/inputs'
 import { selectEngine } from '../engine/select'
 import type { Engine } from '../engine/types'
 import { gitMeta, hostMeta } from '../result/meta'
@@ -24,8 +25,9 @@ export interface SuiteOptions {
  */
 export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Promise<Result> {
   const log = options.log ?? consoleLog
-  // Every topology is validated before anything starts.
-  const specs = (inputs.topology ?? inputs.cases).map(c => resolveTopology(c))
+  // Every topology and input file is checked before anything starts.
+  const specs = caseList(inputs).map(c => resolveTopology(c))
+  checkInputFiles(inputs)
   const id = options.suiteId ?? randomUUID()
   const engine = options.engine ?? (await selectEngine(inputs, id, log))
   const removeHandlers = onInterrupt(

@@ -213,6 +213,7 @@ async function deploy(docker: Docker, spec: DeploySpec): Promise<Deployment> {
 
   const deployment: Deployment = {
     failed,
+    routeDumpName: `${prefix}-${frontend.name}-0:${ROUTE_DUMP}`,
 
     async runClient(load: ClientLoad, timeoutSec: number): Promise<ClientReport> {
       const r = await runOnce(docker, {

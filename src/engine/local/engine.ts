@@ -30,6 +30,8 @@ function watchExits(procs: ServiceProcess[], stopping: () => boolean): Promise<n
   return failed
 }
 
+const PORT_ATTEMPTS = 3
+
 class LocalDeployment implements Deployment {
   readonly failed: Promise<never>
   private stopping = false
@@ -41,7 +43,8 @@ class LocalDeployment implements Deployment {
     private readonly grpcPort: number,
     private readonly dumpPath: string,
     private readonly logDir: string,
-    private readonly suiteId: string
+    private readonly suiteId: string,
+    private readonly onStop: (d: LocalDeployment) => void
   ) {
     this.failed = watchExits(procs, () => this.stopping)
   }
@@ -75,6 +78,10 @@ class LocalDeployment implements Deployment {
     }
   }
 
+  get routeDumpName(): string {
+    return this.dumpPath
+  }
+
   async readRouteDump(): Promise<string> {
     return fs.existsSync(this.dumpPath) ? fs.promises.readFile(this.dumpPath, 'utf8') : ''
   }
@@ -82,6 +89,7 @@ class LocalDeployment implements Deployment {
   async stop(): Promise<void> {
     this.stopping = true
     await Promise.all(this.procs.map(p => p.stop()))
+    this.onStop(this)
   }
 }
 
@@ -106,7 +114,23 @@ export class LocalEngine implements Engine {
     return { version: this.gnesVersion, tag: this.gnesVersion, vcs: null, buildDate: null }
   }
 
+  /**
+   * Free ports are released before GNES binds them, so another suite on this machine can take one
+   * in between; a start that fails on a taken port is retried on fresh ports.
+   */
   async start(topology: Topology, options: StartOptions): Promise<Deployment> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce(topology, options)
+      } catch (err) {
+        const taken = err instanceof ServiceFailure && /Address already in use/.test(err.logTail)
+        if (!taken || attempt === PORT_ATTEMPTS) throw err
+        this.log(`a port was taken before ${err.service} bound it; starting again on fresh ports`)
+      }
+    }
+  }
+
+  private async startOnce(topology: Topology, options: StartOptions): Promise<Deployment> {
     if (!this.venv) throw new Error('LocalEngine.prepare() must run before start()')
     const venv = this.venv
     fs.mkdirSync(options.logDir, { recursive: true })
@@ -142,7 +166,8 @@ export class LocalEngine implements Engine {
       grpcPort,
       dumpPath,
       options.logDir,
-      this.suiteId
+      this.suiteId,
+      d => this.deployments.delete(d)
     )
     this.deployments.add(deployment)
     const notReady = () => {
@@ -161,7 +186,6 @@ export class LocalEngine implements Engine {
       )
     } catch (err) {
       await deployment.stop()
-      this.deployments.delete(deployment)
       throw err
     }
     return deployment
@@ -169,6 +193,5 @@ export class LocalEngine implements Engine {
 
   async shutdown(): Promise<void> {
     await Promise.all([...this.deployments].map(d => d.stop()))
-    this.deployments.clear()
   }
 }

@@ -30,7 +30,7 @@ const PDEATHSIG_SHIM =
   'import ctypes,os,signal,sys\n' +
   'ctypes.CDLL(None).prctl(1, signal.SIGKILL)\n' +
   'if os.getppid() != int(sys.argv[1]): sys.exit(1)\n' +
-  'os.execv(sys.argv[2], sys.argv[2:])'
+  'os.execvp(sys.argv[2], sys.argv[2:])'
 
 export interface ServiceProcessOptions {
   name: string
@@ -123,9 +123,4 @@ export class ServiceProcess {
     clearTimeout(timer)
     await this.exited
   }
-}
-
-/** Kills every process still alive, without waiting: for signal handlers. */
-export function killAllNow(): void {
-  for (const child of live) killGroup(child, 'SIGKILL')
 }

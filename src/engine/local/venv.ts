@@ -1,8 +1,10 @@
-import { spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { unsupportedVersion } from '../../config/gnes-version'
+import { ServiceProcess } from './process'
 
 /** Pins that make GNES 0.0.4x build and import on today's Python (see docs/gnes-versions.md). */
 const BUILD_PINS = ['cython<3', 'numpy<2', 'setuptools<81', 'wheel']
@@ -20,25 +22,36 @@ export function checkSupportedVersion(version: string): void {
   if (reason) throw new Error(`gnes-version ${version} is not supported: ${reason}`)
 }
 
-function run(cmd: string, args: string[], log: (line: string) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    let tail = ''
-    const keep = (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-4000)
-    }
-    child.stdout.on('data', keep)
-    child.stderr.on('data', keep)
-    child.on('error', err => reject(new Error(`cannot run ${cmd}: ${err.message}`)))
-    child.on('exit', code => {
-      if (code === 0) return resolve()
-      reject(new Error(`${cmd} ${args.join(' ')} failed (exit ${code}):\n${tail}`))
-    })
-    log(`$ ${cmd} ${args.join(' ')}`)
-  })
+/**
+ * The interpreter binary itself: `python3` on PATH may be a launcher script (pyenv) that forks, and
+ * the parent-death check of a tracked process needs to be the direct child of this process.
+ */
+function realInterpreter(python: string): string {
+  try {
+    return execFileSync(python, ['-c', 'import sys; print(sys.executable)'], {
+      encoding: 'utf8'
+    }).trim()
+  } catch (err) {
+    throw new Error(`cannot run ${python} to create the GNES venv: ${(err as Error).message}`)
+  }
 }
 
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
+/**
+ * Runs one provisioning step as a tracked process (like the services), so an interrupted suite
+ * never leaves pip installing into a directory the next run will discard.
+ */
+async function run(
+  python: string,
+  cmd: string,
+  args: string[],
+  logFile: string,
+  log: (line: string) => void
+): Promise<void> {
+  log(`$ ${cmd} ${args.join(' ')}`)
+  const step = new ServiceProcess({ name: 'provision', python, executable: cmd, args, logFile })
+  const code = await step.exited
+  if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${code}):\n${step.tail()}`)
+}
 
 function pidAlive(pid: number): boolean {
   try {
@@ -59,7 +72,9 @@ async function withLock<T>(lockFile: string, work: () => Promise<T>): Promise<T>
       fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' })
       break
     } catch {
-      const owner = Number(fs.readFileSync(lockFile, 'utf8'))
+      // The owner may have released it between our attempt and this read: then just try again.
+      const owner = Number(fs.existsSync(lockFile) ? fs.readFileSync(lockFile, 'utf8') : NaN)
+      if (Number.isNaN(owner)) continue
       if (!owner || !pidAlive(owner)) fs.rmSync(lockFile, { force: true })
       else await sleep(1000)
     }
@@ -93,15 +108,13 @@ export async function ensureGnesVenv(
     if (fs.existsSync(marker)) return venv
     log(`provisioning GNES ${version} in ${dir} (once; later runs reuse it)`)
     fs.rmSync(dir, { recursive: true, force: true })
-    const python = process.env.GNES_BENCH_PYTHON ?? 'python3'
-    await run(python, ['-m', 'venv', dir], log)
-    const pip = [venv.python, '-m', 'pip', 'install', '--disable-pip-version-check', '-q']
-    await run(pip[0], [...pip.slice(1), ...BUILD_PINS], log)
-    await run(
-      pip[0],
-      [...pip.slice(1), '--no-build-isolation', `gnes==${version}`, ...RUNTIME_PINS],
-      log
-    )
+    const python = realInterpreter(process.env.GNES_BENCH_PYTHON ?? 'python3')
+    const logFile = `${dir}.provision.log`
+    const step = (cmd: string, args: string[]) => run(python, cmd, args, logFile, log)
+    await step(python, ['-m', 'venv', dir])
+    const pip = ['-m', 'pip', 'install', '--disable-pip-version-check', '-q']
+    await step(venv.python, [...pip, ...BUILD_PINS])
+    await step(venv.python, [...pip, '--no-build-isolation', `gnes==${version}`, ...RUNTIME_PINS])
     fs.writeFileSync(marker, JSON.stringify({ version, createdAt: new Date().toISOString() }))
     return venv
   })
