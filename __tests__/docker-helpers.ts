@@ -17,6 +17,10 @@ function daemonAnswers(): boolean {
 }
 
 export const dockerUp = daemonAnswers()
+if (!dockerUp && process.env.CI) {
+  // CI starts its own daemon (scripts/docker-setup.sh): a missing one is a failure, not a skip.
+  throw new Error('no Docker daemon answers in CI: scripts/docker-setup.sh should have started one')
+}
 if (!dockerUp) {
   console.warn(
     'Docker integration tests SKIPPED: no Docker daemon answers (run scripts/docker-setup.sh)'

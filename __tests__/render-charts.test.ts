@@ -12,7 +12,7 @@ import { RESULT_SCHEMA, type Result } from '../src/result/schema'
 import { benchEntry, benchHistory } from './fixtures/render/entries'
 import { axisTitles, marks, parseXml, walk } from './fixtures/render/svg'
 
-const LEGACY = path.join(__dirname, 'fixtures/render/legacy')
+const LEGACY = path.join(__dirname, 'fixtures/legacy')
 const templates = loadChartTemplates()
 
 let tmp: string

@@ -64,7 +64,7 @@ beforeAll(async () => {
       commit: { ...benchEntry(i).commit, message: i === 3 ? EVIL : `change ${i}`, ref: EVIL }
     })
   )
-  const entries = [...importLegacy(path.join(__dirname, 'fixtures/render/legacy')), ...bench]
+  const entries = [...importLegacy(path.join(__dirname, 'fixtures/legacy')), ...bench]
   const topologies = Object.fromEntries(
     ['1', '2', '3', '4'].map(id => [id, resolveTopology(id).topology])
   )

@@ -9,7 +9,7 @@ import { markdownTable } from '../src/render/table'
 import { parseTopology, resolveTopology } from '../src/topology/load'
 import { benchEntry } from './fixtures/render/entries'
 
-const LEGACY = path.join(__dirname, 'fixtures/render/legacy')
+const LEGACY = path.join(__dirname, 'fixtures/legacy')
 const CASES = ['1', '2', '3', '4']
 const topologies = Object.fromEntries(CASES.map(id => [id, resolveTopology(id).topology]))
 

@@ -1,5 +1,5 @@
 import * as path from 'node:path'
-import type { Inputs } from './config/inputs'
+import { caseList, type Inputs } from './config/inputs'
 import {
   appendToBranch,
   appendToDir,
@@ -12,9 +12,6 @@ import { renderReport } from './render'
 import type { Result } from './result/schema'
 import { resolveTopology } from './topology/load'
 import type { Topology } from './topology/schema'
-
-/** The case files a run uses: `topology` when given, else `cases`. */
-export const caseList = (inputs: Inputs): string[] => inputs.topology ?? inputs.cases
 
 /** Topologies by case id for diagrams: the standard four plus the given files. */
 export function knownTopologies(extra: string[] = []): Record<string, Topology> {

@@ -1,4 +1,4 @@
-import * as fs from 'node:fs'
+import { readEvent } from '../result/event'
 
 /** What the action needs of the workflow run's context, read from the runner's environment. */
 export interface RunContext {
@@ -10,22 +10,14 @@ export interface RunContext {
 }
 
 export function runContext(env: NodeJS.ProcessEnv = process.env): RunContext {
-  const payload =
-    env.GITHUB_EVENT_PATH && fs.existsSync(env.GITHUB_EVENT_PATH)
-      ? JSON.parse(fs.readFileSync(env.GITHUB_EVENT_PATH, 'utf8'))
-      : {}
-  const pr = payload.pull_request
+  const pr = readEvent(env).pull_request
   return {
     event: env.GITHUB_EVENT_NAME ?? null,
     repository: env.GITHUB_REPOSITORY ?? null,
     serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
     apiUrl: env.GITHUB_API_URL ?? 'https://api.github.com',
     pullRequest: pr
-      ? {
-          number: pr.number,
-          baseRef: pr.base?.ref ?? env.GITHUB_BASE_REF ?? '',
-          baseSha: pr.base?.sha ?? null
-        }
+      ? { number: pr.number, baseRef: pr.base.ref, baseSha: pr.base.sha ?? null }
       : null
   }
 }

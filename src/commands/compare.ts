@@ -1,9 +1,10 @@
 import * as fs from 'node:fs'
 import { parseInputs } from '../config/inputs'
-import { readHistory } from '../history/read'
+import { readHistory } from '../history'
 import { compareResult, renderComparisonMarkdown } from '../report'
 import { ResultSchema, type Result } from '../result/schema'
 import type { Command } from './command'
+import { flagText } from './history-flags'
 
 function readResult(file: string): Result {
   let raw: unknown
@@ -22,9 +23,6 @@ function readResult(file: string): Result {
   return parsed.data
 }
 
-const text = (v: string | boolean | undefined): string | null =>
-  typeof v === 'string' && v.trim() !== '' ? v.trim() : null
-
 export const compareCommand: Command = {
   name: 'compare',
   summary: 'Compare a result with its baseline in a history directory; print the Markdown report',
@@ -40,24 +38,24 @@ export const compareCommand: Command = {
     'fail-on-regression': { type: 'boolean' }
   },
   async run(values) {
-    const resultFile = text(values.result)
-    const historyDir = text(values['history-dir'])
+    const resultFile = flagText(values.result)
+    const historyDir = flagText(values['history-dir'])
     if (!resultFile || !historyDir)
       throw new Error('compare needs --result FILE and --history-dir DIR')
     // The action's own validation, so `10%`, `0.5%` and `10` mean the same here as there.
-    const threshold = parseInputs({ 'alert-threshold': text(values['alert-threshold']) ?? '10%' })[
-      'alert-threshold'
-    ]
+    const threshold = parseInputs({
+      'alert-threshold': flagText(values['alert-threshold']) ?? '10%'
+    })['alert-threshold']
     const comparison = compareResult(readResult(resultFile), readHistory(historyDir), {
       threshold,
-      baseRef: text(values['base-ref']),
-      mergeBaseSha: text(values['merge-base'])
+      baseRef: flagText(values['base-ref']),
+      mergeBaseSha: flagText(values['merge-base'])
     })
     const markdown = renderComparisonMarkdown(comparison, {
-      dashboardUrl: text(values['dashboard-url']),
-      repositoryUrl: text(values['repository-url'])
+      dashboardUrl: flagText(values['dashboard-url']),
+      repositoryUrl: flagText(values['repository-url'])
     })
-    const out = text(values.out)
+    const out = flagText(values.out)
     if (out) fs.writeFileSync(out, markdown)
     process.stdout.write(markdown)
     return values['fail-on-regression'] === true && comparison.regression ? 1 : 0

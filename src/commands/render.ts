@@ -2,36 +2,19 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { readHistory } from '../history'
 import { renderReport } from '../render'
-import { loadTopologyFile, resolveTopology } from '../topology/load'
-import type { Topology } from '../topology/schema'
+import { knownTopologies } from '../record'
 import type { Command } from './command'
+import { flagText } from './history-flags'
 
-const text = (v: string | boolean | undefined): string | null =>
-  typeof v === 'string' && v.trim() !== '' ? v.trim() : null
-
-/**
- * Topologies for the diagrams: the shipped standard cases, overridden or extended by the
- * `*.yml` files of a user's directory (keyed by the id inside each file).
- */
-export function topologiesFor(
-  caseIds: readonly string[],
-  dir: string | null
-): Record<string, Topology> {
-  const out: Record<string, Topology> = {}
-  for (const id of caseIds) {
-    if (/^[1-4]$/.test(id)) out[id] = resolveTopology(id).topology
-  }
-  if (dir) {
-    for (const name of fs
-      .readdirSync(dir)
-      .filter(n => /\.ya?ml$/.test(n))
-      .sort()) {
-      const t = loadTopologyFile(path.join(dir, name))
-      out[t.id] = t
-    }
-  }
-  return out
-}
+/** A user's topology files (`*.yml` in --topologies DIR), for their diagrams. */
+const topologyFiles = (dir: string | null): string[] =>
+  dir
+    ? fs
+        .readdirSync(dir)
+        .filter(n => /\.ya?ml$/.test(n))
+        .sort()
+        .map(n => path.join(dir, n))
+    : []
 
 export const renderCommand: Command = {
   name: 'render',
@@ -45,25 +28,25 @@ export const renderCommand: Command = {
     'repository-url': { type: 'string' }
   },
   async run(values) {
-    const historyDir = text(values['history-dir'])
-    const outDir = text(values.out)
+    const historyDir = flagText(values['history-dir'])
+    const outDir = flagText(values.out)
     if (!historyDir || !outDir) throw new Error('render needs --history-dir DIR and --out DIR')
-    const max = text(values['max-entries']) ?? '50'
+    const max = flagText(values['max-entries']) ?? '50'
     if (!/^\d+$/.test(max) || Number(max) < 1) {
       throw new Error(`--max-entries must be a whole number of at least 1, got '${max}'`)
     }
-    const template = text(values.template)
+    const template = flagText(values.template)
     if (template && !fs.existsSync(template))
       throw new Error(`--template ${template}: no such file`)
     const entries = readHistory(historyDir)
     const caseIds = [...new Set(entries.map(e => e.caseId))]
     const files = await renderReport({
       entries,
-      topologies: topologiesFor(caseIds, text(values.topologies)),
+      topologies: knownTopologies(topologyFiles(flagText(values.topologies))),
       outDir,
       template: template ?? undefined,
       maxEntries: Number(max),
-      repositoryUrl: text(values['repository-url']) ?? undefined
+      repositoryUrl: flagText(values['repository-url']) ?? undefined
     })
     console.log(
       `rendered ${entries.length} entries of ${caseIds.length} case(s): ${files.length} files in ${outDir}`

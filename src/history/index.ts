@@ -2,7 +2,7 @@
 export { HISTORY_SCHEMA, HistoryEntrySchema, type HistoryEntry } from './schema'
 export { HistoryError } from './errors'
 export { entriesFromResult } from './from-result'
-export { importLegacy, LEGACY_METRICS, LEGACY_CASE_NAMES } from './legacy'
+export { importLegacy, LEGACY_METRICS } from './legacy'
 export { readHistory } from './read'
 export { entryPath } from './layout'
 export { selectPrune, type PruneRule } from './plan'
@@ -22,4 +22,4 @@ export {
   type BranchLocation,
   type BranchTarget
 } from './branch-store'
-export { BOT_IDENTITY, type GitIdentity } from './git'
+export { type GitIdentity } from './git'

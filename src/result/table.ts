@@ -1,4 +1,4 @@
-import { LEGACY_METRICS } from '../history/legacy'
+import { LEGACY_METRICS } from '../history'
 import type { Result } from './schema'
 
 /** A plain-text table of the published figures, one row per case, for terminals and logs. */
