@@ -162,6 +162,17 @@ describe('the action (local engine, local bare remote, local server speaking Git
       dir: 'benchmarks'
     })
     expect(local.map(e => e.commit.sha)).toEqual(['a'.repeat(40), 'e'.repeat(40)])
+
+    // A second unpushed step of the same job builds on the first, not on the published branch.
+    const again = await runAction('push', {}, 'f'.repeat(40), {
+      'INPUT_AUTO-PUSH': 'false',
+      GITHUB_WORKSPACE: workspace
+    })
+    expect(again.log).not.toContain('::error::')
+    expect(again.code).toBe(0)
+    expect(git(workspace, 'rev-parse', 'gh-pages~2').trim()).toBe(tip)
+    const both = await readBranchHistory({ repo: workspace, branch: 'gh-pages', dir: 'benchmarks' })
+    expect(both.map(e => e.commit.sha)).toEqual(['a', 'e', 'f'].map(c => c.repeat(40)))
   })
 
   it('stops on a bad input with an error naming it, before starting anything', async () => {

@@ -14,7 +14,8 @@ export async function fetchBranchIntoWorkspace(
 ): Promise<void> {
   const git = gitIn(workspace, { token })
   try {
-    await git(['fetch', '-q', '--no-tags', remote, `refs/heads/${branch}:refs/heads/${branch}`])
+    // Not -q: a quiet fetch drops the "non-fast-forward" line this relies on.
+    await git(['fetch', '--no-tags', remote, `refs/heads/${branch}:refs/heads/${branch}`])
   } catch (err) {
     if (err instanceof GitError && /couldn't find remote ref|non-fast-forward/.test(err.output)) {
       return
