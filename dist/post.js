@@ -82083,7 +82083,10 @@ var bool = (name) => external_exports.string().trim().toLowerCase().refine((v) =
 var optionalText = external_exports.string().trim().transform((v) => v === "" ? null : v);
 var GNES_VERSION_PATTERN = /^0\.0\.(\d+)$/;
 var InputsSchema = external_exports.object({
-  cases: external_exports.string().trim().regex(/^[\w-]+(\s*,\s*[\w-]+)*$/, "cases must be a comma-separated list such as 1,2,3,4").transform((v) => v.split(",").map((s) => s.trim())),
+  cases: external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).refine(
+    (list) => list.every((s) => s !== ""),
+    "cases must be a comma-separated list of case ids and/or topology files, such as 1,2,3,4"
+  ),
   docs: int("docs", 1),
   "batch-size": int("batch-size", 1),
   "doc-bytes": int("doc-bytes", 1),
