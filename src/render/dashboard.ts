@@ -1,3 +1,4 @@
+import { roundMicros } from '../history/from-result'
 import type { HistoryEntry } from '../history/schema'
 import { buildTime, commitRef, fmtTime, safeUrl, versionLabel } from './format'
 import { SERIES } from './charts'
@@ -48,9 +49,6 @@ export interface DashboardData {
   entries: Record<string, DashboardEntry[]>
 }
 
-/** Microseconds, the resolution of the route timestamps: full doubles would double the file. */
-const round = (v: number): number => Math.round(v * 1e6) / 1e6
-
 export function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry {
   const ref = commitRef(e, repositoryUrl)
   return {
@@ -63,9 +61,9 @@ export function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): Dashboa
     commit: ref?.sha.slice(0, 7) ?? '',
     url: safeUrl(ref?.url ?? null),
     message: (e.commit.message ?? '').split('\n')[0],
-    best: Object.fromEntries(Object.entries(e.best).map(([m, v]) => [m, round(v)])),
-    dataRateMBps: e.dataRateMBps === null ? null : round(e.dataRateMBps),
-    legacyMBps: e.legacyMBps === null ? null : round(e.legacyMBps)
+    best: Object.fromEntries(Object.entries(e.best).map(([m, v]) => [m, roundMicros(v)])),
+    dataRateMBps: e.dataRateMBps === null ? null : roundMicros(e.dataRateMBps),
+    legacyMBps: e.legacyMBps === null ? null : roundMicros(e.legacyMBps)
   }
 }
 
