@@ -1,46 +1,74 @@
 import { z } from 'zod'
-import type { ClientLoad, ClientReport } from '../engine/types'
 import { assetPath } from '../paths'
 
 /**
  * The load client is GNES's generated gRPC client (GnesRPCStub), driven by
- * `python/gnes_client.py`; both engines run it (a local process, or a container on the topology's
- * network) with these arguments and read its one-line JSON report back through `parseClientReport`.
+ * `python/gnes_client.py`; every engine runs it (a local process, or a container on the topology's
+ * network) with these arguments and reads its JSON lines back through `readClientReports`.
  */
 export const CLIENT_SCRIPT = 'gnes_client.py'
 
 export const clientScriptPath = (): string => assetPath('python', CLIENT_SCRIPT)
 
+/** One StreamCall: `docs` documents in requests of the plan's batch size, paced at `rate` req/s or (null) all at once. */
+export interface ClientStream {
+  docs: number
+  rate: number | null
+}
+
+/** What one client process sends: its streams one after the other over one channel. */
+export interface ClientPlan {
+  batchSize: number
+  docBytes: number
+  streams: ClientStream[]
+}
+
+const epoch = z.number().finite()
+
+/** What the client prints for one stream, as one JSON line when the stream ends. */
+export const StreamReportSchema = z.object({
+  stream: z.number().int().nonnegative(),
+  requests: z.number().int().positive(),
+  responses: z.number().int().nonnegative(),
+  /** Epoch seconds when the stream call began, and its duration. */
+  startedAt: epoch,
+  seconds: z.number().nonnegative(),
+  rate: z.number().positive().nullable(),
+  /** Per request id: when it was due (paced streams only) and when gRPC took it, epoch seconds. */
+  scheduled: z.array(epoch).nullable(),
+  sent: z.array(epoch)
+})
+export type StreamReport = z.infer<typeof StreamReportSchema>
+
 export function clientArgs(
   frontend: { host: string; port: number },
-  load: ClientLoad,
+  plan: ClientPlan,
   timeoutSec: number
 ): string[] {
   return [
     ...['--host', frontend.host, '--port', String(frontend.port)],
-    ...['--docs', String(load.docs), '--batch-size', String(load.batchSize)],
-    ...['--doc-bytes', String(load.docBytes), '--timeout', String(timeoutSec)]
+    ...['--batch-size', String(plan.batchSize), '--doc-bytes', String(plan.docBytes)],
+    ...['--plan', JSON.stringify(plan.streams), '--timeout', String(timeoutSec)]
   ]
 }
 
-const ClientReportSchema = z.object({
-  requests: z.number().int().nonnegative(),
-  responses: z.number().int().nonnegative(),
-  startedAt: z.number(),
-  seconds: z.number().nonnegative()
-})
-
-/** The report is the last JSON line of the client's output (GNES may log around it); null if none. */
-export function parseClientReport(output: string): ClientReport | null {
-  const line = output
+/**
+ * The client's report lines (GNES may log around them), one per stream of the plan. Throws when a
+ * line is malformed or a stream is missing, so a half-finished client never passes as a run.
+ */
+export function readClientReports(output: string, plan: ClientPlan): StreamReport[] {
+  const reports = output
     .split('\n')
-    .reverse()
-    .find(l => l.trim().startsWith('{'))
-  if (!line) return null
-  try {
-    const parsed = ClientReportSchema.safeParse(JSON.parse(line))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
+    .filter(l => l.trim().startsWith('{"stream"'))
+    .map(l => {
+      const parsed = StreamReportSchema.safeParse(JSON.parse(l))
+      if (!parsed.success) throw new Error(`load client printed a malformed report: ${l.slice(0, 120)}`)
+      return parsed.data
+    })
+  if (reports.length !== plan.streams.length) {
+    throw new Error(
+      `load client reported ${reports.length} of ${plan.streams.length} streams: ${output.trim().slice(-400)}`
+    )
   }
+  return reports
 }

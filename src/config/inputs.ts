@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { PROFILE_KINDS, type ProfileKind } from '../client/profile'
+import { parseLatencyBound } from '../metrics/sweep'
 
 /**
  * Every option of the suite, as the action's inputs and the CLI's flags spell it (kebab-case).
@@ -20,6 +22,14 @@ const bool = (name: string) =>
     .refine(v => ['true', 'false'].includes(v), `${name} must be true or false`)
     .transform(v => v === 'true')
 
+const rate = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, `${name} must be a number of requests per second, such as 5 or 0.5`)
+    .transform(Number)
+    .refine(n => n > 0 && n <= 1000, `${name} must be above 0 and at most 1000 requests/s`)
+
 const optionalText = z
   .string()
   .trim()
@@ -40,7 +50,37 @@ export const InputsSchema = z.object({
   'batch-size': int('batch-size', 1),
   'doc-bytes': int('doc-bytes', 1),
   runs: int('runs', 1),
-  'warmup-runs': int('warmup-runs', 0),
+  profiles: z
+    .string()
+    .trim()
+    .transform(v => v.split(',').map(s => s.trim()))
+    .refine(
+      list => list.every(p => (PROFILE_KINDS as readonly string[]).includes(p)),
+      `profiles must be a comma-separated list of ${PROFILE_KINDS.join(', ')}`
+    )
+    .refine(list => new Set(list).size === list.length, 'profiles must not repeat a profile')
+    .transform(list => list as ProfileKind[]),
+  rate: z.union([z.literal('').transform(() => null), rate('rate')]),
+  'minimal-rate': z.union([z.literal('').transform(() => null), rate('minimal-rate')]),
+  requests: int('requests', 2),
+  'warmup-requests': int('warmup-requests', 0),
+  'sweep-rates': z.union([
+    z.literal('auto').transform(() => null),
+    z
+      .string()
+      .trim()
+      .transform(v => v.split(',').map(s => s.trim()))
+      .pipe(z.array(rate('sweep-rates')).min(1))
+  ]),
+  'sweep-step-seconds': int('sweep-step-seconds', 1),
+  'sweep-max-steps': int('sweep-max-steps', 1),
+  'sweep-max-latency': z
+    .string()
+    .trim()
+    .refine(
+      v => parseLatencyBound(v) !== null,
+      'sweep-max-latency must be a multiple of the lowest step p50 latency such as 5x, or a duration such as 250ms or 2s'
+    ),
   'case-timeout': int('case-timeout', 10),
   engine: z.enum(['auto', 'docker', 'local'], {
     errorMap: () => ({ message: 'engine must be one of auto, docker, local' })
@@ -90,7 +130,15 @@ export const DEFAULTS: RawInputs = {
   'batch-size': '10',
   'doc-bytes': '1000000',
   runs: '3',
-  'warmup-runs': '1',
+  profiles: 'minimal,burst',
+  rate: '',
+  'minimal-rate': '',
+  requests: '20',
+  'warmup-requests': '5',
+  'sweep-rates': 'auto',
+  'sweep-step-seconds': '5',
+  'sweep-max-steps': '10',
+  'sweep-max-latency': '5x',
   'case-timeout': '900',
   engine: 'auto',
   'gnes-version': '0.0.47',
@@ -126,6 +174,11 @@ export function parseInputs(raw: Partial<RawInputs>): Inputs {
   const given = Object.entries(raw).filter(([, v]) => v !== undefined)
   const merged: RawInputs = { ...DEFAULTS, ...Object.fromEntries(given) }
   const parsed = InputsSchema.safeParse(merged)
+  if (parsed.success && parsed.data.profiles.includes('paced') && parsed.data.rate === null) {
+    throw new InputError(
+      `Invalid input:\n  input 'rate' = '': the paced profile needs a rate in requests/s, such as 5`
+    )
+  }
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
       i => `  input '${i.path.join('.')}' = '${merged[i.path[0] as keyof RawInputs]}': ${i.message}`

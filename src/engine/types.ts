@@ -1,21 +1,6 @@
+import type { ClientPlan, StreamReport } from '../client/load-client'
 import type { GnesMeta } from '../result/schema'
 import type { Topology } from '../topology/schema'
-
-/** What the client sends per run: `docs` documents of `docBytes` bytes, `batchSize` per request. */
-export interface ClientLoad {
-  docs: number
-  batchSize: number
-  docBytes: number
-}
-
-/** What `python/gnes_client.py` reports for one run (it prints this as one JSON line). */
-export interface ClientReport {
-  requests: number
-  responses: number
-  /** Epoch seconds when the stream call began, and its duration. */
-  startedAt: number
-  seconds: number
-}
 
 export interface StartOptions {
   /** Directory for this case's service logs. */
@@ -28,8 +13,8 @@ export interface StartOptions {
 export interface Deployment {
   /** Rejects with a ServiceFailure as soon as any service process/container exits. */
   readonly failed: Promise<never>
-  /** Runs the load client against the frontend, with a deadline on the whole call. */
-  runClient(load: ClientLoad, timeoutSec: number): Promise<ClientReport>
+  /** Runs the load client's plan against the frontend, with a deadline on the whole plan. */
+  runClient(plan: ClientPlan, timeoutSec: number): Promise<StreamReport[]>
   /** Everything the frontend's `--dump_route` file holds so far. */
   readRouteDump(): Promise<string>
   /** Where that file is, for messages (a path, or container:path). */

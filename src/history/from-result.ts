@@ -1,4 +1,5 @@
 import type { CaseResult, Result, Summary } from '../result/schema'
+import { profileKey } from '../client/profile'
 import { HISTORY_SCHEMA, type HistoryEntry } from './schema'
 
 /** Samples are stored at microsecond resolution: finer digits are clock noise and cost bytes. */
@@ -47,12 +48,12 @@ export function entriesFromResult(result: Result, expectCases?: string[]): Histo
   const { meta } = result
   return result.cases.map(c => {
     const measured = c.runs.filter(r => !r.warmup)
-    if (measured.length === 0) {
+    if (measured.length === 0 && !c.sweep) {
       throw new Error(`result ${result.id}, case ${c.id}: no measured run: nothing recorded`)
     }
     return {
       schema: HISTORY_SCHEMA,
-      id: `${result.id}/${c.id}`,
+      id: `${result.id}/${c.id}/${profileKey(c.profile)}`,
       caseId: c.id,
       caseName: c.name,
       origin: 'bench',
@@ -69,7 +70,9 @@ export function entriesFromResult(result: Result, expectCases?: string[]): Histo
       engine: meta.engine,
       runner: meta.host.runner ?? meta.host.hostname,
       load: meta.load,
-      timestampEval: measured[0].startedAt,
+      profile: c.profile,
+      headline: c.headline,
+      timestampEval: measured[0]?.startedAt ?? meta.startedAt,
       metrics: c.metrics,
       best: c.best,
       dataRateMBps: c.dataRateMBps,
@@ -80,7 +83,8 @@ export function entriesFromResult(result: Result, expectCases?: string[]): Histo
           Object.entries(r.summaries).map(([m, summary]) => [m, roundSummary(summary)])
         )
       })),
-      samples: pooledSamples(c)
+      samples: c.sweep ? null : pooledSamples(c),
+      sweep: c.sweep
     }
   })
 }

@@ -74,7 +74,10 @@ function toEntry(caseId: string, line: LegacyLine): HistoryEntry {
     engine: 'legacy',
     runner: null,
     // The old pipeline always ran the standard load, best of three, without a warm-up run.
-    load: { docs: 500, batchSize: 10, docBytes: 1000000, runs: 3, warmupRuns: 0 },
+    load: { docs: 500, batchSize: 10, docBytes: 1000000, runs: 3, requests: 50, warmupRequests: 0 },
+    profile: { kind: 'burst' },
+    headline: 'roundtrip',
+    sweep: null,
     timestampEval: epochToIso(line.timestamp_eval),
     metrics: [...LEGACY_METRICS],
     best,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { SummarySchema } from '../result/schema'
+import { GnesMetaSchema, SummarySchema } from '../result/schema'
 import { describeIssues } from './errors'
 import { HISTORY_SCHEMA, HistoryEntrySchema, type HistoryEntry } from './schema'
 
@@ -37,10 +37,63 @@ export const HistoryEntryV0Schema = z.object({
 })
 type HistoryEntryV0 = z.infer<typeof HistoryEntryV0Schema>
 
-/** @0 → @1. Pure; every @0 value lands in a @1 field, fields @0 never had get their neutral value. */
-export function migrateV0(e: HistoryEntryV0): HistoryEntry {
+/** `history@1`: before load profiles; every entry was a burst with whole warm-up runs. */
+export const HistoryEntryV1Schema = z.object({
+  schema: z.literal('gnes-latency-bench/history@1'),
+  id: z.string().min(1),
+  caseId: z.string().min(1),
+  caseName: z.string(),
+  origin: z.enum(['bench', 'legacy']),
+  resultId: z.string().nullable(),
+  commit: z.object({
+    sha: z.string().nullable(),
+    ref: z.string().nullable(),
+    event: z.string().nullable(),
+    repository: z.string().nullable(),
+    message: z.string().nullable(),
+    url: z.string().nullable()
+  }),
+  gnes: GnesMetaSchema,
+  engine: z.enum(['local', 'docker', 'legacy']),
+  runner: z.string().nullable(),
+  load: z.object({
+    docs: z.number().int().positive(),
+    batchSize: z.number().int().positive(),
+    docBytes: z.number().int().positive(),
+    runs: z.number().int().positive(),
+    warmupRuns: z.number().int().nonnegative()
+  }),
+  timestampEval: isoTime,
+  metrics: z.array(z.string()),
+  best: z.record(z.number()),
+  dataRateMBps: z.number().nullable(),
+  legacyMBps: z.number().nullable(),
+  runs: z.array(z.object({ warmup: z.boolean(), summaries: z.record(SummarySchema) })),
+  samples: z.record(z.array(z.number())).nullable()
+})
+type HistoryEntryV1 = z.infer<typeof HistoryEntryV1Schema>
+
+/**
+ * @1 → @2: a burst profile. A warm-up run was a whole burst, so its requests are exactly
+ * warmupRuns × the burst's requests.
+ */
+export function migrateV1(e: HistoryEntryV1): HistoryEntry {
+  const { warmupRuns, ...load } = e.load
+  const requests = Math.ceil(load.docs / load.batchSize)
   return {
+    ...e,
     schema: HISTORY_SCHEMA,
+    load: { ...load, requests, warmupRequests: warmupRuns * requests },
+    profile: { kind: 'burst' },
+    headline: 'roundtrip',
+    sweep: null
+  }
+}
+
+/** @0 → @1. Pure; every @0 value lands in a @1 field, fields @0 never had get their neutral value. */
+export function migrateV0(e: HistoryEntryV0): HistoryEntryV1 {
+  return {
+    schema: 'gnes-latency-bench/history@1',
     id: e.id,
     caseId: e.caseId,
     caseName: e.caseName,
@@ -63,7 +116,8 @@ export function migrateV0(e: HistoryEntryV0): HistoryEntry {
 
 /** One step per old version, each upgrading to the next; a new version adds one step here. */
 const STEPS: Record<string, (raw: unknown) => unknown> = {
-  'gnes-latency-bench/history@0': raw => migrateV0(HistoryEntryV0Schema.parse(raw))
+  'gnes-latency-bench/history@0': raw => migrateV0(HistoryEntryV0Schema.parse(raw)),
+  'gnes-latency-bench/history@1': raw => migrateV1(HistoryEntryV1Schema.parse(raw))
 }
 
 const SchemaTag = z.object({ schema: z.string() })

@@ -1,8 +1,9 @@
 import { z } from 'zod'
-import { GnesMetaSchema, LoadSchema, SummarySchema } from '../result/schema'
+import { profileKey, ProfileSchema, type Profile } from '../client/profile'
+import { GnesMetaSchema, LoadSchema, SummarySchema, SweepResultSchema } from '../result/schema'
 
 /** Version of one stored history entry; migrations upgrade older ones on read. */
-export const HISTORY_SCHEMA = 'gnes-latency-bench/history@1'
+export const HISTORY_SCHEMA = 'gnes-latency-bench/history@2'
 
 const isoTime = z.string().datetime({ offset: true })
 
@@ -37,14 +38,24 @@ export const HistoryEntrySchema = z.object({
   engine: z.enum(['local', 'docker', 'legacy']),
   runner: z.string().nullable(),
   load: LoadSchema,
+  /** How the requests were offered; entries of different profiles are never compared. */
+  profile: ProfileSchema,
+  /** The metric published first and gated on (roundtrip for a burst). */
+  headline: z.string(),
   timestampEval: isoTime,
   metrics: z.array(z.string()),
-  /** Published figure per metric (best run mean), seconds. */
+  /** Published figure per metric, seconds (burst: best run mean; paced: median of run medians). */
   best: z.record(z.number()),
   dataRateMBps: z.number().nullable(),
   legacyMBps: z.number().nullable(),
   runs: z.array(z.object({ warmup: z.boolean(), summaries: z.record(SummarySchema) })),
   /** Per-request values of the non-warm-up runs, pooled; null where the source had none (legacy). */
-  samples: z.record(numbers).nullable()
+  samples: z.record(numbers).nullable(),
+  /** A rate sweep's steps and maximum throughput; null for other profiles. */
+  sweep: SweepResultSchema.nullable()
 })
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
+
+/** Entries of one case and profile key form a series: what is charted and compared together. */
+export const seriesKey = (e: { caseId: string; profile: Profile }): string =>
+  `${e.caseId}/${profileKey(e.profile)}`

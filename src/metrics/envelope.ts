@@ -8,6 +8,12 @@ export interface Route {
 }
 export type Envelope = Route[]
 
+/** A dump line: the request it answers (ids count from 0 within a stream) and its routes. */
+export interface DumpedEnvelope {
+  requestId: number
+  routes: Envelope
+}
+
 /**
  * RFC 3339 with 0–9 fraction digits, parsed to epoch seconds. Date.parse would keep only
  * milliseconds, and router hops are often shorter than one.
@@ -25,7 +31,13 @@ const RouteJson = z.object({
   startTime: z.string(),
   endTime: z.string()
 })
-const EnvelopeJson = z.object({ routes: z.array(RouteJson).min(1) }).passthrough()
+// Protobuf JSON omits fields at their default, so request 0 has no `requestId`; int64 is a string.
+const EnvelopeJson = z
+  .object({
+    requestId: z.union([z.string().regex(/^\d+$/), z.number().int()]).default(0),
+    routes: z.array(RouteJson).min(1)
+  })
+  .passthrough()
 
 export class RouteDumpError extends Error {}
 
@@ -33,7 +45,11 @@ export class RouteDumpError extends Error {}
  * Parses the dump's JSON lines (one envelope per response, in receive order); `firstLine` is the
  * file's line number of lines[0], so errors point into the file.
  */
-export function parseRouteDump(lines: string[], source: string, firstLine = 1): Envelope[] {
+export function parseRouteDump(
+  lines: string[],
+  source: string,
+  firstLine = 1
+): DumpedEnvelope[] {
   return lines.map((line, i) => {
     const where = `${source} line ${firstLine + i}`
     let json: unknown
@@ -47,11 +63,14 @@ export function parseRouteDump(lines: string[], source: string, firstLine = 1): 
       throw new RouteDumpError(`${where}: not a route envelope: ${parsed.error.issues[0].message}`)
     }
     try {
-      return parsed.data.routes.map(r => ({
-        service: r.service,
-        start: parseTimestamp(r.startTime),
-        end: parseTimestamp(r.endTime)
-      }))
+      return {
+        requestId: Number(parsed.data.requestId),
+        routes: parsed.data.routes.map(r => ({
+          service: r.service,
+          start: parseTimestamp(r.startTime),
+          end: parseTimestamp(r.endTime)
+        }))
+      }
     } catch (err) {
       throw new RouteDumpError(`${where}: ${(err as Error).message}`)
     }

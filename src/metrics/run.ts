@@ -1,22 +1,25 @@
 import type { RunResult } from '../result/schema'
 import type { Envelope } from './envelope'
-import { requestSamples } from './samples'
-import { summarize } from './statistics'
+import type { RequestSamples } from './samples'
+import { median, summarize } from './statistics'
 
-export interface RunInput {
+export interface RunInput extends RequestSamples {
   index: number
   warmup: boolean
   startedAt: string
   clientSeconds: number
-  envelopes: Envelope[]
+  /** Offered requests/s; null for a burst. */
+  rate: number | null
+  requests: number
   /** Bytes of document payload the client sent in this run. */
   payloadBytes: number
+  dataRateMBps: number | null
 }
 
 /**
  * Data rate = payload bytes / (last response leaving the frontend − first request entering it),
  * in MB/s (10^6 bytes). Both instants come from the frontend's clock, so it is what the
- * topology sustained, excluding client start-up.
+ * topology sustained, excluding client start-up. Only a burst's span means this.
  */
 export function dataRateMBps(envelopes: Envelope[], payloadBytes: number): number {
   const first = Math.min(...envelopes.map(e => e[0].start))
@@ -25,27 +28,31 @@ export function dataRateMBps(envelopes: Envelope[], payloadBytes: number): numbe
   return span > 0 ? payloadBytes / span / 1e6 : 0
 }
 
-export function summarizeRun(input: RunInput): { run: RunResult; metrics: string[] } {
-  const { metrics, samples } = requestSamples(input.envelopes)
-  const summaries = Object.fromEntries(metrics.map(m => [m, summarize(samples[m])]))
+/** A metric without samples in this run (`f:send` of a one-request warm-up) has no summary. */
+export function summarizeRun(input: RunInput): RunResult {
+  const present = input.metrics.filter(m => input.samples[m].length > 0)
   return {
-    metrics,
-    run: {
-      index: input.index,
-      warmup: input.warmup,
-      startedAt: input.startedAt,
-      clientSeconds: input.clientSeconds,
-      requests: input.envelopes.length,
-      payloadBytes: input.payloadBytes,
-      dataRateMBps: dataRateMBps(input.envelopes, input.payloadBytes),
-      summaries,
-      samples
-    }
+    index: input.index,
+    rate: input.rate,
+    warmup: input.warmup,
+    startedAt: input.startedAt,
+    clientSeconds: input.clientSeconds,
+    requests: input.requests,
+    payloadBytes: input.payloadBytes,
+    dataRateMBps: input.dataRateMBps,
+    summaries: Object.fromEntries(present.map(m => [m, summarize(input.samples[m])])),
+    samples: Object.fromEntries(present.map(m => [m, input.samples[m]]))
   }
 }
 
+function measuredRuns(runs: RunResult[]): RunResult[] {
+  const measured = runs.filter(r => !r.warmup)
+  if (measured.length === 0) throw new Error('no measured (non-warm-up) run to publish')
+  return measured
+}
+
 /**
- * Published figures: the best (minimum) run mean per metric over the measured runs, as the old
+ * Burst figures: the best (minimum) run mean per metric over the measured runs, as the old
  * pipeline did, the best data rate, and the legacy `MB/s` = docs / best roundtrip.
  */
 export function bestOfRuns(
@@ -53,14 +60,24 @@ export function bestOfRuns(
   metrics: string[],
   docs: number
 ): { best: Record<string, number>; dataRateMBps: number; legacyMBps: number } {
-  const measured = runs.filter(r => !r.warmup)
-  if (measured.length === 0) throw new Error('no measured (non-warm-up) run to publish')
+  const measured = measuredRuns(runs)
   const best = Object.fromEntries(
     metrics.map(m => [m, Math.min(...measured.map(r => r.summaries[m].mean))])
   )
   return {
     best,
-    dataRateMBps: Math.max(...measured.map(r => r.dataRateMBps)),
+    dataRateMBps: Math.max(...measured.map(r => r.dataRateMBps ?? 0)),
     legacyMBps: best.roundtrip > 0 ? docs / best.roundtrip : 0
   }
+}
+
+/**
+ * Paced figures: per metric, the median over the measured runs of each run's median request. A
+ * median per run ignores the odd slow request, and the median across runs ignores a disturbed run.
+ */
+export function medianOfRunMedians(runs: RunResult[], metrics: string[]): Record<string, number> {
+  const measured = measuredRuns(runs)
+  return Object.fromEntries(
+    metrics.map(m => [m, median(measured.map(r => r.summaries[m].median))])
+  )
 }

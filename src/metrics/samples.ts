@@ -17,12 +17,12 @@ export function hopNames(routers: number): string[] {
 }
 
 /** Intervals between consecutive instants, in time order. */
-function gaps(instants: number[]): number[] {
+export function gaps(instants: number[]): number[] {
   const sorted = [...instants].sort((a, b) => a - b)
   return sorted.slice(1).map((t, i) => t - sorted[i])
 }
 
-const procNames = (routers: number): string[] =>
+export const procNames = (routers: number): string[] =>
   Array.from({ length: routers }, (_, i) => `r${i + 1}:proc`)
 
 /** Every metric of a chain of n routers, in display order: roundtrip, frontend, hops, service times. */

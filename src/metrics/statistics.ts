@@ -13,6 +13,13 @@ export function mean(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length
 }
 
+export function median(xs: number[]): number {
+  return quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5
+  )
+}
+
 /** Sample standard deviation (n − 1); 0 for a single value. */
 export function std(xs: number[]): number {
   if (xs.length < 2) return 0

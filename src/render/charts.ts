@@ -6,20 +6,17 @@ import type { HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
 import { buildTime, commitRef, versionLabel } from './format'
 import { hopMetrics } from './metrics'
+import { profileKey, profileLabel, type Profile } from '../client/profile'
 
 /** A Vega-Lite spec template: JSON whose strings may hold `{{name}}` placeholders. */
 export type SpecTemplate = Record<string, unknown>
-export interface ChartTemplates {
-  trend: SpecTemplate
-  hops: SpecTemplate
-}
-
-export const CHART_TEMPLATE_NAMES = ['trend', 'hops'] as const
+export const CHART_TEMPLATE_NAMES = ['trend', 'hops', 'sweep'] as const
+export type ChartTemplates = Record<(typeof CHART_TEMPLATE_NAMES)[number], SpecTemplate>
 
 export function loadChartTemplates(dir = assetPath('templates', 'charts')): ChartTemplates {
   const read = (name: string): SpecTemplate =>
     JSON.parse(fs.readFileSync(path.join(dir, `${name}.vl.json`), 'utf8')) as SpecTemplate
-  return { trend: read('trend'), hops: read('hops') }
+  return Object.fromEntries(CHART_TEMPLATE_NAMES.map(n => [n, read(n)])) as ChartTemplates
 }
 
 type Params = Record<string, unknown>
@@ -55,6 +52,9 @@ function withData(template: SpecTemplate, params: Params, values: object[]): Top
 
 export const SERIES = {
   roundtrip: 'roundtrip (best run mean)',
+  latency: 'latency at minimal load (median of run medians)',
+  paced: 'latency (median of run medians)',
+  maxThroughput: 'maximum sustainable throughput',
   dataRate: 'data rate (payload MB / s)',
   legacy: 'legacy “MB/s” = docs ÷ roundtrip, not a data rate'
 } as const
@@ -94,61 +94,124 @@ function pointRows(
   return rows
 }
 
+export type ChartKind = 'roundtrip' | 'rate' | 'hops' | 'latency' | 'curve' | 'throughput'
+
 export interface ChartSpec {
-  /** File stem: `case-<id>-<kind>`. */
+  /** File stem: `case-<id>-<kind>` for a burst (the names charts had before profiles), else `case-<id>-<profile>-<kind>`. */
   name: string
-  kind: 'roundtrip' | 'rate' | 'hops'
+  kind: ChartKind
   spec: TopLevelSpec
   /** Marks the chart draws (points, or stacked bar segments). */
   marks: number
 }
 
-/** The three charts of one case (a chart without any data is left out); entries newest first. */
-export function caseCharts(
-  caseId: string,
-  caseName: string,
-  entries: readonly HistoryEntry[],
-  templates: ChartTemplates
-): ChartSpec[] {
-  const title = `Case ${caseId}: ${caseName}`
+/** One case and profile's entries, newest first: what one set of charts and one table show. */
+export interface SeriesInput {
+  caseId: string
+  caseName: string
+  profile: Profile
+  entries: readonly HistoryEntry[]
+}
+
+/** `minimal@0.5` → `minimal-0.5`: a profile key as a file-name part. */
+export const profileSlug = (p: Profile): string => profileKey(p).replace('@', '-')
+
+export const chartName = (caseId: string, p: Profile, kind: ChartKind): string =>
+  p.kind === 'burst' ? `case-${caseId}-${kind}` : `case-${caseId}-${profileSlug(p)}-${kind}`
+
+/** Sweep curves of this many newest entries share one chart; older ones would crowd it. */
+export const SWEEP_CURVES = 3
+
+/** A series' charts (a chart without any data is left out); entries newest first. */
+export function seriesCharts(series: SeriesInput, templates: ChartTemplates): ChartSpec[] {
+  const { caseId, entries, profile } = series
+  const title = `Case ${caseId}: ${series.caseName}`
   const charts: ChartSpec[] = []
-  const trend = (kind: 'roundtrip' | 'rate', rows: PointRow[], axis: Params): void => {
+  const push = (kind: ChartKind, template: SpecTemplate, params: Params, rows: object[]): void => {
     if (!rows.length) return
-    const params = { title, ...axis, zero: zeroBased(rows) }
-    const spec = withData(templates.trend, params, rows)
-    charts.push({ name: `case-${caseId}-${kind}`, kind, spec, marks: rows.length })
+    const spec = withData(template, { title, ...params }, rows)
+    charts.push({ name: chartName(caseId, profile, kind), kind, spec, marks: rows.length })
   }
-  trend(
-    'roundtrip',
-    pointRows(entries, SERIES.roundtrip, e => e.best.roundtrip),
-    {
+  const trend = (kind: ChartKind, rows: PointRow[], axis: Params): void =>
+    push(kind, templates.trend, { ...axis, zero: zeroBased(rows) }, rows)
+  const hops = (scale: number, yTitle: string, valueTitle: string, format: string): void => {
+    const h = hopRows(entries, scale)
+    push('hops', templates.hops, { subtitle: 'where the time goes', hopOrder: h.order, yTitle, valueTitle, format }, h.rows)
+  }
+
+  if (profile.kind === 'sweep') {
+    trend(
+      'throughput',
+      pointRows(entries, SERIES.maxThroughput, e => e.sweep?.maxThroughput),
+      { subtitle: 'maximum sustainable throughput per entry', yTitle: 'requests/s', format: '.2f' }
+    )
+    push(
+      'curve',
+      templates.sweep,
+      { subtitle: `throughput–latency, newest ${SWEEP_CURVES} entries (p50 solid, p99 dashed)` },
+      sweepRows(entries.slice(0, SWEEP_CURVES))
+    )
+    return charts
+  }
+  if (profile.kind === 'burst') {
+    trend('roundtrip', pointRows(entries, SERIES.roundtrip, e => e.best.roundtrip), {
       subtitle: 'roundtrip per entry',
       yTitle: 'roundtrip (s)',
       format: '.3f'
-    }
-  )
-  trend(
-    'rate',
-    [
-      ...pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
-      ...pointRows(entries, SERIES.legacy, e => e.legacyMBps)
-    ],
-    { subtitle: 'data rate, and the legacy figure', yTitle: 'MB/s', format: '.1f' }
-  )
-  const hops = hopRows(entries)
-  if (hops.rows.length) {
-    const spec = withData(
-      templates.hops,
-      { title, subtitle: 'where the time goes', hopOrder: hops.order },
-      hops.rows
+    })
+    trend(
+      'rate',
+      [
+        ...pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
+        ...pointRows(entries, SERIES.legacy, e => e.legacyMBps)
+      ],
+      { subtitle: 'data rate, and the legacy figure', yTitle: 'MB/s', format: '.1f' }
     )
-    charts.push({ name: `case-${caseId}-hops`, kind: 'hops', spec, marks: hops.rows.length })
+    hops(1, 'mean seconds per request, stacked by hop', 'mean (s)', '.3f')
+    return charts
   }
+  const label = profile.kind === 'minimal' ? SERIES.latency : SERIES.paced
+  trend('latency', pointRows(entries, label, e => ms(e.best.latency)), {
+    subtitle: `${profileLabel(profile)}: latency per entry`,
+    yTitle: 'latency (ms)',
+    format: '.1f'
+  })
+  hops(1000, 'median ms per request, stacked by hop', 'median (ms)', '.1f')
   return charts
 }
 
-/** Mean of each hop per version, pre-aggregated so the stacked bars add up to a mean path time. */
-export function hopRows(entries: readonly HistoryEntry[]): { order: string[]; rows: object[] } {
+const ms = (s: number | undefined): number | undefined => (s === undefined ? undefined : s * 1000)
+
+/** One row per step and percentile of each entry's sweep, for the throughput–latency curves. */
+export function sweepRows(entries: readonly HistoryEntry[]): object[] {
+  return entries.flatMap((e, i) =>
+    (e.sweep?.points ?? [])
+      .filter(p => p.latency.n > 0)
+      .flatMap(p =>
+        (['p50', 'p99'] as const).map(percentile => ({
+          entry: e.id,
+          version: versionLabel(e),
+          order: entries.length - i,
+          evaluated: e.timestampEval,
+          offered: p.offered,
+          achieved: p.achieved,
+          percentile,
+          latency: p.latency[percentile] * 1000,
+          errors: p.errors,
+          sustained: p.sustained ? 'yes' : 'no'
+        }))
+      )
+  )
+}
+
+/**
+ * Mean of each hop per version, pre-aggregated so the stacked bars add up to a mean path time;
+ * `scale` converts seconds to the chart's unit.
+ */
+export function hopRows(
+  entries: readonly HistoryEntry[],
+  scale = 1
+): { order: string[]; rows: object[] } {
   const all = new Set<string>()
   for (const e of entries) for (const m of e.metrics) all.add(m)
   const order = hopMetrics([...all])
@@ -173,7 +236,7 @@ export function hopRows(entries: readonly HistoryEntry[]): { order: string[]; ro
   for (const [version, g] of groups) {
     order.forEach((hop, j) => {
       if (g.counts[j] === 0) return
-      const value = g.sums[j] / g.counts[j]
+      const value = (g.sums[j] / g.counts[j]) * scale
       rows.push({ version, order: g.order, hop, position: j, value, runs: g.counts[j] })
     })
   }

@@ -1,9 +1,16 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { HistoryEntry } from '../history/schema'
+import { profileKey, type Profile } from '../client/profile'
+import { seriesKey, type HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
 import type { Topology } from '../topology/schema'
-import { caseCharts, CHART_TEMPLATE_NAMES, loadChartTemplates, renderSvg } from './charts'
+import {
+  CHART_TEMPLATE_NAMES,
+  loadChartTemplates,
+  renderSvg,
+  seriesCharts,
+  type ChartSpec
+} from './charts'
 import { DASHBOARD_ASSETS, dashboardData } from './dashboard'
 import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
@@ -25,20 +32,40 @@ export interface RenderOptions {
   repositoryUrl?: string
 }
 
-/** Groups entries by case, newest first within a case and cases in natural id order. */
-export function byCase(entries: readonly HistoryEntry[]): [string, HistoryEntry[]][] {
-  const groups = new Map<string, HistoryEntry[]>()
-  for (const e of entries) {
-    const list = groups.get(e.caseId) ?? []
-    list.push(e)
-    groups.set(e.caseId, list)
-  }
-  return [...groups.entries()]
-    .sort(([a], [b]) => compareCaseIds(a, b))
-    .map(([id, list]) => [id, newestFirst(list)])
+/** Entries of one case and profile, newest first, with what the README and dashboard show of them. */
+export interface Series {
+  caseId: string
+  caseName: string
+  key: string
+  /** The newest entry's profile (a sweep's rates change from run to run). */
+  profile: Profile
+  entries: HistoryEntry[]
+  shown: HistoryEntry[]
+  metrics: string[]
+  charts: ChartSpec[]
 }
 
-const CHART_FILE = /^case-[\w-]+-(roundtrip|rate|hops)\.(svg|vl\.json)$/
+/** Minimal load first (the headline), then paced, burst and sweep; rates ascending within a kind. */
+const PROFILE_ORDER = ['minimal', 'paced', 'burst', 'sweep']
+const rateOf = (p: Profile): number => ('rate' in p ? p.rate : 0)
+const compareProfiles = (a: Profile, b: Profile): number =>
+  PROFILE_ORDER.indexOf(a.kind) - PROFILE_ORDER.indexOf(b.kind) || rateOf(a) - rateOf(b)
+
+/** Groups entries into series: cases in natural id order, profiles in PROFILE_ORDER within. */
+export function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
+  const groups = new Map<string, HistoryEntry[]>()
+  for (const e of entries) {
+    const key = seriesKey(e)
+    groups.set(key, [...(groups.get(key) ?? []), e])
+  }
+  return [...groups.values()]
+    .map(newestFirst)
+    .sort(
+      (a, b) => compareCaseIds(a[0].caseId, b[0].caseId) || compareProfiles(a[0].profile, b[0].profile)
+    )
+}
+
+const CHART_FILE = /^case-[\w.-]+-(roundtrip|rate|hops|latency|curve|throughput)\.(svg|vl\.json)$/
 
 /**
  * Writes README.md, charts/*.svg with their Vega-Lite specs, and the dashboard (index.html, its
@@ -61,29 +88,32 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
     written.push(file)
   }
 
-  const cases = byCase(o.entries).map(([id, entries]) => {
+  const series: Series[] = bySeries(o.entries).map(entries => {
+    const caseId = entries[0].caseId
+    const caseName = o.topologies[caseId]?.name ?? entries[0].caseName
+    const profile = entries[0].profile
     const shown = entries.slice(0, o.maxEntries)
-    const name = o.topologies[id]?.name ?? entries[0].caseName
     return {
-      id,
-      name,
-      description: o.topologies[id]?.description ?? '',
+      caseId,
+      caseName,
+      key: profileKey(profile),
+      profile,
       entries,
       shown,
       metrics: metricOrder(entries),
-      charts: caseCharts(id, name, shown, templates)
+      charts: seriesCharts({ caseId, caseName, profile, entries: shown }, templates)
     }
   })
 
-  for (const c of cases) {
-    for (const chart of c.charts) {
+  for (const s of series) {
+    for (const chart of s.charts) {
       write(`charts/${chart.name}.vl.json`, `${JSON.stringify(chart.spec, null, 2)}\n`)
       write(`charts/${chart.name}.svg`, await renderSvg(chart.spec))
     }
   }
   removeStaleCharts(path.join(o.outDir, 'charts'), written)
 
-  const context = readmeContext(cases, o.topologies, o.repositoryUrl)
+  const context = readmeContext(series, o.topologies, o.repositoryUrl)
   write('README.md', renderReadme(readmeTemplate, context))
 
   const shipped = assetPath('templates', 'dashboard')
@@ -93,7 +123,10 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
     'dashboard/charts.json',
     JSON.stringify(Object.fromEntries(CHART_TEMPLATE_NAMES.map(n => [n, templates[n]])))
   )
-  write('data/history.json', JSON.stringify(dashboardData(cases, o.repositoryUrl)))
+  write(
+    'data/history.json',
+    JSON.stringify(dashboardData(series, o.topologies, o.repositoryUrl))
+  )
   return written
 }
 

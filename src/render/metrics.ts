@@ -9,6 +9,18 @@ export function metricOrder(newestFirst: readonly HistoryEntry[]): string[] {
   return [...seen]
 }
 
+/** Metrics of paced profiles (see docs/metrics.md); the last router's end is where GNES's clock stops. */
+const PACED_DOCS: Record<string, string> = {
+  latency:
+    'Paced profiles: from the request’s scheduled send to the last router’s end, so a stalled stream cannot hide delay (coordinated omission corrected). The return hop is not included: GNES’s Frontend collects an answer only when the next request arrives.',
+  'latency:sent': 'Paced profiles: from the request’s actual send to the last router’s end.',
+  'c:lag':
+    'Paced profiles: how late the client handed a request to gRPC after its scheduled time (0 unless the stream stalled).',
+  'c->f:send':
+    'Paced profiles: from the client handing a request to gRPC to the Frontend receiving it (F.start − send).',
+  path: 'Paced profiles: the service path inside GNES, from the Frontend receiving a request to the last router finishing it.'
+}
+
 const hopName = (side: string): string => (side === 'f' ? 'the Frontend' : `Router${side.slice(1)}`)
 
 /** One sentence per metric name, for the README and the dashboard; patterns cover N routers. */
@@ -17,6 +29,7 @@ export function describeMetric(name: string): string {
     return 'Frontend receive-to-reply time of one request (F.end − F.start): the end-to-end latency.'
   }
   if (name === 'f:send') return 'Time between the Frontend starting consecutive requests.'
+  if (name in PACED_DOCS) return PACED_DOCS[name]
   if (name === 'f:recv') return 'Time between the Frontend finishing consecutive requests.'
   const hop = /^(f|r\d+)->(f|r\d+):send$/.exec(name)
   if (hop) {
@@ -41,6 +54,7 @@ export const RATE_DOCS = {
 } as const
 
 const pathPosition = (metric: string): number => {
+  if (metric === 'c->f:send') return 0.5
   const hop = /^(f|r(\d+))->(?:f|r\d+):send$/.exec(metric)
   if (hop) return 2 * (hop[2] ? Number(hop[2]) : 0) + 1
   const proc = /^r(\d+):proc$/.exec(metric)

@@ -5,15 +5,13 @@ import type { Topology } from '../topology/schema'
 import { metricCode } from './format'
 import { describeMetric, RATE_DOCS } from './metrics'
 import { topologyMermaid } from './mermaid'
-import { markdownTable } from './table'
+import { markdownTable, sweepTable } from './table'
+import { profileLabel, type Profile } from '../client/profile'
 
-export interface ReadmeCase {
-  id: string
-  name: string
-  description: string
-  notes: string
-  /** Mermaid source (safe to emit raw); empty when the case's topology is not known. */
-  mermaid: string
+export interface ReadmeSeries {
+  key: string
+  /** Plain text, e.g. `minimal load (paced, 5 req/s)`. */
+  label: string
   charts: { alt: string; file: string }[]
   /** Markdown table (escaped; emit raw). */
   table: string
@@ -22,19 +20,55 @@ export interface ReadmeCase {
   truncated: boolean
 }
 
+export interface ReadmeCase {
+  id: string
+  name: string
+  description: string
+  notes: string
+  /** Mermaid source (safe to emit raw); empty when the case's topology is not known. */
+  mermaid: string
+  /** Minimal load first, then paced, burst, sweep. */
+  series: ReadmeSeries[]
+}
+
 /** What a README template sees; documented in docs/reports.md for user templates. */
 export interface ReadmeContext {
-  load: Load & { requests: number }
+  load: Load & { burstRequests: number }
+  /** One row per load profile: `label` is Markdown (emit raw), `description` plain text. */
+  profiles: { label: string; description: string }[]
   /** `label` is Markdown (emit raw), `description` plain text. */
   metrics: { label: string; description: string }[]
   cases: ReadmeCase[]
 }
 
-export interface CaseInput {
-  id: string
-  /** All entries of the case, newest first. */
+export const PROFILE_DOCS: { label: string; description: string }[] = [
+  {
+    label: '`minimal`',
+    description:
+      'Latency at minimal load: requests paced open loop at the case’s minimal rate (slow enough that no request waits behind another), published as the median over the runs of each run’s median request. The figure pull requests are judged on.'
+  },
+  {
+    label: '`paced`',
+    description: 'The same measurement at a rate you choose (input `rate`, requests/s).'
+  },
+  {
+    label: '`burst`',
+    description:
+      'The legacy standard load: every request of a run handed to one stream at once, so they queue; published as the best run mean, comparable with the imported legacy history.'
+  },
+  {
+    label: '`sweep`',
+    description:
+      'A rate sweep: paced steps at rising rates (or the rates you list) with latency percentiles and achieved throughput per step, and the maximum sustainable throughput (achieved ≥ 95 % of offered and p99 within the bound).'
+  }
+]
+
+/** A series as readmeContext needs it (see Series in ./index). */
+export interface SeriesInput {
+  caseId: string
+  key: string
+  profile: Profile
   entries: HistoryEntry[]
-  /** The newest `maxEntries`, which the README shows. */
   shown: HistoryEntry[]
   metrics: string[]
   charts: { name: string; kind: string }[]
@@ -43,38 +77,58 @@ export interface CaseInput {
 const CHART_ALT: Record<string, string> = {
   roundtrip: 'roundtrip over versions',
   rate: 'data rate and legacy MB/s over versions',
-  hops: 'time per hop over versions'
+  hops: 'time per hop over versions',
+  latency: 'latency over versions',
+  throughput: 'maximum sustainable throughput over versions',
+  curve: 'throughput–latency curves of the newest entries'
 }
 
 export function readmeContext(
-  cases: CaseInput[],
+  series: SeriesInput[],
   topologies: Record<string, Topology>,
   repositoryUrl?: string
 ): ReadmeContext {
-  const newest = cases.flatMap(c => c.entries.slice(0, 1))
+  const newest = series.flatMap(s => s.entries.slice(0, 1))
   const load = newest.find(e => e.origin === 'bench')?.load ??
-    newest[0]?.load ?? { docs: 500, batchSize: 10, docBytes: 1000000, runs: 3, warmupRuns: 1 }
-  const metricNames = [...new Set(cases.flatMap(c => c.metrics))]
+    newest[0]?.load ?? {
+      docs: 500,
+      batchSize: 10,
+      docBytes: 1000000,
+      runs: 3,
+      requests: 20,
+      warmupRequests: 5
+    }
+  const metricNames = [...new Set(series.flatMap(s => s.metrics))]
+  const caseIds = [...new Set(series.map(s => s.caseId))]
   return {
-    load: { ...load, requests: Math.ceil(load.docs / load.batchSize) },
+    load: { ...load, burstRequests: Math.ceil(load.docs / load.batchSize) },
+    profiles: PROFILE_DOCS,
     metrics: [
       ...metricNames.map(name => ({ label: metricCode(name), description: describeMetric(name) })),
       { label: 'Data rate (MB/s)', description: RATE_DOCS.dataRateMBps },
       { label: 'Legacy "MB/s"', description: RATE_DOCS.legacyMBps }
     ],
-    cases: cases.map(c => {
-      const topology = topologies[c.id]
+    cases: caseIds.map(id => {
+      const topology = topologies[id]
+      const own = series.filter(s => s.caseId === id)
       return {
-        id: c.id,
-        name: topology?.name ?? c.entries[0]?.caseName ?? c.id,
+        id,
+        name: topology?.name ?? own[0].entries[0].caseName,
         description: topology?.description ?? '',
         notes: topology?.notes ?? '',
         mermaid: topology ? topologyMermaid(topology) : '',
-        charts: c.charts.map(ch => ({ alt: CHART_ALT[ch.kind], file: `charts/${ch.name}.svg` })),
-        table: markdownTable(c.shown, c.metrics, repositoryUrl),
-        shown: c.shown.length,
-        total: c.entries.length,
-        truncated: c.shown.length < c.entries.length
+        series: own.map(s => ({
+          key: s.key,
+          label: profileLabel(s.profile),
+          charts: s.charts.map(ch => ({ alt: CHART_ALT[ch.kind], file: `charts/${ch.name}.svg` })),
+          table:
+            s.profile.kind === 'sweep'
+              ? sweepTable(s.shown, repositoryUrl)
+              : markdownTable(s.shown, s.metrics, repositoryUrl, s.profile.kind),
+          shown: s.shown.length,
+          total: s.entries.length,
+          truncated: s.shown.length < s.entries.length
+        }))
       }
     })
   }

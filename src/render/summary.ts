@@ -1,64 +1,107 @@
-import type { Result } from '../result/schema'
+import { profileKey, profileLabel } from '../client/profile'
+import type { CaseResult, Result } from '../result/schema'
 import { escapeMarkdown, fmtRate, fmtSeconds, metricCode } from './format'
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
 const alignRow = (n: number, left: number): string =>
   row(Array.from({ length: n }, (_, i) => (i < left ? ':--' : '--:')))
 
-/**
- * The run as Markdown for `$GITHUB_STEP_SUMMARY`: what was measured, the published figure per case
- * and metric, and each run's roundtrip so a slow warm-up or an outlier run is visible.
- */
-export function jobSummary(result: Result): string {
-  const { gnes, load, git, engine } = result.meta
-  const metrics = [...new Set(result.cases.flatMap(c => c.metrics))]
-  const sha = git.sha ? `\`${escapeMarkdown(git.sha.slice(0, 7))}\`` : ''
-  const ref = git.ref ? ` on ${escapeMarkdown(git.ref)}` : ''
-  const lines = [
-    '## GNES latency benchmark',
-    '',
-    [
-      `GNES ${escapeMarkdown(gnes.version)} (${escapeMarkdown(gnes.tag)}${gnes.vcs ? ` ${escapeMarkdown(gnes.vcs.slice(0, 7))}` : ''})`,
-      `${engine} engine`,
-      `${load.docs} docs × ${load.docBytes} B in batches of ${load.batchSize}`,
-      `${load.runs} runs after ${load.warmupRuns} warm-up`,
-      ...(sha ? [`commit ${sha}${ref}`] : [])
-    ].join(' · '),
-    '',
-    row(['Case', ...metrics.map(m => `${metricCode(m)} (s)`), 'Data rate (MB/s)', 'Legacy "MB/s"']),
-    alignRow(metrics.length + 3, 1),
-    ...result.cases.map(c =>
+const caseCell = (c: CaseResult): string => `${escapeMarkdown(c.id)} ${escapeMarkdown(c.name)}`
+
+/** Burst and paced cases of one profile: the published figure per metric, and each run's headline. */
+function timingSection(cases: CaseResult[]): string[] {
+  const metrics = [...new Set(cases.flatMap(c => c.metrics))]
+  const burst = cases[0].profile.kind === 'burst'
+  const headline = cases[0].headline
+  return [
+    row(['Case', ...metrics.map(m => `${metricCode(m)} (s)`), ...(burst ? ['Data rate (MB/s)', 'Legacy "MB/s"'] : [])]),
+    alignRow(metrics.length + 1 + (burst ? 2 : 0), 1),
+    ...cases.map(c =>
       row([
-        `${escapeMarkdown(c.id)} ${escapeMarkdown(c.name)}`,
+        caseCell(c),
         ...metrics.map(m => fmtSeconds(c.best[m])),
-        fmtRate(c.dataRateMBps),
-        String(Math.round(c.legacyMBps))
+        ...(burst ? [fmtRate(c.dataRateMBps), String(Math.round(c.legacyMBps ?? 0))] : [])
       ])
     ),
     '',
-    'Figures are the best run mean per metric; legacy "MB/s" is docs ÷ roundtrip, not a data rate.',
+    burst
+      ? 'Figures are the best run mean per metric; legacy "MB/s" is docs ÷ roundtrip, not a data rate.'
+      : 'Figures are the median over the measured runs of each run’s median request.',
     '',
-    '<details><summary>Roundtrip per run</summary>',
+    `<details><summary>${metricCode(headline)} per run</summary>`,
     '',
-    row(['Case', 'Run', 'Mean (s)', 'Median (s)', 'p90 (s)', 'Max (s)', 'Data rate (MB/s)']),
-    alignRow(7, 2),
-    ...result.cases.flatMap(c =>
+    row(['Case', 'Run', 'Mean (s)', 'Median (s)', 'p90 (s)', 'Max (s)']),
+    alignRow(6, 2),
+    ...cases.flatMap(c =>
       c.runs.map(r => {
-        const s = r.summaries.roundtrip
+        const s = r.summaries[headline]
         return row([
           escapeMarkdown(c.id),
           `${r.index}${r.warmup ? ' (warm-up)' : ''}`,
           fmtSeconds(s?.mean),
           fmtSeconds(s?.median),
           fmtSeconds(s?.p90),
-          fmtSeconds(s?.max),
-          fmtRate(r.dataRateMBps)
+          fmtSeconds(s?.max)
         ])
       })
     ),
     '',
-    '</details>',
+    '</details>'
+  ]
+}
+
+const msCell = (s: number): string => (s * 1000).toFixed(1)
+
+function sweepSection(cases: CaseResult[]): string[] {
+  return cases.flatMap(c => [
+    `**${caseCell(c)}**: maximum sustainable throughput ${c.sweep!.maxThroughput === null ? 'none (no step sustained)' : `**${c.sweep!.maxThroughput.toFixed(2)} req/s**`} (p99 bound ${msCell(c.sweep!.maxP99)} ms, ${escapeMarkdown(c.sweep!.bound)})`,
+    '',
+    row(['Offered (req/s)', 'Achieved (req/s)', 'p50 (ms)', 'p90 (ms)', 'p99 (ms)', 'Max (ms)', 'Errors', 'Sustained']),
+    alignRow(8, 0),
+    ...c.sweep!.points.map(p =>
+      row([
+        p.offered.toFixed(2),
+        p.achieved.toFixed(2),
+        msCell(p.latency.p50),
+        msCell(p.latency.p90),
+        msCell(p.latency.p99),
+        msCell(p.latency.max),
+        String(p.errors),
+        p.sustained ? 'yes' : 'no'
+      ])
+    ),
+    ''
+  ])
+}
+
+/**
+ * The run as Markdown for `$GITHUB_STEP_SUMMARY`: what was measured, then per load profile the
+ * published figures, each run's headline (a slow warm-up or outlier shows) and a sweep's steps.
+ */
+export function jobSummary(result: Result): string {
+  const { gnes, load, git, engine } = result.meta
+  const sha = git.sha ? `\`${escapeMarkdown(git.sha.slice(0, 7))}\`` : ''
+  const ref = git.ref ? ` on ${escapeMarkdown(git.ref)}` : ''
+  const groups = new Map<string, CaseResult[]>()
+  for (const c of result.cases) {
+    const key = profileKey(c.profile)
+    groups.set(key, [...(groups.get(key) ?? []), c])
+  }
+  const lines = [
+    '## GNES latency benchmark',
+    '',
+    [
+      `GNES ${escapeMarkdown(gnes.version)} (${escapeMarkdown(gnes.tag)}${gnes.vcs ? ` ${escapeMarkdown(gnes.vcs.slice(0, 7))}` : ''})`,
+      `${engine} engine`,
+      `requests of ${load.batchSize} docs × ${load.docBytes} B`,
+      `${load.runs} runs per profile after ${load.warmupRequests} warm-up requests`,
+      ...(sha ? [`commit ${sha}${ref}`] : [])
+    ].join(' · '),
     ''
   ]
+  for (const cases of groups.values()) {
+    lines.push(`### ${escapeMarkdown(profileLabel(cases[0].profile))}`, '')
+    lines.push(...(cases[0].sweep ? sweepSection(cases) : timingSection(cases)), '')
+  }
   return lines.join('\n')
 }

@@ -1,3 +1,4 @@
+import type { Profile } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
 import {
   buildTime,
@@ -24,7 +25,8 @@ export interface TableRow {
 export function tableRows(
   entries: readonly HistoryEntry[],
   metrics: readonly string[],
-  repositoryUrl?: string
+  repositoryUrl?: string,
+  format: (seconds: number | undefined) => string = fmtSeconds
 ): TableRow[] {
   return entries.map(e => {
     const ref = commitRef(e, repositoryUrl)
@@ -37,35 +39,73 @@ export function tableRows(
         ref?.sha === e.gnes.vcs ? e.gnes.tag || e.gnes.version : versionLabel(e)
       ),
       commit: url ? `[\`${sha}\`](${url})` : sha,
-      values: metrics.map(m => fmtSeconds(e.best[m])),
+      values: metrics.map(m => format(e.best[m])),
       dataRate: fmtRate(e.dataRateMBps),
       legacy: e.legacyMBps === null ? '–' : String(Math.round(e.legacyMBps))
     }
   })
 }
 
-/** A GitHub-flavoured Markdown table: seconds with three decimals, real and legacy rate columns. */
+const markdownRows = (head: string[], rows: string[][]): string =>
+  [head, head.map((_, i) => (i < 3 ? ':--' : '--:')), ...rows]
+    .map(cells => `| ${cells.join(' | ')} |`)
+    .join('\n')
+
+const msCell = (s: number | undefined): string => (s === undefined ? '–' : (s * 1000).toFixed(1))
+
+/**
+ * A GitHub-flavoured Markdown table. A burst series keeps the legacy tables' seconds with three
+ * decimals and adds the real and the legacy rate columns; paced series are in milliseconds.
+ */
 export function markdownTable(
   entries: readonly HistoryEntry[],
   metrics: readonly string[],
-  repositoryUrl?: string
+  repositoryUrl?: string,
+  kind: Profile['kind'] = 'burst'
 ): string {
+  const rates = kind === 'burst'
   const head = [
     'Build',
     'Version',
     'Commit',
-    ...metrics.map(m => `${metricCode(m)} (s)`),
-    'Data rate (MB/s)',
-    'Legacy "MB/s" (docs ÷ roundtrip)'
+    ...metrics.map(m => `${metricCode(m)} (${rates ? 's' : 'ms'})`),
+    ...(rates ? ['Data rate (MB/s)', 'Legacy "MB/s" (docs ÷ roundtrip)'] : [])
   ]
-  const align = head.map((_, i) => (i < 3 ? ':--' : '--:'))
-  const rows = tableRows(entries, metrics, repositoryUrl).map(r => [
+  const rows = tableRows(entries, metrics, repositoryUrl, rates ? fmtSeconds : msCell).map(r => [
     r.built,
     r.version,
     r.commit,
     ...r.values,
-    r.dataRate,
-    r.legacy
+    ...(rates ? [r.dataRate, r.legacy] : [])
   ])
-  return [head, align, ...rows].map(cells => `| ${cells.join(' | ')} |`).join('\n')
+  return markdownRows(head, rows)
+}
+
+/** A sweep series: maximum throughput, and the latency at its lowest and highest sustained steps. */
+export function sweepTable(entries: readonly HistoryEntry[], repositoryUrl?: string): string {
+  const head = [
+    'Build',
+    'Version',
+    'Commit',
+    'Max throughput (req/s)',
+    'p50 at the lowest rate (ms)',
+    'p99 at the highest sustained rate (ms)',
+    'Steps'
+  ]
+  const rows = tableRows(entries, [], repositoryUrl).map((r, i) => {
+    const sweep = entries[i].sweep
+    const points = [...(sweep?.points ?? [])].sort((a, b) => a.offered - b.offered)
+    const top = points.filter(p => p.sustained).pop()
+    const max = sweep?.maxThroughput
+    return [
+      r.built,
+      r.version,
+      r.commit,
+      max === null || max === undefined ? 'none sustained' : max.toFixed(2),
+      msCell(points[0]?.latency.p50),
+      msCell(top?.latency.p99),
+      String(points.length)
+    ]
+  })
+  return markdownRows(head, rows)
 }

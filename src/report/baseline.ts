@@ -1,8 +1,10 @@
+import { profileKey, profileLabel, type Profile } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
 
 export interface BaselineQuery {
   caseId: string
+  profile: Profile
   load: Pick<Load, 'docs' | 'batchSize' | 'docBytes'>
   engine: HistoryEntry['engine']
   /** The pull request's base branch (`main` or `refs/heads/main`); null: any branch. */
@@ -29,26 +31,29 @@ const newest = (entries: HistoryEntry[]): HistoryEntry =>
 /**
  * The history entry a pull request is measured against: the merge-base commit's entry when the
  * history has one, else the newest entry recorded on the base branch. Only entries of the same
- * case, engine and per-request load (documents, batch, document size) are comparable; the number
- * of runs may differ because the verdict works on per-run medians. Pull-request results are never
- * a baseline: they measure unmerged code.
+ * case, load profile (and rate), engine and request (batch, document size; a burst's documents
+ * too) are comparable; the number of runs may differ because the verdict works on per-run medians.
+ * Pull-request results are never a baseline: they measure unmerged code.
  */
 export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuery): BaselineChoice {
+  const key = profileKey(q.profile)
   const comparable = entries.filter(
     e =>
       e.caseId === q.caseId &&
+      profileKey(e.profile) === key &&
       e.engine === q.engine &&
-      e.load.docs === q.load.docs &&
+      (q.profile.kind !== 'burst' || e.load.docs === q.load.docs) &&
       e.load.batchSize === q.load.batchSize &&
       e.load.docBytes === q.load.docBytes &&
       !e.commit.event?.startsWith('pull_request')
   )
   if (comparable.length === 0) {
     const sameCase = entries.some(e => e.caseId === q.caseId)
+    const docs = q.profile.kind === 'burst' ? `${q.load.docs} docs × ` : 'requests of '
     return {
       entry: null,
       reason: sameCase
-        ? `no history entry of case ${q.caseId} with engine ${q.engine} and load ${q.load.docs} docs × ${q.load.docBytes} B, batch ${q.load.batchSize}`
+        ? `no history entry of case ${q.caseId} under ${profileLabel(q.profile)} with engine ${q.engine} and ${docs}${q.load.docBytes} B, batch ${q.load.batchSize}`
         : `no history entry of case ${q.caseId}`
     }
   }

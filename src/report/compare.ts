@@ -1,3 +1,4 @@
+import { profileLabel } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
 import type { CaseResult, Result } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
@@ -18,9 +19,10 @@ export interface MetricComparison {
   /** Headline metrics (roundtrip, frontend send/recv) go in the main table, the rest are folded. */
   headline: boolean
   /**
-   * Only the end-to-end `roundtrip` decides `Comparison.regression`. The other metrics locate a
-   * change; the millisecond-sized ones drift by 20–50% between jobs on a shared machine
-   * (docs/regression.md), which no within-job test can see.
+   * Only the case's headline metric (`latency` at minimal load, `roundtrip` for a burst) decides
+   * `Comparison.regression`. The other metrics locate a change; the millisecond-sized ones drift
+   * by 20–50% between jobs on a shared machine (docs/regression.md), which no within-job test can
+   * see.
    */
   gating: boolean
   /**
@@ -43,6 +45,8 @@ export interface MetricComparison {
 export interface CaseComparison {
   caseId: string
   caseName: string
+  /** The load profile, as text (e.g. `minimal load (paced, 5 req/s)`). */
+  profile: string
   baseline: BaselineChoice
   /** Empty when there is no baseline. */
   metrics: MetricComparison[]
@@ -59,7 +63,7 @@ export interface Comparison {
     load: Result['meta']['load']
   }
   cases: CaseComparison[]
-  /** True when the roundtrip of any case says regression (see `MetricComparison.gating`). */
+  /** True when the headline metric of any case says regression (see `MetricComparison.gating`). */
   regression: boolean
 }
 
@@ -80,8 +84,6 @@ const FLOOR_SECONDS = 1e-6
  * runs on. Fewer runs are not trimmed, because cutting 1 of 5 costs more power than it buys.
  */
 const TRIM = 0.1
-
-const GATING_METRIC = 'roundtrip'
 
 const isHeadline = (metric: string): boolean => !metric.includes('->') && !/^r\d+:/.test(metric)
 
@@ -125,6 +127,7 @@ const logMedians = (runs: number[][]): number[] =>
 
 function thresholdOnly(
   metric: string,
+  gating: boolean,
   baseline: number,
   pr: number,
   runs: MetricComparison['runs'],
@@ -135,7 +138,7 @@ function thresholdOnly(
   return {
     metric,
     headline: isHeadline(metric),
-    gating: metric === GATING_METRIC,
+    gating,
     baseline,
     pr,
     change,
@@ -158,7 +161,8 @@ export function compareMetric(
   baseline: number[][],
   pr: number[][],
   threshold: number,
-  alpha = 0.05
+  alpha = 0.05,
+  gating = metric === 'roundtrip'
 ): MetricComparison {
   const a = logMedians(baseline)
   const b = logMedians(pr)
@@ -167,6 +171,7 @@ export function compareMetric(
     const side = a.length < 2 ? 'baseline' : 'PR'
     return thresholdOnly(
       metric,
+      gating,
       Math.exp(trimmedMean(a, TRIM)),
       Math.exp(trimmedMean(b, TRIM)),
       runs,
@@ -179,7 +184,7 @@ export function compareMetric(
   return {
     metric,
     headline: isHeadline(metric),
-    gating: metric === GATING_METRIC,
+    gating,
     baseline: Math.exp(trimmedMean(a, TRIM)),
     pr: Math.exp(trimmedMean(b, TRIM)),
     change,
@@ -204,7 +209,7 @@ function compareCase(
     if (pr.length === 0) continue
     const base = baselineRuns(entry, metric)
     if (base && base.length > 0) {
-      out.push(compareMetric(metric, base, pr, threshold, alpha))
+      out.push(compareMetric(metric, base, pr, threshold, alpha, metric === c.headline))
       continue
     }
     const prBest = c.best[metric]
@@ -215,22 +220,35 @@ function compareCase(
       ? 'baseline samples do not split into its runs'
       : 'the baseline has no per-request samples'
     out.push(
-      thresholdOnly(metric, baseBest, prBest, runs, threshold, `no test (${why}): best run means`)
+      thresholdOnly(
+        metric,
+        metric === c.headline,
+        baseBest,
+        prBest,
+        runs,
+        threshold,
+        `no test (${why}): published figures`
+      )
     )
   }
   return out
 }
 
-/** Compares every case of a pull request's result against its baseline in `history`. */
+/**
+ * Compares every case and profile of a pull request's result against its baseline in `history`.
+ * Rate sweeps are reported, not judged: their steps differ from run to run.
+ */
 export function compareResult(
   result: Result,
   history: readonly HistoryEntry[],
   options: CompareOptions
 ): Comparison {
   const alpha = options.alpha ?? 0.05
-  const cases = result.cases.map((c): CaseComparison => {
+  const judged = result.cases.filter(c => c.profile.kind !== 'sweep')
+  const cases = judged.map((c): CaseComparison => {
     const baseline = selectBaseline(history, {
       caseId: c.id,
+      profile: c.profile,
       load: result.meta.load,
       engine: result.meta.engine,
       baseRef: options.baseRef,
@@ -239,6 +257,7 @@ export function compareResult(
     return {
       caseId: c.id,
       caseName: c.name,
+      profile: profileLabel(c.profile),
       baseline,
       metrics: baseline.entry ? compareCase(c, baseline.entry, options.threshold, alpha) : []
     }

@@ -94,7 +94,7 @@ const TABLE_HEAD = [
 ]
 
 const caseLabel = (c: CaseComparison): string =>
-  `${escapeMarkdown(c.caseId)} ${escapeMarkdown(c.caseName)}`.trim()
+  `${escapeMarkdown(c.caseId)} ${escapeMarkdown(c.caseName)} · ${escapeMarkdown(c.profile)}`.trim()
 
 /** Why some rows of a case were not tested, once per case instead of in every row. */
 function untestedNotes(cases: CaseComparison[]): string[] {
@@ -145,12 +145,12 @@ function headline(c: Comparison): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   const [reg, imp] = [count('regression', true), count('improvement', true)]
   const parts = [
-    reg ? `🔴 roundtrip regression in ${plural(reg, 'case')}` : null,
-    imp ? `🟢 roundtrip improvement in ${plural(imp, 'case')}` : null
+    reg ? `🔴 regression in ${plural(reg, 'case')}` : null,
+    imp ? `🟢 improvement in ${plural(imp, 'case')}` : null
   ].filter(Boolean)
   const others = count('regression', false) + count('improvement', false)
   const tail = others ? ` (${plural(others, 'other metric')} changed)` : ''
-  return `### GNES latency: ${parts.length ? parts.join(', ') : '⚪ no significant roundtrip change'}${tail}`
+  return `### GNES latency: ${parts.length ? parts.join(', ') : '⚪ no significant change'}${tail}`
 }
 
 /**
@@ -165,7 +165,7 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
     headline(c),
     '',
     `${pr} vs its baseline · engine \`${c.pr.engine}\` · GNES ${escapeMarkdown(c.pr.gnesVersion)} · ` +
-      `${load.docs} docs of ${load.docBytes} B, batch ${load.batchSize}, ${load.runs} measured runs · ` +
+      `requests of ${load.batchSize} docs × ${load.docBytes} B, ${load.runs} measured runs per profile · ` +
       `verdict needs p < ${c.alpha} and a change of at least ${fmtChange(c.threshold).slice(1)}`,
     ''
   ]
@@ -180,8 +180,9 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
       ...TABLE_HEAD,
       ...main,
       '',
-      'Only `roundtrip` decides the `regression` output and `fail-on-regression`; the other ' +
-        'metrics show where time moved (the millisecond-sized ones drift between jobs).',
+      'Only each case’s headline metric (`latency` at minimal load, `roundtrip` for a burst) ' +
+        'decides the `regression` output and `fail-on-regression`; the other metrics show where ' +
+        'time moved (the millisecond-sized ones drift between jobs).',
       ''
     )
   }

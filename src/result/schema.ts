@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { ProfileSchema } from '../client/profile'
 
 /**
  * The result of one suite run: what every later stage (history, render, report) reads.
  * Bump RESULT_SCHEMA when a field changes meaning; history migration keys off it.
  */
-export const RESULT_SCHEMA = 'gnes-latency-bench/result@1'
+export const RESULT_SCHEMA = 'gnes-latency-bench/result@2'
 
 const isoTime = z.string().datetime({ offset: true })
 
@@ -21,11 +22,16 @@ export const SummarySchema = z.object({
 export type Summary = z.infer<typeof SummarySchema>
 
 export const LoadSchema = z.object({
+  /** Documents of one burst run. */
   docs: z.number().int().positive(),
   batchSize: z.number().int().positive(),
   docBytes: z.number().int().positive(),
+  /** Measured runs per profile. */
   runs: z.number().int().positive(),
-  warmupRuns: z.number().int().nonnegative()
+  /** Requests of one paced run. */
+  requests: z.number().int().positive(),
+  /** Requests sent before the measured runs of each profile, measured but never published. */
+  warmupRequests: z.number().int().nonnegative()
 })
 export type Load = z.infer<typeof LoadSchema>
 
@@ -71,6 +77,8 @@ export const ServiceSchema = z.object({
 
 export const RunResultSchema = z.object({
   index: z.number().int().nonnegative(),
+  /** Offered requests/s of a paced run; null for a burst. */
+  rate: z.number().positive().nullable(),
   /** Warm-up runs are measured and kept, never published as a figure. */
   warmup: z.boolean(),
   startedAt: isoTime,
@@ -79,28 +87,70 @@ export const RunResultSchema = z.object({
   requests: z.number().int().positive(),
   /** Document payload bytes carried by the run (docs × doc-bytes). */
   payloadBytes: z.number().int().positive(),
-  /** Payload megabytes (10^6 B) over the frontend's first-request-in to last-response-out span. */
-  dataRateMBps: z.number().nonnegative(),
+  /**
+   * Payload megabytes (10^6 B) over the frontend's first-request-in to last-response-out span.
+   * Null for a paced run, whose span is set by the schedule.
+   */
+  dataRateMBps: z.number().nonnegative().nullable(),
   summaries: z.record(SummarySchema),
   /** Per-request values in receive order, seconds; the input of later statistics. */
   samples: z.record(z.array(z.number()))
 })
 export type RunResult = z.infer<typeof RunResultSchema>
 
+const PercentilesSchema = z.object({
+  n: z.number().int().nonnegative(),
+  p50: z.number(),
+  p90: z.number(),
+  p99: z.number(),
+  max: z.number(),
+  mean: z.number()
+})
+
+export const SweepPointSchema = z.object({
+  offered: z.number().positive(),
+  achieved: z.number().nonnegative(),
+  requests: z.number().int().positive(),
+  errors: z.number().int().nonnegative(),
+  latency: PercentilesSchema,
+  latencySent: PercentilesSchema,
+  histogram: z.string(),
+  sustained: z.boolean()
+})
+
+export const SweepResultSchema = z.object({
+  points: z.array(SweepPointSchema),
+  /** Achieved requests/s of the highest sustained step; null when none was. */
+  maxThroughput: z.number().nullable(),
+  /** The p99 bound the steps were held to, seconds, and how it was set (e.g. `5x`). */
+  maxP99: z.number().nonnegative(),
+  bound: z.string()
+})
+export type SweepResult = z.infer<typeof SweepResultSchema>
+
+/** One profile of one case. */
 export const CaseResultSchema = z.object({
   id: z.string().min(1),
   name: z.string(),
   topologyFile: z.string(),
   services: z.array(ServiceSchema),
-  /** Metric names in display order (roundtrip first, then frontend, hops, service times). */
+  profile: ProfileSchema,
+  /** The metric published first and gated on in pull requests (roundtrip for a burst). */
+  headline: z.string(),
+  /** Metric names in display order. Empty for a sweep, whose figures are in `sweep`. */
   metrics: z.array(z.string()),
-  runs: z.array(RunResultSchema).min(1),
-  /** Best (minimum) run mean per metric over the non-warm-up runs, seconds. */
+  /** Warm-up and measured runs; empty for a sweep. */
+  runs: z.array(RunResultSchema),
+  /**
+   * Published figure per metric over the measured runs, seconds: for a burst the best (lowest)
+   * run mean, as the old pipeline published; for a paced profile the median of the run medians.
+   */
   best: z.record(z.number()),
-  /** Best (maximum) run data rate over the non-warm-up runs. */
-  dataRateMBps: z.number().nonnegative(),
-  /** Old pipeline's `MB/s`: docs / best roundtrip. Not a data rate; kept for comparability. */
-  legacyMBps: z.number().nonnegative()
+  /** Best (maximum) run data rate over the measured burst runs; null for other profiles. */
+  dataRateMBps: z.number().nonnegative().nullable(),
+  /** Old pipeline's `MB/s`: docs / best roundtrip; burst only. Not a data rate; kept for comparability. */
+  legacyMBps: z.number().nonnegative().nullable(),
+  sweep: SweepResultSchema.nullable()
 })
 export type CaseResult = z.infer<typeof CaseResultSchema>
 

@@ -1,18 +1,29 @@
-import { LEGACY_METRICS } from '../history'
-import type { Result } from './schema'
+import { profileKey } from '../client/profile'
+import type { CaseResult, Result } from './schema'
 
-/** A plain-text table of the published figures, one row per case, for terminals and logs. */
+/** The published figure a row leads with: the headline in ms, or a sweep's maximum throughput. */
+export function headlineFigure(c: CaseResult): string {
+  if (c.sweep) {
+    const max = c.sweep.maxThroughput
+    return max === null ? 'no step sustained' : `${max.toFixed(2)} req/s`
+  }
+  const v = c.best[c.headline]
+  return v === undefined ? '-' : `${(v * 1000).toFixed(1)} ms`
+}
+
+/** A plain-text table of the published figures, one row per case and profile, for terminals. */
 export function resultTable(result: Result): string {
-  const metrics = LEGACY_METRICS
-  const header = ['case', ...metrics.map(m => `${m} (s)`), 'data rate (MB/s)', 'legacy MB/s']
+  const header = ['case', 'profile', 'figure', 'value', 'data rate (MB/s)', 'legacy MB/s']
   const rows = result.cases.map(c => [
     `${c.id} ${c.name}`,
-    ...metrics.map(m => (m in c.best ? c.best[m].toFixed(3) : '-')),
-    c.dataRateMBps.toFixed(1),
-    c.legacyMBps.toFixed(0)
+    profileKey(c.profile),
+    c.sweep ? 'max throughput' : c.headline,
+    headlineFigure(c),
+    c.dataRateMBps === null ? '-' : c.dataRateMBps.toFixed(1),
+    c.legacyMBps === null ? '-' : c.legacyMBps.toFixed(0)
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)))
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')
+    cells.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')
   return [line(header), widths.map(w => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
 }

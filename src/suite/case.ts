@@ -1,108 +1,83 @@
-import { setTimeout as sleep } from 'node:timers/promises'
-import type { Inputs } from '../config/inputs'
-import type { Deployment, Engine } from '../engine/types'
-import { parseRouteDump, RouteDumpError } from '../metrics/envelope'
-import { bestOfRuns, summarizeRun } from '../metrics/run'
-import type { CaseResult, RunResult } from '../result/schema'
+import type { Profile } from '../client/profile'
+import type { Engine } from '../engine/types'
+import type { CaseResult, Load } from '../result/schema'
 import type { Topology } from '../topology/schema'
+import { DumpCursor } from './dump'
 import type { Log } from './log'
+import { runProfile, type ProfileOutcome } from './profile'
+import { runSweep, type SweepSettings } from './sweep'
 
 const READY_TIMEOUT_MS = 120_000
-/** The frontend appends a response's envelope around the time it answers; allow it to land. */
-const DUMP_GRACE_MS = 10_000
-
-async function waitForDumpLines(dep: Deployment, count: number): Promise<string[]> {
-  const until = Date.now() + DUMP_GRACE_MS
-  for (;;) {
-    // A last line without its newline may still be being written: it does not count yet.
-    const text = await dep.readRouteDump()
-    const lines = text
-      .slice(0, text.lastIndexOf('\n') + 1)
-      .split('\n')
-      .filter(l => l.trim() !== '')
-    if (lines.length >= count) return lines
-    if (Date.now() > until) {
-      throw new RouteDumpError(
-        `route dump has ${lines.length} envelopes, expected ${count}: the frontend did not record every response`
-      )
-    }
-    await sleep(100)
-  }
-}
-
-const fmt = (s: number) => s.toFixed(3)
-const label = (index: number, warmups: number, runs: number) =>
-  index < warmups ? `warm-up ${index + 1}/${warmups}` : `run ${index - warmups + 1}/${runs}`
 
 export interface CaseSpec {
   file: string
   topology: Topology
 }
 
-/** Starts one topology, drives warm-up and measured runs through it, and always stops it. */
+/** A profile as the inputs ask for it; a minimal one takes the case's rate when it has none. */
+export type ProfileRequest =
+  | { kind: 'burst' }
+  | { kind: 'minimal'; rate: number | null }
+  | { kind: 'paced'; rate: number }
+  | { kind: 'sweep' }
+
+export interface CaseSettings {
+  load: Load
+  /** In the order they run; a sweep is always last (a failed step may leave requests behind). */
+  profiles: ProfileRequest[]
+  sweep: SweepSettings
+  caseTimeoutSec: number
+}
+
+/** Starts one topology, runs every profile through it in turn, and always stops it. */
 export async function runCase(
   engine: Engine,
   spec: CaseSpec,
-  inputs: Inputs,
+  settings: CaseSettings,
   logDir: string,
   log: Log
-): Promise<CaseResult> {
-  const load = { docs: inputs.docs, batchSize: inputs['batch-size'], docBytes: inputs['doc-bytes'] }
-  const total = inputs['warmup-runs'] + inputs.runs
-  const deadline = Date.now() + inputs['case-timeout'] * 1000
+): Promise<CaseResult[]> {
+  const { topology } = spec
+  const deadline = Date.now() + settings.caseTimeoutSec * 1000
+  const remaining = (): number => {
+    const s = Math.floor((deadline - Date.now()) / 1000)
+    if (s <= 0) {
+      throw new Error(`case ${topology.id} exceeded case-timeout (${settings.caseTimeoutSec} s)`)
+    }
+    return s
+  }
   const started = Date.now()
-  const dep = await engine.start(spec.topology, { logDir, readyTimeoutMs: READY_TIMEOUT_MS })
+  const dep = await engine.start(topology, { logDir, readyTimeoutMs: READY_TIMEOUT_MS })
   log.info(`services ready in ${((Date.now() - started) / 1000).toFixed(1)} s; logs in ${logDir}`)
-  const runs: RunResult[] = []
-  let metrics: string[] = []
+  const cursor = new DumpCursor(dep)
+  const minimalRate = topology.minimalRate
+  const outcomes: ProfileOutcome[] = []
   try {
-    let seen = 0
-    for (let index = 0; index < total; index++) {
-      const warmup = index < inputs['warmup-runs']
-      const remaining = Math.floor((deadline - Date.now()) / 1000)
-      if (remaining <= 0) {
-        throw new Error(
-          `case ${spec.topology.id} exceeded case-timeout (${inputs['case-timeout']} s)`
+    for (const request of settings.profiles) {
+      if (request.kind === 'sweep') {
+        const load = outcomes.length ? { ...settings.load, warmupRequests: 0 } : settings.load
+        outcomes.push(
+          await runSweep(dep, cursor, minimalRate, settings.sweep, load, deadline, log)
         )
+        continue
       }
-      const startedAt = new Date().toISOString()
-      const report = await Promise.race([dep.runClient(load, remaining), dep.failed])
-      const lines = await Promise.race([waitForDumpLines(dep, seen + report.responses), dep.failed])
-      const run = lines.slice(seen, seen + report.responses)
-      const envelopes = parseRouteDump(run, dep.routeDumpName, seen + 1)
-      seen += report.responses
-      const summarized = summarizeRun({
-        index,
-        warmup,
-        startedAt,
-        clientSeconds: report.seconds,
-        envelopes,
-        payloadBytes: load.docs * load.docBytes
-      })
-      metrics = summarized.metrics
-      runs.push(summarized.run)
-      const s = summarized.run.summaries.roundtrip
-      log.info(
-        `${label(index, inputs['warmup-runs'], inputs.runs)}: ${report.responses} requests in ${fmt(report.seconds)} s, ` +
-          `roundtrip mean ${fmt(s.mean)} s, median ${fmt(s.median)} s, p90 ${fmt(s.p90)} s, ` +
-          `${summarized.run.dataRateMBps.toFixed(1)} MB/s`
-      )
+      const profile: Profile =
+        request.kind === 'minimal' ? { kind: 'minimal', rate: request.rate ?? minimalRate } : request
+      outcomes.push(await runProfile(dep, cursor, profile, settings.load, remaining(), log))
     }
   } finally {
     await dep.stop()
   }
-  return {
-    id: spec.topology.id,
-    name: spec.topology.name,
+  return outcomes.map(o => ({
+    id: topology.id,
+    name: topology.name,
     topologyFile: spec.file,
-    services: spec.topology.services.map(s => ({
+    services: topology.services.map(s => ({
       name: s.name,
       role: s.role,
       model: s.role === 'frontend' ? 'FrontendService' : s.model,
       replicas: s.role === 'frontend' ? 1 : s.replicas
     })),
-    metrics,
-    runs,
-    ...bestOfRuns(runs, metrics, load.docs)
-  }
+    ...o
+  }))
 }

@@ -7,9 +7,47 @@ import type { Engine } from '../engine/types'
 import { gitMeta, hostMeta } from '../result/meta'
 import { RESULT_SCHEMA, ResultSchema, type CaseResult, type Result } from '../result/schema'
 import { resolveTopology } from '../topology/load'
-import { runCase } from './case'
+import { runCase, type CaseSettings, type ProfileRequest } from './case'
 import { consoleLog, type Log } from './log'
 import { onInterrupt } from './signals'
+import { parseLatencyBound } from '../metrics/sweep'
+
+/** A sweep runs last on its deployment: a failed step may leave requests in the topology. */
+function profileRequests(inputs: Inputs): ProfileRequest[] {
+  const order = [...inputs.profiles].sort((a, b) => Number(a === 'sweep') - Number(b === 'sweep'))
+  return order.map(kind => {
+    switch (kind) {
+      case 'minimal':
+        return { kind, rate: inputs['minimal-rate'] }
+      case 'paced':
+        return { kind, rate: inputs.rate! }
+      default:
+        return { kind }
+    }
+  })
+}
+
+export function caseSettings(inputs: Inputs): CaseSettings {
+  return {
+    load: {
+      docs: inputs.docs,
+      batchSize: inputs['batch-size'],
+      docBytes: inputs['doc-bytes'],
+      runs: inputs.runs,
+      requests: inputs.requests,
+      warmupRequests: inputs['warmup-requests']
+    },
+    profiles: profileRequests(inputs),
+    sweep: {
+      rates: inputs['sweep-rates'],
+      stepSeconds: inputs['sweep-step-seconds'],
+      maxSteps: inputs['sweep-max-steps'],
+      bound: parseLatencyBound(inputs['sweep-max-latency'])!,
+      boundText: inputs['sweep-max-latency']
+    },
+    caseTimeoutSec: inputs['case-timeout']
+  }
+}
 
 export interface SuiteOptions {
   log?: Log
@@ -34,6 +72,7 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
     () => engine.shutdown(),
     m => log.warn(m)
   )
+  const settings = caseSettings(inputs)
   const startedAt = new Date().toISOString()
   const cases: CaseResult[] = []
   try {
@@ -43,9 +82,9 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
     for (const spec of specs) {
       const logDir = path.resolve(inputs['out-dir'], 'logs', `case-${spec.topology.id}`)
       cases.push(
-        await log.group(`Case ${spec.topology.id}: ${spec.topology.name}`, () =>
-          runCase(engine, spec, inputs, logDir, log)
-        )
+        ...(await log.group(`Case ${spec.topology.id}: ${spec.topology.name}`, () =>
+          runCase(engine, spec, settings, logDir, log)
+        ))
       )
     }
     return ResultSchema.parse({
@@ -54,13 +93,7 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
       meta: {
         gnes,
         engine: engine.kind,
-        load: {
-          docs: inputs.docs,
-          batchSize: inputs['batch-size'],
-          docBytes: inputs['doc-bytes'],
-          runs: inputs.runs,
-          warmupRuns: inputs['warmup-runs']
-        },
+        load: settings.load,
         host: hostMeta(),
         git: gitMeta(),
         startedAt,

@@ -40,6 +40,27 @@ export const FrontendSchema = z
   })
   .strict()
 
+export type RouterService = z.infer<typeof RouterSchema>
+export type FrontendService = z.infer<typeof FrontendSchema>
+export type Service = FrontendService | RouterService
+
+/** Requests/s at which no request waits behind another, unless the file says otherwise. */
+export const DEFAULT_MINIMAL_RATE = 5
+
+/**
+ * A blocking router with `sleep_sec` s and r replicas serves r / sleep_sec requests per second;
+ * half of the slowest such tier keeps every request from queueing. Other routers forward within
+ * milliseconds, where DEFAULT_MINIMAL_RATE leaves them idle over 90 % of the time.
+ */
+export function defaultMinimalRate(services: readonly Service[]): number {
+  const capacities = services.flatMap(s => {
+    if (s.role !== 'router') return []
+    const sleep = /sleep_sec:\s*(\d+(?:\.\d+)?)/.exec(s.model)
+    return sleep && Number(sleep[1]) > 0 ? [s.replicas / Number(sleep[1])] : []
+  })
+  return Math.min(DEFAULT_MINIMAL_RATE, ...capacities.map(c => c / 2))
+}
+
 export const TopologySchema = z
   .object({
     id: z.string().regex(/^[\w-]+$/, 'an id of letters, digits, _ or -'),
@@ -47,11 +68,11 @@ export const TopologySchema = z
     description: z.string().default(''),
     /** Known behaviour worth telling readers (e.g. the cases 3/4 reduce quirk). */
     notes: z.string().default(''),
+    /** Requests/s of the `minimal` load profile (default: see defaultMinimalRate). */
+    minimalRate: z.number().positive().max(1000).optional(),
     services: z.array(z.discriminatedUnion('role', [FrontendSchema, RouterSchema])).min(2)
   })
   .strict()
+  .transform(t => ({ ...t, minimalRate: t.minimalRate ?? defaultMinimalRate(t.services) }))
 
 export type Topology = z.infer<typeof TopologySchema>
-export type RouterService = z.infer<typeof RouterSchema>
-export type FrontendService = z.infer<typeof FrontendSchema>
-export type Service = Topology['services'][number]

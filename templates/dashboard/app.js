@@ -44,7 +44,22 @@
 
   function valueOf(entry, metric) {
     if (metric === 'dataRateMBps' || metric === 'legacyMBps') return entry[metric]
-    return entry.best[metric]
+    if (metric === 'maxThroughput') return entry.sweep && entry.sweep.maxThroughput
+    return entry.best[metric] * unitScale(selectedCase())
+  }
+
+  // Paced profiles measure milliseconds; bursts keep the legacy seconds.
+  function unitScale(c) {
+    return c.kind === 'burst' ? 1 : 1000
+  }
+
+  function unitName(c) {
+    return c.kind === 'burst' ? 's' : 'ms'
+  }
+
+  function axisTitle(c, metric) {
+    if (metric === 'maxThroughput') return 'requests/s'
+    return isRate(metric) ? 'MB/s' : metric + ' (' + unitName(c) + ')'
   }
 
   function metricLabel(metric) {
@@ -75,7 +90,7 @@
   }
 
   // Mean of each hop per version, as src/render/charts.ts does for the README's hop chart.
-  function hopRows(entries, hops) {
+  function hopRows(entries, hops, scale) {
     var groups = {}
     var versions = []
     entries.forEach(function (e, i) {
@@ -103,7 +118,7 @@
           order: g.order,
           hop: hop,
           position: j,
-          value: g.sums[j] / g.counts[j],
+          value: (g.sums[j] / g.counts[j]) * scale,
           runs: g.counts[j]
         })
       })
@@ -128,17 +143,88 @@
     return typeof v === 'number' && isFinite(v) ? v.toFixed(digits) : '–'
   }
 
+  // Throughput–latency: one line per percentile of each of the newest entries' sweeps.
+  function sweepRows(entries) {
+    var rows = []
+    entries.slice(0, state.data.sweepCurves).forEach(function (e, i) {
+      ;((e.sweep && e.sweep.points) || []).forEach(function (p) {
+        ;['p50', 'p99'].forEach(function (percentile) {
+          if (!(p[percentile] > 0)) return
+          rows.push({
+            entry: e.id,
+            version: e.version,
+            order: entries.length - i,
+            evaluated: e.evaluated,
+            offered: p.offered,
+            achieved: p.achieved,
+            percentile: percentile,
+            latency: p[percentile] * 1000,
+            errors: p.errors,
+            sustained: p.sustained ? 'yes' : 'no'
+          })
+        })
+      })
+    })
+    return rows
+  }
+
+  function columns(c) {
+    if (c.kind === 'sweep') {
+      return [
+        {
+          title: state.data.labels.maxThroughput + ' (req/s)',
+          digits: 2,
+          value: function (e) {
+            return e.sweep && e.sweep.maxThroughput
+          }
+        },
+        {
+          title: 'steps',
+          digits: 0,
+          value: function (e) {
+            return e.sweep ? e.sweep.points.length : null
+          }
+        }
+      ]
+    }
+    var cols = c.metrics.map(function (m) {
+      return {
+        title: m + ' (' + unitName(c) + ')',
+        digits: c.kind === 'burst' ? 3 : 1,
+        value: function (e) {
+          return e.best[m] * unitScale(c)
+        }
+      }
+    })
+    if (c.kind !== 'burst') return cols
+    return cols.concat([
+      {
+        title: state.data.labels.dataRateMBps,
+        digits: 1,
+        value: function (e) {
+          return e.dataRateMBps
+        }
+      },
+      {
+        title: state.data.labels.legacyMBps,
+        digits: 0,
+        value: function (e) {
+          return e.legacyMBps
+        }
+      }
+    ])
+  }
+
   function renderTable(c, entries) {
     var table = $('table')
     table.replaceChildren()
     var head = document.createElement('tr')
-    var names = ['Build', 'Version', 'Commit', 'Message']
-      .concat(
-        c.metrics.map(function (m) {
-          return m + ' (s)'
-        })
-      )
-      .concat([state.data.labels.dataRateMBps, state.data.labels.legacyMBps])
+    var cols = columns(c)
+    var names = ['Build', 'Version', 'Commit', 'Message'].concat(
+      cols.map(function (col) {
+        return col.title
+      })
+    )
     names.forEach(function (n) {
       head.appendChild(cell('th', n))
     })
@@ -162,11 +248,9 @@
       var message = cell('td', e.message, 'message')
       message.title = e.message
       tr.appendChild(message)
-      c.metrics.forEach(function (m) {
-        tr.appendChild(cell('td', fixed(e.best[m], 3)))
+      cols.forEach(function (col) {
+        tr.appendChild(cell('td', fixed(col.value(e), col.digits)))
       })
-      tr.appendChild(cell('td', fixed(e.dataRateMBps, 1)))
-      tr.appendChild(cell('td', fixed(e.legacyMBps, 0)))
       tbody.appendChild(tr)
     })
     table.appendChild(thead)
@@ -187,7 +271,13 @@
   function fillMetrics(c, keep) {
     var select = $('metric')
     select.replaceChildren()
-    c.metrics.concat(['dataRateMBps', 'legacyMBps']).forEach(function (m) {
+    var metrics =
+      c.kind === 'sweep'
+        ? ['maxThroughput']
+        : c.kind === 'burst'
+          ? c.metrics.concat(['dataRateMBps', 'legacyMBps'])
+          : c.metrics
+    metrics.forEach(function (m) {
       var option = cell('option', metricLabel(m))
       option.value = m
       select.appendChild(option)
@@ -205,7 +295,7 @@
     var c = selectedCase()
     var metric = $('metric').value
     var entries = state.data.entries[c.id] || []
-    var title = 'Case ' + c.id + ': ' + c.name
+    var title = 'Case ' + c.caseId + ': ' + c.name + ' — ' + c.profile
     state.views.forEach(function (v) {
       v.finalize()
     })
@@ -218,8 +308,13 @@
       {
         title: title,
         subtitle: metricLabel(metric) + ' per entry',
-        yTitle: isRate(metric) ? 'MB/s' : metric + ' (s)',
-        format: isRate(metric) ? '.1f' : '.3f',
+        yTitle: axisTitle(c, metric),
+        format:
+          c.kind === 'burst' && !isRate(metric)
+            ? '.3f'
+            : metric === 'maxThroughput'
+              ? '.2f'
+              : '.1f',
         // As in the static charts: zero only when every value is the same.
         zero:
           new Set(
@@ -231,16 +326,43 @@
       points
     )
     var jobs = [embed('#trend', trend)]
-    var rows = hopRows(entries, c.hops)
+    var rows = hopRows(entries, c.hops, unitScale(c))
     if (rows.length) {
+      var burst = c.kind === 'burst'
       var hops = spec(
         state.charts.hops,
-        { title: title, subtitle: 'where the time goes', hopOrder: c.hops },
+        {
+          title: title,
+          subtitle: 'where the time goes',
+          hopOrder: c.hops,
+          yTitle: burst
+            ? 'mean seconds per request, stacked by hop'
+            : 'median ms per request, stacked by hop',
+          valueTitle: burst ? 'mean (s)' : 'median (ms)',
+          format: burst ? '.3f' : '.1f'
+        },
         rows
       )
       jobs.push(embed('#hops', hops))
     } else {
       $('hops').replaceChildren()
+    }
+    var curves = c.kind === 'sweep' ? sweepRows(entries) : []
+    if (curves.length) {
+      var sweep = spec(
+        state.charts.sweep,
+        {
+          title: title,
+          subtitle:
+            'throughput–latency, newest ' +
+            state.data.sweepCurves +
+            ' entries (p50 solid, p99 dashed)'
+        },
+        curves
+      )
+      jobs.push(embed('#sweep', sweep))
+    } else {
+      $('sweep').replaceChildren()
     }
     renderTable(c, entries)
     return Promise.all(jobs).then(function () {
@@ -268,7 +390,7 @@
         state.charts = loaded[1]
         if (!state.data.cases.length) throw new Error('the history is empty')
         state.data.cases.forEach(function (c) {
-          var option = cell('option', 'Case ' + c.id + ': ' + c.name)
+          var option = cell('option', 'Case ' + c.caseId + ': ' + c.name + ' — ' + c.profile)
           option.value = c.id
           $('case').appendChild(option)
         })

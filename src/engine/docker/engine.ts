@@ -9,14 +9,14 @@ import {
   CLIENT_SCRIPT,
   clientArgs,
   clientScriptPath,
-  parseClientReport
+  readClientReports,
+  type ClientPlan,
+  type StreamReport
 } from '../../client/load-client'
 import type { GnesMeta } from '../../result/schema'
 import type { Topology } from '../../topology/schema'
 import {
   ServiceFailure,
-  type ClientLoad,
-  type ClientReport,
   type Deployment,
   type Engine,
   type StartOptions
@@ -215,14 +215,14 @@ async function deploy(docker: Docker, spec: DeploySpec): Promise<Deployment> {
     failed,
     routeDumpName: `${prefix}-${frontend.name}-0:${ROUTE_DUMP}`,
 
-    async runClient(load: ClientLoad, timeoutSec: number): Promise<ClientReport> {
+    async runClient(plan: ClientPlan, timeoutSec: number): Promise<StreamReport[]> {
       const r = await runOnce(docker, {
         name: `${prefix}-client-${++clients}`,
         image: spec.image,
         entrypoint: ['python'],
         cmd: [
           `/tmp/${CLIENT_SCRIPT}`,
-          ...clientArgs({ host: frontend.name, port: GRPC_PORT }, load, timeoutSec)
+          ...clientArgs({ host: frontend.name, port: GRPC_PORT }, plan, timeoutSec)
         ],
         labels: spec.labels,
         network: network.id,
@@ -242,11 +242,7 @@ async function deploy(docker: Docker, spec: DeploySpec): Promise<Deployment> {
         const tail = r.stderr.trim().split('\n').slice(-10).join('\n')
         throw new Error(`load client exited with code ${r.exitCode}: ${tail}`)
       }
-      const report = parseClientReport(r.stdout)
-      if (!report) {
-        throw new Error(`load client printed no report: ${r.stdout.trim() || r.stderr.trim()}`)
-      }
-      return report
+      return readClientReports(r.stdout, plan)
     },
 
     readRouteDump(): Promise<string> {

@@ -1,13 +1,17 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { clientArgs, clientScriptPath, parseClientReport } from '../../client/load-client'
+import {
+  clientArgs,
+  clientScriptPath,
+  readClientReports,
+  type ClientPlan,
+  type StreamReport
+} from '../../client/load-client'
 import type { GnesMeta } from '../../result/schema'
 import { READY_PATTERN, serviceCommands } from '../../topology/commands'
 import type { Topology } from '../../topology/schema'
 import {
   ServiceFailure,
-  type ClientLoad,
-  type ClientReport,
   type Deployment,
   type Engine,
   type StartOptions
@@ -49,7 +53,7 @@ class LocalDeployment implements Deployment {
     this.failed = watchExits(procs, () => this.stopping)
   }
 
-  async runClient(load: ClientLoad, timeoutSec: number): Promise<ClientReport> {
+  async runClient(plan: ClientPlan, timeoutSec: number): Promise<StreamReport[]> {
     const name = `client-${this.clientRuns++}`
     const client = new ServiceProcess({
       name,
@@ -57,10 +61,11 @@ class LocalDeployment implements Deployment {
       executable: this.venv.python,
       args: [
         clientScriptPath(),
-        ...clientArgs({ host: '127.0.0.1', port: this.grpcPort }, load, timeoutSec)
+        ...clientArgs({ host: '127.0.0.1', port: this.grpcPort }, plan, timeoutSec)
       ],
       logFile: path.join(this.logDir, `${name}.log`),
-      env: { GNES_BENCH_SUITE: this.suiteId }
+      env: { GNES_BENCH_SUITE: this.suiteId },
+      captureStdout: true
     })
     try {
       const code = await withDeadline(
@@ -68,11 +73,8 @@ class LocalDeployment implements Deployment {
         (timeoutSec + 15) * 1000,
         () => new ServiceFailure(name, `did not finish within ${timeoutSec} s`, client.tail())
       )
-      const report = parseClientReport(client.tail())
-      if (code !== 0 || !report) {
-        throw new ServiceFailure(name, `failed (exit ${code})`, client.tail())
-      }
-      return report
+      if (code !== 0) throw new ServiceFailure(name, `failed (exit ${code})`, client.tail())
+      return readClientReports(await client.output(), plan)
     } finally {
       await client.stop()
     }

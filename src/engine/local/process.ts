@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 import * as fs from 'node:fs'
 
 /**
@@ -40,6 +41,8 @@ export interface ServiceProcessOptions {
   logFile: string
   readyPattern?: RegExp
   env?: NodeJS.ProcessEnv
+  /** Keep all of stdout in memory for `output()` (the load client's reports). */
+  captureStdout?: boolean
 }
 
 const TAIL_LINES = 20
@@ -53,6 +56,7 @@ export class ServiceProcess {
   private tailLines: string[] = []
   private readyFlag = false
   private partial = ''
+  private stdout: Buffer[] = []
 
   constructor(o: ServiceProcessOptions) {
     this.name = o.name
@@ -80,7 +84,10 @@ export class ServiceProcess {
       if (this.tailLines.length > TAIL_LINES)
         this.tailLines.splice(0, this.tailLines.length - TAIL_LINES)
     }
-    this.child.stdout!.on('data', onData)
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      if (o.captureStdout) this.stdout.push(chunk)
+      onData(chunk)
+    })
     this.child.stderr!.on('data', onData)
     this.exited = new Promise(resolve => {
       this.child.on('error', err => {
@@ -98,6 +105,14 @@ export class ServiceProcess {
 
   tail(): string {
     return [...this.tailLines, this.partial].filter(l => l.trim() !== '').join('\n')
+  }
+
+  /** Everything the process wrote to stdout, once it has exited (with `captureStdout`). */
+  async output(): Promise<string> {
+    await this.exited
+    const out = this.child.stdout!
+    if (!out.readableEnded && !out.destroyed) await once(out, 'close')
+    return Buffer.concat(this.stdout).toString()
   }
 
   get isReady(): boolean {

@@ -1,0 +1,54 @@
+import { z } from 'zod'
+
+/**
+ * How requests are offered to a topology. `burst` is the legacy standard load (every request of a
+ * run handed to one StreamCall at once); the paced kinds send open loop on a schedule.
+ */
+export const PROFILE_KINDS = ['minimal', 'burst', 'paced', 'sweep'] as const
+export type ProfileKind = (typeof PROFILE_KINDS)[number]
+
+const rate = z.number().positive().finite()
+
+export const ProfileSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('burst') }).strict(),
+  /** Paced at the case's minimal-load rate: requests never queue behind each other. */
+  z.object({ kind: z.literal('minimal'), rate }).strict(),
+  z.object({ kind: z.literal('paced'), rate }).strict(),
+  /** Offered rates in the order they ran; `auto` searched upward from the first. */
+  z.object({ kind: z.literal('sweep'), auto: z.boolean(), rates: z.array(rate).min(1) }).strict()
+])
+export type Profile = z.infer<typeof ProfileSchema>
+
+/** Offered rates render without float noise: 0.5, 5, 12.5. */
+export const fmtRate = (r: number): string => String(Number(r.toPrecision(6)))
+
+/**
+ * Entries of one key form one series: only they are compared and charted together. A sweep's key
+ * leaves out its rates, because an automatic search picks them anew on every run.
+ */
+export function profileKey(p: Profile): string {
+  switch (p.kind) {
+    case 'burst':
+    case 'sweep':
+      return p.kind
+    case 'minimal':
+    case 'paced':
+      return `${p.kind}@${fmtRate(p.rate)}`
+  }
+}
+
+export function profileLabel(p: Profile): string {
+  switch (p.kind) {
+    case 'burst':
+      return 'burst (standard load, legacy-comparable)'
+    case 'minimal':
+      return `minimal load (paced, ${fmtRate(p.rate)} req/s)`
+    case 'paced':
+      return `paced (${fmtRate(p.rate)} req/s)`
+    case 'sweep':
+      return `rate sweep (${p.auto ? 'automatic, ' : ''}${p.rates.map(fmtRate).join(', ')} req/s)`
+  }
+}
+
+/** The figure a profile publishes first, and the one a pull-request verdict gates on. */
+export const headlineMetric = (p: Profile): string => (p.kind === 'burst' ? 'roundtrip' : 'latency')

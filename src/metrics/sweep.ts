@@ -1,0 +1,92 @@
+import type { LatencyPercentiles } from './histogram'
+
+/** One offered rate of a sweep, as measured. Latencies in seconds, rates in requests/s. */
+export interface SweepPoint {
+  offered: number
+  /** Completions per second between the first and the last answered request of the step. */
+  achieved: number
+  requests: number
+  /** Requests without an answer (a failed or timed-out stream). */
+  errors: number
+  /** From each request's scheduled send (coordinated-omission corrected). */
+  latency: LatencyPercentiles
+  /** From each request's actual send. */
+  latencySent: LatencyPercentiles
+  /** HdrHistogram of `latency` in µs, compressed base64. */
+  histogram: string
+  sustained: boolean
+}
+
+/**
+ * A step is sustained when every request was answered, the achieved rate is at least
+ * MIN_ACHIEVED of the offered one, and p99 latency (from the schedule) stays within the bound.
+ * The maximum sustainable throughput is the achieved rate of the highest sustained step.
+ */
+export const MIN_ACHIEVED = 0.95
+
+export function isSustained(
+  p: Pick<SweepPoint, 'offered' | 'achieved' | 'errors' | 'latency'>,
+  maxP99: number
+): boolean {
+  return p.errors === 0 && p.achieved >= MIN_ACHIEVED * p.offered && p.latency.p99 <= maxP99
+}
+
+/** Completions per second over the span between the first and the last one; 0 below two. */
+export function achievedRate(completions: readonly number[]): number {
+  if (completions.length < 2) return 0
+  const span = completions[completions.length - 1] - completions[0]
+  return span > 0 ? (completions.length - 1) / span : 0
+}
+
+/** `5x` (times the p50 latency of the sweep's first, lowest step), or a duration: `250ms`, `2s`. */
+export type LatencyBound = { kind: 'relative'; factor: number } | { kind: 'absolute'; seconds: number }
+
+export function parseLatencyBound(text: string): LatencyBound | null {
+  const m = /^(\d+(?:\.\d+)?)(x|ms|s)$/.exec(text.trim())
+  if (!m || Number(m[1]) <= 0) return null
+  const n = Number(m[1])
+  if (m[2] === 'x') return { kind: 'relative', factor: n }
+  return { kind: 'absolute', seconds: m[2] === 'ms' ? n / 1000 : n }
+}
+
+export function boundSeconds(bound: LatencyBound, first: Pick<SweepPoint, 'latency'>): number {
+  return bound.kind === 'absolute' ? bound.seconds : bound.factor * first.latency.p50
+}
+
+export function maxSustainedThroughput(points: readonly SweepPoint[]): number | null {
+  const sustained = points.filter(p => p.sustained).sort((a, b) => b.offered - a.offered)
+  return sustained.length ? sustained[0].achieved : null
+}
+
+export interface SweepPlan {
+  /** Explicit rates, in order; null searches upward from `start`. */
+  rates: number[] | null
+  start: number
+  /** Steps at most, the first included. */
+  maxSteps: number
+  /** The search stops once the highest sustained and lowest failed rates are this close. */
+  resolution: number
+}
+
+/** The automatic search doubles the rate until a step fails. */
+const GROWTH = 2
+
+/**
+ * The next rate to offer, or null when the sweep is done. Explicit rates run in order. The search
+ * doubles from `start` until a step is not sustained, then bisects (geometrically) between the
+ * highest sustained and the lowest failed rate until they are within `resolution`. A step with
+ * errors ends any sweep: its unanswered requests may still be in the topology.
+ */
+export function nextSweepRate(plan: SweepPlan, done: readonly SweepPoint[]): number | null {
+  if (done.length >= plan.maxSteps || done.some(p => p.errors > 0)) return null
+  if (plan.rates) return plan.rates[done.length] ?? null
+  if (done.length === 0) return plan.start
+  const failed = done.filter(p => !p.sustained).map(p => p.offered)
+  const passed = done.filter(p => p.sustained).map(p => p.offered)
+  if (passed.length === 0) return null
+  const lo = Math.max(...passed)
+  const above = failed.filter(r => r > lo)
+  if (above.length === 0) return lo * GROWTH
+  const hi = Math.min(...above)
+  return hi / lo <= plan.resolution ? null : Math.sqrt(lo * hi)
+}

@@ -1,0 +1,145 @@
+import { scheduledSeconds, sweepStepPlan, warmupPlan } from '../client/plan'
+import { fmtRate, type Profile } from '../client/profile'
+import type { Deployment } from '../engine/types'
+import { latencyHistogram } from '../metrics/histogram'
+import { completions, pacedSamples } from '../metrics/paced'
+import {
+  achievedRate,
+  boundSeconds,
+  isSustained,
+  maxSustainedThroughput,
+  nextSweepRate,
+  type LatencyBound,
+  type SweepPoint
+} from '../metrics/sweep'
+import type { Load } from '../result/schema'
+import type { DumpCursor } from './dump'
+import type { Log } from './log'
+import type { ProfileOutcome } from './profile'
+
+export interface SweepSettings {
+  /** Explicit rates, or null for the automatic search. */
+  rates: number[] | null
+  stepSeconds: number
+  maxSteps: number
+  bound: LatencyBound
+  /** How the bound was written (`5x`, `250ms`), for the report. */
+  boundText: string
+}
+
+/** The automatic search stops once the sustained and failed rates are within 5 %. */
+const RESOLUTION = 1.05
+/** A step may overrun its schedule this many times (a saturated topology drains slowly). */
+const STEP_SLACK = 5
+const STEP_MIN_TIMEOUT_S = 30
+
+const failedStep = (offered: number, requests: number): SweepPoint => {
+  const none = { n: 0, p50: 0, p90: 0, p99: 0, max: 0, mean: 0 }
+  return {
+    offered,
+    achieved: 0,
+    requests,
+    errors: requests,
+    latency: none,
+    latencySent: none,
+    histogram: '',
+    sustained: false
+  }
+}
+
+/**
+ * Offers rising rates, one stream per step, and measures each step's latency distribution (from
+ * the schedule, so a stalled stream cannot hide delay) and achieved throughput. A step whose
+ * client fails or overruns is recorded with every request as an error and ends the sweep, so the
+ * sweep must be the last profile on a deployment.
+ */
+export async function runSweep(
+  dep: Deployment,
+  cursor: DumpCursor,
+  start: number,
+  settings: SweepSettings,
+  load: Load,
+  deadline: number,
+  log: Log
+): Promise<ProfileOutcome> {
+  if (load.warmupRequests > 0) {
+    const [report] = await Promise.race([
+      dep.runClient(warmupPlan(start, load), Math.floor((deadline - Date.now()) / 1000)),
+      dep.failed
+    ])
+    await cursor.next(report.responses)
+    log.info(`warm-up: ${report.requests} requests at ${fmtRate(start)} req/s`)
+  }
+  const points: SweepPoint[] = []
+  let maxP99 = Infinity
+  const plan = { rates: settings.rates, start, maxSteps: settings.maxSteps, resolution: RESOLUTION }
+  for (let rate = nextSweepRate(plan, points); rate !== null; rate = nextSweepRate(plan, points)) {
+    const step = sweepStepPlan(rate, settings.stepSeconds, load)
+    const requests = step.streams[0].docs / load.batchSize
+    const budget = Math.floor((deadline - Date.now()) / 1000)
+    const timeout = Math.min(
+      budget,
+      Math.max(STEP_MIN_TIMEOUT_S, STEP_SLACK * scheduledSeconds(step))
+    )
+    if (timeout <= 0) throw new Error(`the sweep exceeded case-timeout at ${fmtRate(rate)} req/s`)
+    const outcome = await Promise.race([
+      dep.runClient(step, timeout).then(
+        reports => ({ reports, error: null }),
+        (err: Error) => ({ reports: null, error: err })
+      ),
+      dep.failed
+    ])
+    if (!outcome.reports) {
+      log.warn(`sweep step at ${fmtRate(rate)} req/s failed, the sweep ends: ${outcome.error.message}`)
+      points.push(failedStep(rate, requests))
+      break
+    }
+    const [report] = outcome.reports
+    const envelopes = await cursor.next(report.responses)
+    const samples = pacedSamples(report, envelopes)
+    const latency = latencyHistogram(samples.samples.latency)
+    const point = {
+      offered: rate,
+      achieved: achievedRate(completions(envelopes)),
+      requests: report.requests,
+      errors: samples.missing,
+      latency: latency.percentiles,
+      latencySent: latencyHistogram(samples.samples['latency:sent']).percentiles,
+      histogram: latency.encoded,
+      sustained: false
+    }
+    if (points.length === 0) maxP99 = boundSeconds(settings.bound, point)
+    point.sustained = isSustained(point, maxP99)
+    points.push(point)
+    log.info(
+      `sweep ${fmtRate(rate)} req/s: achieved ${point.achieved.toFixed(2)} req/s, latency p50 ` +
+        `${(point.latency.p50 * 1000).toFixed(1)} ms, p99 ${(point.latency.p99 * 1000).toFixed(1)} ms` +
+        ` → ${point.sustained ? 'sustained' : 'not sustained'}`
+    )
+  }
+  const profile: Profile = {
+    kind: 'sweep',
+    auto: settings.rates === null,
+    rates: points.map(p => p.offered)
+  }
+  const maxThroughput = maxSustainedThroughput(points)
+  log.info(
+    `maximum sustainable throughput: ${maxThroughput === null ? 'none (no step sustained)' : `${maxThroughput.toFixed(2)} req/s`}` +
+      ` (achieved ≥ 95 % of offered, p99 ≤ ${(maxP99 * 1000).toFixed(1)} ms)`
+  )
+  return {
+    profile,
+    headline: 'max-throughput',
+    metrics: [],
+    runs: [],
+    best: {},
+    dataRateMBps: null,
+    legacyMBps: null,
+    sweep: {
+      points,
+      maxThroughput,
+      maxP99: Number.isFinite(maxP99) ? maxP99 : 0,
+      bound: settings.boundText
+    }
+  }
+}
