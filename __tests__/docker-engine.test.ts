@@ -46,7 +46,10 @@ describeDocker('docker engine', () => {
         expect(HostConfig).toMatchObject({ NanoCpus: 5e8, Memory: 512 * 1024 ** 2 })
       }
       expect(fs.readFileSync(path.join(logDir, 'Frontend-0.log'), 'utf8')).toContain('listening at')
-      const report = await dep.runClient({ docs: 30, batchSize: 10, docBytes: 1000 }, 60)
+      const [report] = await dep.runClient(
+        { batchSize: 10, docBytes: 1000, streams: [{ docs: 30, rate: null }] },
+        60
+      )
       expect(report).toMatchObject({ requests: 3, responses: 3 })
       const lines = (await dep.readRouteDump()).trim().split('\n')
       expect(lines).toHaveLength(3)
@@ -70,9 +73,14 @@ describeDocker('docker engine', () => {
         engines.map(e => e.start(topology, { logDir: tmp(), readyTimeoutMs: 60_000 }))
       )
       const reports = await Promise.all(
-        deps.map((d, k) => d.runClient({ docs: 10 * (k + 1), batchSize: 10, docBytes: 100 }, 60))
+        deps.map((d, k) =>
+          d.runClient(
+            { batchSize: 10, docBytes: 100, streams: [{ docs: 10 * (k + 1), rate: null }] },
+            60
+          )
+        )
       )
-      expect(reports.map(r => r.responses)).toEqual([1, 2])
+      expect(reports.map(([r]) => r.responses)).toEqual([1, 2])
       const dumps = await Promise.all(deps.map(d => d.readRouteDump()))
       expect(dumps.map(d => d.trim().split('\n').length)).toEqual([1, 2])
     } finally {
@@ -98,7 +106,12 @@ describeDocker('docker engine', () => {
   }
 
   it('runs all four cases with a small load; the result validates and nothing is left', async () => {
-    const { result, runId } = await dockerSuite({ docs: '20', runs: '1', 'warmup-runs': '1' })
+    const { result, runId } = await dockerSuite({
+      docs: '20',
+      runs: '1',
+      'warmup-requests': '2',
+      profiles: 'burst'
+    })
     expect(ResultSchema.parse(result)).toEqual(result)
     expect(result.meta.engine).toBe('docker')
     expect(result.meta.gnes).toMatchObject({ version: '0.0.47', tag: '0.0.47' })
@@ -111,7 +124,7 @@ describeDocker('docker engine', () => {
   })
 
   it('agrees with the local engine on the case-2 blocking figure (r1->r2:send) within 10%', async () => {
-    const raw = { cases: '2', docs: '40', runs: '2', 'warmup-runs': '0' }
+    const raw = { cases: '2', docs: '40', runs: '2', 'warmup-requests': '0', profiles: 'burst' }
     const { result: onDocker } = await dockerSuite(raw)
     const onLocal = await runSuite(parseInputs({ ...raw, engine: 'local', 'out-dir': tmp() }), {
       log: quiet

@@ -10,7 +10,7 @@ describe('entriesFromResult', () => {
   const entries = entriesFromResult(result)
 
   test('one valid entry per case with a stable id', () => {
-    expect(entries.map(e => e.id)).toEqual([`${result.id}/1`, `${result.id}/3`])
+    expect(entries.map(e => e.id)).toEqual([`${result.id}/1/burst`, `${result.id}/3/burst`])
     for (const e of entries) expect(HistoryEntrySchema.parse(e)).toEqual(e)
     expect(entriesFromResult(result)).toEqual(entries)
   })
@@ -56,7 +56,7 @@ describe('planAppend', () => {
   })
   test('rejects an invalid or repeated entry before anything is written', () => {
     expect(() => planAppend([], [{ ...a, timestampEval: 'yesterday' }])).toThrow(
-      /new entry '.*\/1': invalid: at timestampEval/
+      /new entry '.*\/1\/burst': invalid: at timestampEval/
     )
     expect(() => planAppend([], [a, a])).toThrow(/given twice/)
   })

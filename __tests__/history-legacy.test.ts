@@ -63,7 +63,17 @@ test('imports 46 entries per case whose values equal the source lines', () => {
         caseName: name,
         origin: 'legacy',
         engine: 'legacy',
-        load: { docs: 500, batchSize: 10, docBytes: 1000000, runs: 3, warmupRuns: 0 },
+        load: {
+          docs: 500,
+          batchSize: 10,
+          docBytes: 1000000,
+          runs: 3,
+          requests: 50,
+          warmupRequests: 0
+        },
+        profile: { kind: 'burst' },
+        headline: 'roundtrip',
+        sweep: null,
         metrics: [...LEGACY_METRICS],
         samples: null,
         dataRateMBps: null

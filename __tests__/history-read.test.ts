@@ -8,6 +8,7 @@ import { readHistory } from '../src/history/read'
 import { HistoryError } from '../src/history/errors'
 import { HISTORY_SCHEMA } from '../src/history/schema'
 import { makeResult } from './fixtures/history/result'
+import { benchEntry } from './fixtures/render/entries'
 
 let dir: string
 beforeEach(() => {
@@ -83,13 +84,44 @@ describe('readHistory', () => {
       url: null
     })
     expect(e.gnes).toEqual({ ...v0.gnes, buildDate: v0.buildDate })
-    expect(e.load).toEqual({ ...v0.load, warmupRuns: 0 })
+    expect(e.load).toEqual({
+      ...v0.load,
+      requests: Math.ceil(v0.load.docs / v0.load.batchSize),
+      warmupRequests: 0
+    })
+    expect(e.profile).toEqual({ kind: 'burst' })
+    expect(e.headline).toBe('roundtrip')
+    expect(e.sweep).toBeNull()
     expect(e.metrics).toEqual(['roundtrip', 'f:send'])
     expect(e.best).toEqual(v0.best)
     expect(e.legacyMBps).toBe(3333)
     expect(e.dataRateMBps).toBeNull()
     expect(e.runs).toEqual([{ warmup: false, summaries: v0.runs[0] }])
     expect(e.timestampEval).toBe(v0.timestampEval)
+  })
+
+  test('migrates a @1 entry (before load profiles) to a burst whose warm-up runs become requests', () => {
+    const v1 = {
+      ...benchEntry(3),
+      schema: 'gnes-latency-bench/history@1',
+      load: { docs: 500, batchSize: 10, docBytes: 1000000, runs: 3, warmupRuns: 1 }
+    } as Record<string, unknown>
+    delete v1.profile
+    delete v1.headline
+    delete v1.sweep
+    put(entryPath(benchEntry(3)), JSON.stringify(v1))
+    const [e] = readHistory(dir)
+    expect(e.schema).toBe(HISTORY_SCHEMA)
+    expect(e.load).toEqual({
+      docs: 500,
+      batchSize: 10,
+      docBytes: 1000000,
+      runs: 3,
+      requests: 50,
+      warmupRequests: 50
+    })
+    expect(e.profile).toEqual({ kind: 'burst' })
+    expect(e.best).toEqual(benchEntry(3).best)
   })
 
   const failures: [string, string, string, RegExp][] = [
@@ -104,7 +136,7 @@ describe('readHistory', () => {
       'a newer schema',
       'entries/1/2019-10/draft~2F1.json',
       JSON.stringify({ ...v0, schema: 'gnes-latency-bench/history@7' }),
-      /written by a newer gnes-latency-bench .*history@7.*reads up to .*history@1/
+      /written by a newer gnes-latency-bench .*history@7.*reads up to .*history@2/
     ],
     ['no schema', 'entries/1/2019-10/x.json', '[1, 2]', /not a history entry: at \(top level\)/],
     [

@@ -47,7 +47,8 @@ describe('local engine with real GNES 0.0.47', () => {
       cases: '1,2',
       docs: '40',
       runs: '2',
-      'warmup-runs': '1',
+      'warmup-requests': '4',
+      profiles: 'burst',
       engine: 'local',
       'out-dir': tmp()
     })
@@ -58,7 +59,7 @@ describe('local engine with real GNES 0.0.47', () => {
     expect(result.meta).toMatchObject({
       engine: 'local',
       gnes: { version: '0.0.47' },
-      load: { docs: 40, batchSize: 10, runs: 2, warmupRuns: 1 }
+      load: { docs: 40, batchSize: 10, runs: 2, warmupRequests: 4 }
     })
     expect(result.cases.map(c => c.id)).toEqual(['1', '2'])
     for (const c of result.cases) {

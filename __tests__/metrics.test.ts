@@ -6,7 +6,7 @@ import {
   RouteDumpError,
   type Envelope
 } from '../src/metrics/envelope'
-import { bestOfRuns, dataRateMBps, summarizeRun } from '../src/metrics/run'
+import { bestOfRuns, dataRateMBps, medianOfRunMedians, summarizeRun } from '../src/metrics/run'
 import { hopNames, requestSamples } from '../src/metrics/samples'
 import { quantile, summarize } from '../src/metrics/statistics'
 
@@ -136,16 +136,20 @@ describe('parseRouteDump on real GNES dumps', () => {
     for (const name of ['gnes-0.0.47-case1.jsonl', 'gnes-0.0.42-case2.jsonl']) {
       const envelopes = parseRouteDump(fixture(name), name)
       expect(envelopes.length).toBeGreaterThanOrEqual(3)
-      for (const e of envelopes) {
-        expect(e.map(r => r.service)[0]).toBe('FrontendService')
-        expect(e).toHaveLength(3)
-        expect(e[0].end).toBeGreaterThan(e[0].start)
+      // Each stream (run) numbers its requests from 0; protobuf JSON leaves out the 0.
+      const ids = envelopes.map(e => e.requestId)
+      expect(ids[0]).toBe(0)
+      ids.slice(1).forEach((id, j) => expect([0, ids[j] + 1]).toContain(id))
+      for (const { routes } of envelopes) {
+        expect(routes.map(r => r.service)[0]).toBe('FrontendService')
+        expect(routes).toHaveLength(3)
+        expect(routes[0].end).toBeGreaterThan(routes[0].start)
       }
     }
   })
   it('shows the blocking router holding each request for 1 s in case 2', () => {
     const envelopes = parseRouteDump(fixture('gnes-0.0.47-case2.jsonl'), 'case2')
-    const { samples } = requestSamples(envelopes)
+    const { samples } = requestSamples(envelopes.map(e => e.routes))
     for (const proc of samples['r2:proc']) expect(proc).toBeGreaterThanOrEqual(0.99)
   })
   it('names the file and line of a bad line', () => {
@@ -192,43 +196,41 @@ describe('runs and published figures', () => {
     // Span: first start 0 to last end 0.4 + 0.5 = 0.9 s; 9 MB → 10 MB/s.
     expect(dataRateMBps(mk(0, 0.5), 9_000_000)).toBeCloseTo(10, 5)
   })
+  const burstRun = (index: number, warmup: boolean, envelopes: Envelope[]) =>
+    summarizeRun({
+      index,
+      warmup,
+      startedAt: `2026-01-01T00:00:0${index}Z`,
+      clientSeconds: 1,
+      rate: null,
+      requests: envelopes.length,
+      payloadBytes: 30,
+      dataRateMBps: dataRateMBps(envelopes, 30),
+      ...requestSamples(envelopes)
+    })
+
   it('publishes the minimum run mean per metric over measured runs only', () => {
     const runs = [
-      summarizeRun({
-        index: 0,
-        warmup: true,
-        startedAt: '2026-01-01T00:00:00Z',
-        clientSeconds: 1,
-        envelopes: mk(0, 0.1),
-        payloadBytes: 30
-      }),
-      summarizeRun({
-        index: 1,
-        warmup: false,
-        startedAt: '2026-01-01T00:00:01Z',
-        clientSeconds: 1,
-        envelopes: mk(10, 0.5),
-        payloadBytes: 30
-      }),
-      summarizeRun({
-        index: 2,
-        warmup: false,
-        startedAt: '2026-01-01T00:00:02Z',
-        clientSeconds: 1,
-        envelopes: mk(20, 0.3),
-        payloadBytes: 30
-      })
+      burstRun(0, true, mk(0, 0.1)),
+      burstRun(1, false, mk(10, 0.5)),
+      burstRun(2, false, mk(20, 0.3))
     ]
-    const figures = bestOfRuns(
-      runs.map(r => r.run),
-      runs[0].metrics,
-      500
-    )
+    const metrics = Object.keys(runs[0].summaries)
+    const figures = bestOfRuns(runs, metrics, 500)
     // The warm-up's 0.1 s is faster but must not be published.
     expect(figures.best.roundtrip).toBeCloseTo(0.3, 6)
     expect(figures.legacyMBps).toBeCloseTo(500 / 0.3, 2)
-    expect(figures.dataRateMBps).toBeCloseTo(runs[2].run.dataRateMBps, 9)
-    expect(runs[1].run.samples.roundtrip).toHaveLength(3)
-    expect(() => bestOfRuns([runs[0].run], runs[0].metrics, 500)).toThrow(/no measured/)
+    expect(figures.dataRateMBps).toBeCloseTo(runs[2].dataRateMBps!, 9)
+    expect(runs[1].samples.roundtrip).toHaveLength(3)
+    expect(() => bestOfRuns([runs[0]], metrics, 500)).toThrow(/no measured/)
+  })
+  it('publishes the median of the run medians for paced profiles, ignoring one disturbed run', () => {
+    const runs = [
+      burstRun(0, true, mk(0, 0.1)),
+      burstRun(1, false, mk(10, 0.5)),
+      burstRun(2, false, mk(20, 0.3)),
+      burstRun(3, false, mk(30, 9))
+    ]
+    expect(medianOfRunMedians(runs, ['roundtrip']).roundtrip).toBeCloseTo(0.5, 6)
   })
 })

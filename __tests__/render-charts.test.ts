@@ -6,14 +6,23 @@ import { renderCommand } from '../src/commands/render'
 import { importLegacy } from '../src/history'
 import { writeEntryFiles } from '../src/history/dir-store'
 import { jobSummary, renderReport } from '../src/render'
-import { caseCharts, loadChartTemplates, renderSvg, SERIES } from '../src/render/charts'
+import {
+  loadChartTemplates,
+  renderSvg,
+  seriesCharts,
+  SERIES,
+  type ChartTemplates
+} from '../src/render/charts'
+import type { HistoryEntry } from '../src/history/schema'
 import { newestFirst } from '../src/render/format'
 import { RESULT_SCHEMA, type Result } from '../src/result/schema'
-import { benchEntry, benchHistory } from './fixtures/render/entries'
+import { benchEntry, benchHistory, pacedEntry, sweepEntry } from './fixtures/render/entries'
 import { axisTitles, marks, parseXml, walk } from './fixtures/render/svg'
 
 const LEGACY = path.join(__dirname, 'fixtures/legacy')
 const templates = loadChartTemplates()
+const caseCharts = (caseId: string, caseName: string, entries: HistoryEntry[], t: ChartTemplates) =>
+  seriesCharts({ caseId, caseName, profile: { kind: 'burst' }, entries }, t)
 
 let tmp: string
 beforeAll(() => {
@@ -71,6 +80,46 @@ describe('SVG charts', () => {
     expect(
       (hops.spec as unknown as { encoding: { color: { sort: string[] } } }).encoding.color.sort
     ).toEqual(['f->r1:send', 'r1:proc', 'r1->r2:send', 'r2:proc', 'r2->f:send'])
+  })
+})
+
+describe('charts of paced and sweep series', () => {
+  test('minimal load: latency in ms per entry, hops from the client to the last router', async () => {
+    const entries = newestFirst([pacedEntry(1), pacedEntry(2), pacedEntry(3)])
+    const charts = seriesCharts(
+      { caseId: '2', caseName: 'blocking', profile: entries[0].profile, entries },
+      templates
+    )
+    expect(charts.map(c => c.name)).toEqual([
+      'case-2-minimal-0.5-latency',
+      'case-2-minimal-0.5-hops'
+    ])
+    const latency = parseXml(await renderSvg(charts[0].spec))
+    expect(marks(latency, 'symbol')).toHaveLength(3)
+    expect(axisTitles(latency)).toContain('latency (ms)')
+    const order = (charts[1].spec as unknown as { encoding: { color: { sort: string[] } } })
+      .encoding.color.sort
+    expect(order).toEqual(['c->f:send', 'f->r1:send', 'r1:proc', 'r1->r2:send', 'r2:proc'])
+    expect(axisTitles(parseXml(await renderSvg(charts[1].spec)))).toContain(
+      'median ms per request, stacked by hop'
+    )
+  })
+
+  test('sweep: maximum throughput per entry, and p50/p99 curves of the newest entries', async () => {
+    const entries = newestFirst([1, 2, 3, 4].map(i => sweepEntry(i)))
+    const charts = seriesCharts(
+      { caseId: '1', caseName: 'x', profile: entries[0].profile, entries },
+      templates
+    )
+    expect(charts.map(c => c.name)).toEqual(['case-1-sweep-throughput', 'case-1-sweep-curve'])
+    expect(charts[0].marks).toBe(4)
+    // Three newest entries × three steps × two percentiles.
+    expect(charts[1].marks).toBe(3 * 3 * 2)
+    const curve = parseXml(await renderSvg(charts[1].spec))
+    expect(axisTitles(curve).sort()).toEqual(
+      ['achieved throughput (requests/s)', 'latency from the schedule (ms, log scale)'].sort()
+    )
+    expect(marks(curve, 'line')).toHaveLength(3 * 2)
   })
 })
 
@@ -143,8 +192,12 @@ test('jobSummary: one row per case with the published figures, and every run', (
         topologyFile: 'case1.yml',
         services: [],
         metrics: ['roundtrip', 'f->r1:send'],
+        profile: { kind: 'burst' },
+        headline: 'roundtrip',
+        sweep: null,
         runs: [0, 1].map(index => ({
           index,
+          rate: null,
           warmup: index === 0,
           startedAt: '2026-01-01T00:00:00Z',
           clientSeconds: 5,
@@ -176,7 +229,7 @@ test('jobSummary: one row per case with the published figures, and every run', (
     '| Case | `roundtrip` (s) | `f->r1:send` (s) | Data rate (MB/s) | Legacy "MB/s" |'
   )
   expect(md).toContain('| 1 non-blocking | 0.100 | 0.030 | 101.0 | 5000 |')
-  expect(md).toContain('| 1 | 0 (warm-up) | 0.200 | 0.100 | 0.300 | 1.000 | 100.0 |')
+  expect(md).toContain('| 1 | 0 (warm-up) | 0.200 | 0.100 | 0.300 | 1.000 |')
   expect(md).toContain('commit `abcdef1` on refs/heads/&lt;b&gt;x\\|y&lt;/b&gt;')
   expect(md).not.toContain('<b>')
 })

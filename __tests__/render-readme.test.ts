@@ -132,7 +132,10 @@ describe('untrusted history text', () => {
   test('a user template sees values HTML-escaped', async () => {
     const dir = path.join(out, 'user')
     const template = path.join(out, 'user.md')
-    fs.writeFileSync(template, '{{#each cases}}{{name}}|{{total}}\n{{/each}}')
+    fs.writeFileSync(
+      template,
+      '{{#each cases}}{{name}}|{{#each series}}{{total}}{{/each}}\n{{/each}}'
+    )
     const entry = benchEntry(1, '9', { caseName: '<b>x</b>' })
     await renderReport({ entries: [entry], topologies: {}, outDir: dir, template, maxEntries: 10 })
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('&lt;b&gt;x&lt;/b&gt;|1\n')

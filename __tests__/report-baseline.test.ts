@@ -12,6 +12,7 @@ const entry = (o: EntryOptions, caseId = '1') => makeEntry({ id: caseId, metrics
 const MERGE_BASE = '1111111111111111111111111111111111111111'
 const query: BaselineQuery = {
   caseId: '1',
+  profile: { kind: 'burst' },
   load: { docs: 500, batchSize: 10, docBytes: 1000000 },
   engine: 'local',
   baseRef: 'main',
@@ -84,7 +85,7 @@ describe('selectBaseline', () => {
   test('says why there is no baseline', () => {
     expect(selectBaseline([], query)).toEqual({ entry: null, reason: 'no history entry of case 1' })
     expect(selectBaseline([entry({ engine: 'docker' })], query).reason).toBe(
-      'no history entry of case 1 with engine local and load 500 docs × 1000000 B, batch 10'
+      'no history entry of case 1 under burst (standard load, legacy-comparable) with engine local and 500 docs × 1000000 B, batch 10'
     )
     expect(selectBaseline([otherBranch], { ...query, mergeBaseSha: null }).reason).toBe(
       'no comparable history entry of case 1 on branch main'

@@ -40,21 +40,21 @@ const lines = md.split('\n')
 describe('renderComparisonMarkdown', () => {
   test('starts with the hidden marker and a headline that counts verdicts', () => {
     expect(lines[0]).toBe(COMMENT_MARKER)
-    expect(lines[1]).toBe(
-      '### GNES latency: 🔴 roundtrip regression in 1 case (1 other metric changed)'
+    expect(lines[1]).toBe('### GNES latency: 🔴 regression in 1 case (1 other metric changed)')
+    expect(md).toContain(
+      'Only each case’s headline metric (`latency` at minimal load, `roundtrip` for a burst) decides the `regression` output'
     )
-    expect(md).toContain('Only `roundtrip` decides the `regression` output')
   })
 
   test('main table: headline metrics of every compared case, plus anything flagged', () => {
     const main = md.slice(0, md.indexOf('<details>'))
     expect(main).toMatch(
-      /\| 1 non\\-blocking \| `roundtrip` \| .* \| \+3\d% \| .* \| 🔴 regression \|/
+      /\| 1 non\\-blocking · burst \| `roundtrip` \| .* \| \+3\d% \| .* \| 🔴 regression \|/
     )
-    expect(main).toContain('| 1 non\\-blocking | `f->r1:send` |')
+    expect(main).toContain('| 1 non\\-blocking · burst | `f->r1:send` |')
     expect(main).not.toContain('`r1:proc`')
     expect(main).toMatch(
-      /\| 2 blocking \| `roundtrip` .* ⚪ below threshold \(threshold only, untested\) \|/
+      /\| 2 blocking · burst \| `roundtrip` .* ⚪ below threshold \(threshold only, untested\) \|/
     )
     expect(main).toContain('no test \\(the baseline has no per\\-request samples\\)')
   })
@@ -62,7 +62,7 @@ describe('renderComparisonMarkdown', () => {
   test('per-hop and per-service metrics are folded per case', () => {
     const details = md.slice(md.indexOf('<details>'), md.lastIndexOf('</details>'))
     expect(details).toContain(
-      '<summary>Per-hop and per-service details: case 1 non\\-blocking</summary>'
+      '<summary>Per-hop and per-service details: case 1 non\\-blocking · burst</summary>'
     )
     expect(details).toContain('`r1:proc`')
     expect(details).not.toContain('`roundtrip`')
@@ -79,7 +79,9 @@ describe('renderComparisonMarkdown', () => {
   })
 
   test('says which case has no baseline and why', () => {
-    expect(md).toContain('| 3 parallel | — | — | — | **no baseline**: no history entry of case 3 |')
+    expect(md).toContain(
+      '| 3 parallel · burst | — | — | — | **no baseline**: no history entry of case 3 |'
+    )
   })
 
   test('escapes commit messages and branch names from the pull request', () => {

@@ -50,6 +50,7 @@ function run(index: number, startedAt: Date): RunResult {
   )
   return {
     index,
+    rate: null,
     warmup: index === 0,
     startedAt: new Date(startedAt.getTime() + index * 10_000).toISOString(),
     clientSeconds: 6,
@@ -71,7 +72,14 @@ function result(day: number): Result {
     meta: {
       gnes: { version: '0.0.47', tag: '0.0.47', vcs: null, buildDate: null },
       engine: 'local',
-      load: { docs: 500, batchSize: 10, docBytes: 1_000_000, runs: 3, warmupRuns: 1 },
+      load: {
+        docs: 500,
+        batchSize: 10,
+        docBytes: 1_000_000,
+        runs: 3,
+        requests: 20,
+        warmupRequests: 5
+      },
       host: {
         hostname: 'bench',
         os: 'linux',
@@ -103,6 +111,9 @@ function result(day: number): Result {
         name: `case ${id}`,
         topologyFile: `case${id}.yml`,
         services: [],
+        profile: { kind: 'burst' as const },
+        headline: 'roundtrip',
+        sweep: null,
         metrics: METRICS,
         runs,
         best,

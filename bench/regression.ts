@@ -49,7 +49,8 @@ async function suite(ms: number): Promise<Result> {
     'batch-size': '10',
     'doc-bytes': '1000',
     runs: values.runs!,
-    'warmup-runs': '1',
+    profiles: 'burst',
+    'warmup-requests': values.docs!,
     'case-timeout': '300',
     'out-dir': path.join(os.tmpdir(), 'gnes-bench-regression')
   })

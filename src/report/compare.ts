@@ -1,4 +1,4 @@
-import { profileLabel } from '../client/profile'
+import { profileKey } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
 import type { CaseResult, Result } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
@@ -45,7 +45,7 @@ export interface MetricComparison {
 export interface CaseComparison {
   caseId: string
   caseName: string
-  /** The load profile, as text (e.g. `minimal load (paced, 5 req/s)`). */
+  /** The load profile's key (e.g. `minimal@5`, `burst`). */
   profile: string
   baseline: BaselineChoice
   /** Empty when there is no baseline. */
@@ -257,7 +257,7 @@ export function compareResult(
     return {
       caseId: c.id,
       caseName: c.name,
-      profile: profileLabel(c.profile),
+      profile: profileKey(c.profile),
       baseline,
       metrics: baseline.entry ? compareCase(c, baseline.entry, options.threshold, alpha) : []
     }
