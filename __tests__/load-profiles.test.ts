@@ -141,12 +141,16 @@ describe('load profiles on the local engine (real GNES 0.0.47)', () => {
       'out-dir': tmp()
     })
     let stalled = false
+    const dump = path.join(inputs['out-dir'], 'logs', 'case-1', 'route-dump.jsonl')
+    const answered = () =>
+      fs.existsSync(dump) ? fs.readFileSync(dump, 'utf8').split('\n').length - 1 : 0
     const log: Log = {
       ...quiet,
       info: m => {
         if (!m.startsWith('services ready')) return
         void (async () => {
-          await sleep(1500)
+          // Stop the Frontend once the stream is under way (three answers in).
+          while (answered() < 3) await sleep(50)
           const [frontend] = pidsWithEnv('GNES_BENCH_SUITE', suiteId).filter(pid =>
             fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('frontend')
           )
@@ -163,7 +167,9 @@ describe('load profiles on the local engine (real GNES 0.0.47)', () => {
     // Requests due during the stall waited in the client (gRPC could not take them): measured
     // from their actual send they look fast; from the schedule each one carries its wait.
     const lag = run.samples['c:lag']
-    expect(lag.filter(v => v > 0.2).length).toBeGreaterThanOrEqual(2)
+    // The samples go into the comparison so a failure shows them.
+    const shown = { latency: run.samples.latency, 'latency:sent': run.samples['latency:sent'], lag }
+    expect({ waited: lag.filter(v => v > 0.2).length >= 2, shown }).toEqual({ waited: true, shown })
     const hidden = run.samples.latency.reduce(
       (sum, v, j) => sum + v - run.samples['latency:sent'][j],
       0
