@@ -62,7 +62,8 @@ export function readClientReports(output: string, plan: ClientPlan): StreamRepor
     .filter(l => l.trim().startsWith('{"stream"'))
     .map(l => {
       const parsed = StreamReportSchema.safeParse(JSON.parse(l))
-      if (!parsed.success) throw new Error(`load client printed a malformed report: ${l.slice(0, 120)}`)
+      if (!parsed.success)
+        throw new Error(`load client printed a malformed report: ${l.slice(0, 120)}`)
       return parsed.data
     })
   if (reports.length !== plan.streams.length) {

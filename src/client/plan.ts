@@ -3,8 +3,8 @@ import type { ClientPlan, ClientStream } from './load-client'
 import type { Profile } from './profile'
 
 /**
- * The streams of one non-sweep profile: a short warm-up (`warmupRequests` at the profile's own
- * rate, measured but not published), then `runs` measured streams. A burst run carries `docs`
+ * The streams of one non-sweep profile: a short warm-up (`warmupRequests` requests as a burst,
+ * measured but not published), then `runs` measured streams. A burst run carries `docs`
  * documents, a paced one `requests` requests.
  */
 export function profilePlan(
@@ -13,7 +13,7 @@ export function profilePlan(
 ): { plan: ClientPlan; warmupStreams: number } {
   const rate = profile.kind === 'burst' ? null : profile.rate
   const runDocs = profile.kind === 'burst' ? load.docs : load.requests * load.batchSize
-  const warmup = warmupStreams(rate, load)
+  const warmup = warmupStreams(load)
   const runs = Array.from({ length: load.runs }, () => ({ docs: runDocs, rate }))
   return { plan: planOf(load, [...warmup, ...runs]), warmupStreams: warmup.length }
 }
@@ -24,13 +24,16 @@ const planOf = (load: Load, streams: ClientStream[]): ClientPlan => ({
   streams
 })
 
-/** The warm-up: `warmupRequests` requests at `rate` (null: a burst); none when that is 0. */
-export function warmupStreams(rate: number | null, load: Load): ClientStream[] {
-  return load.warmupRequests > 0 ? [{ docs: load.warmupRequests * load.batchSize, rate }] : []
+/**
+ * The warm-up: `warmupRequests` requests handed over at once (none when that is 0). Its job is to
+ * open connections and warm caches, not to measure, so it takes as little time as the topology
+ * allows; a blocking case serves it as fast as its routers sleep.
+ */
+export function warmupStreams(load: Load): ClientStream[] {
+  return load.warmupRequests > 0 ? [{ docs: load.warmupRequests * load.batchSize, rate: null }] : []
 }
 
-export const warmupPlan = (rate: number, load: Load): ClientPlan =>
-  planOf(load, warmupStreams(rate, load))
+export const warmupPlan = (load: Load): ClientPlan => planOf(load, warmupStreams(load))
 
 /** Fewest requests of one sweep step, so its p99 rests on more than a handful of values. */
 export const SWEEP_MIN_REQUESTS = 20

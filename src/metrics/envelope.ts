@@ -45,11 +45,7 @@ export class RouteDumpError extends Error {}
  * Parses the dump's JSON lines (one envelope per response, in receive order); `firstLine` is the
  * file's line number of lines[0], so errors point into the file.
  */
-export function parseRouteDump(
-  lines: string[],
-  source: string,
-  firstLine = 1
-): DumpedEnvelope[] {
+export function parseRouteDump(lines: string[], source: string, firstLine = 1): DumpedEnvelope[] {
   return lines.map((line, i) => {
     const where = `${source} line ${firstLine + i}`
     let json: unknown

@@ -62,7 +62,9 @@ export function pacedSamples(
     samples['c:lag'].push(clamp(stream.sent[j] - scheduled[j]))
     samples['c->f:send'].push(clamp(f.start - stream.sent[j]))
     samples.path.push(clamp(done - f.start))
-    hops.forEach((hop, k) => samples[hop].push(clamp(rs[k].start - (k === 0 ? f.start : rs[k - 1].end))))
+    hops.forEach((hop, k) =>
+      samples[hop].push(clamp(rs[k].start - (k === 0 ? f.start : rs[k - 1].end)))
+    )
     rs.forEach((r, k) => samples[`r${k + 1}:proc`].push(clamp(r.end - r.start)))
   }
   samples['f:send'] = gaps(envelopes.map(e => e.routes[0].start))

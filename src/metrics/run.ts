@@ -77,7 +77,5 @@ export function bestOfRuns(
  */
 export function medianOfRunMedians(runs: RunResult[], metrics: string[]): Record<string, number> {
   const measured = measuredRuns(runs)
-  return Object.fromEntries(
-    metrics.map(m => [m, median(measured.map(r => r.summaries[m].median))])
-  )
+  return Object.fromEntries(metrics.map(m => [m, median(measured.map(r => r.summaries[m].median))]))
 }

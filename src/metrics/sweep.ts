@@ -39,7 +39,8 @@ export function achievedRate(completions: readonly number[]): number {
 }
 
 /** `5x` (times the p50 latency of the sweep's first, lowest step), or a duration: `250ms`, `2s`. */
-export type LatencyBound = { kind: 'relative'; factor: number } | { kind: 'absolute'; seconds: number }
+export type LatencyBound =
+  { kind: 'relative'; factor: number } | { kind: 'absolute'; seconds: number }
 
 export function parseLatencyBound(text: string): LatencyBound | null {
   const m = /^(\d+(?:\.\d+)?)(x|ms|s)$/.exec(text.trim())

@@ -136,7 +136,12 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
     push(kind, templates.trend, { ...axis, zero: zeroBased(rows) }, rows)
   const hops = (scale: number, yTitle: string, valueTitle: string, format: string): void => {
     const h = hopRows(entries, scale)
-    push('hops', templates.hops, { subtitle: 'where the time goes', hopOrder: h.order, yTitle, valueTitle, format }, h.rows)
+    push(
+      'hops',
+      templates.hops,
+      { subtitle: 'where the time goes', hopOrder: h.order, yTitle, valueTitle, format },
+      h.rows
+    )
   }
 
   if (profile.kind === 'sweep') {
@@ -154,11 +159,15 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
     return charts
   }
   if (profile.kind === 'burst') {
-    trend('roundtrip', pointRows(entries, SERIES.roundtrip, e => e.best.roundtrip), {
-      subtitle: 'roundtrip per entry',
-      yTitle: 'roundtrip (s)',
-      format: '.3f'
-    })
+    trend(
+      'roundtrip',
+      pointRows(entries, SERIES.roundtrip, e => e.best.roundtrip),
+      {
+        subtitle: 'roundtrip per entry',
+        yTitle: 'roundtrip (s)',
+        format: '.3f'
+      }
+    )
     trend(
       'rate',
       [
@@ -171,11 +180,15 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
     return charts
   }
   const label = profile.kind === 'minimal' ? SERIES.latency : SERIES.paced
-  trend('latency', pointRows(entries, label, e => ms(e.best.latency)), {
-    subtitle: `${profileLabel(profile)}: latency per entry`,
-    yTitle: 'latency (ms)',
-    format: '.1f'
-  })
+  trend(
+    'latency',
+    pointRows(entries, label, e => ms(e.best.latency)),
+    {
+      subtitle: `${profileLabel(profile)}: latency per entry`,
+      yTitle: 'latency (ms)',
+      format: '.1f'
+    }
+  )
   hops(1000, 'median ms per request, stacked by hop', 'median (ms)', '.1f')
   return charts
 }

@@ -35,7 +35,14 @@ export interface DashboardEntry {
   /** A sweep's steps (percentiles only) and maximum throughput; null for other profiles. */
   sweep: {
     maxThroughput: number | null
-    points: { offered: number; achieved: number; p50: number; p99: number; errors: number; sustained: boolean }[]
+    points: {
+      offered: number
+      achieved: number
+      p50: number
+      p99: number
+      errors: number
+      sustained: boolean
+    }[]
   } | null
 }
 

@@ -61,7 +61,8 @@ export function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   return [...groups.values()]
     .map(newestFirst)
     .sort(
-      (a, b) => compareCaseIds(a[0].caseId, b[0].caseId) || compareProfiles(a[0].profile, b[0].profile)
+      (a, b) =>
+        compareCaseIds(a[0].caseId, b[0].caseId) || compareProfiles(a[0].profile, b[0].profile)
     )
 }
 
@@ -123,10 +124,7 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
     'dashboard/charts.json',
     JSON.stringify(Object.fromEntries(CHART_TEMPLATE_NAMES.map(n => [n, templates[n]])))
   )
-  write(
-    'data/history.json',
-    JSON.stringify(dashboardData(series, o.topologies, o.repositoryUrl))
-  )
+  write('data/history.json', JSON.stringify(dashboardData(series, o.topologies, o.repositoryUrl)))
   return written
 }
 

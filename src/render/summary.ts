@@ -14,7 +14,11 @@ function timingSection(cases: CaseResult[]): string[] {
   const burst = cases[0].profile.kind === 'burst'
   const headline = cases[0].headline
   return [
-    row(['Case', ...metrics.map(m => `${metricCode(m)} (s)`), ...(burst ? ['Data rate (MB/s)', 'Legacy "MB/s"'] : [])]),
+    row([
+      'Case',
+      ...metrics.map(m => `${metricCode(m)} (s)`),
+      ...(burst ? ['Data rate (MB/s)', 'Legacy "MB/s"'] : [])
+    ]),
     alignRow(metrics.length + 1 + (burst ? 2 : 0), 1),
     ...cases.map(c =>
       row([
@@ -56,7 +60,16 @@ function sweepSection(cases: CaseResult[]): string[] {
   return cases.flatMap(c => [
     `**${caseCell(c)}**: maximum sustainable throughput ${c.sweep!.maxThroughput === null ? 'none (no step sustained)' : `**${c.sweep!.maxThroughput.toFixed(2)} req/s**`} (p99 bound ${msCell(c.sweep!.maxP99)} ms, ${escapeMarkdown(c.sweep!.bound)})`,
     '',
-    row(['Offered (req/s)', 'Achieved (req/s)', 'p50 (ms)', 'p90 (ms)', 'p99 (ms)', 'Max (ms)', 'Errors', 'Sustained']),
+    row([
+      'Offered (req/s)',
+      'Achieved (req/s)',
+      'p50 (ms)',
+      'p90 (ms)',
+      'p99 (ms)',
+      'Max (ms)',
+      'Errors',
+      'Sustained'
+    ]),
     alignRow(8, 0),
     ...c.sweep!.points.map(p =>
       row([

@@ -54,16 +54,17 @@ export async function runCase(
   const outcomes: ProfileOutcome[] = []
   try {
     for (const request of settings.profiles) {
+      // The first profile warms the topology up for all that follow on it.
+      const load = outcomes.length ? { ...settings.load, warmupRequests: 0 } : settings.load
       if (request.kind === 'sweep') {
-        const load = outcomes.length ? { ...settings.load, warmupRequests: 0 } : settings.load
-        outcomes.push(
-          await runSweep(dep, cursor, minimalRate, settings.sweep, load, deadline, log)
-        )
+        outcomes.push(await runSweep(dep, cursor, minimalRate, settings.sweep, load, deadline, log))
         continue
       }
       const profile: Profile =
-        request.kind === 'minimal' ? { kind: 'minimal', rate: request.rate ?? minimalRate } : request
-      outcomes.push(await runProfile(dep, cursor, profile, settings.load, remaining(), log))
+        request.kind === 'minimal'
+          ? { kind: 'minimal', rate: request.rate ?? minimalRate }
+          : request
+      outcomes.push(await runProfile(dep, cursor, profile, load, remaining(), log))
     }
   } finally {
     await dep.stop()

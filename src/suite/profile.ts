@@ -16,7 +16,8 @@ export type ProfileOutcome = Pick<
   'profile' | 'headline' | 'metrics' | 'runs' | 'best' | 'dataRateMBps' | 'legacyMBps' | 'sweep'
 >
 
-const ms = (s: number | undefined): string => (s === undefined ? '-' : `${(s * 1000).toFixed(1)} ms`)
+const ms = (s: number | undefined): string =>
+  s === undefined ? '-' : `${(s * 1000).toFixed(1)} ms`
 
 function runFrom(
   index: number,
@@ -59,7 +60,7 @@ export async function runProfile(
 ): Promise<ProfileOutcome> {
   const { plan, warmupStreams } = profilePlan(profile, load)
   log.info(
-    `${profileLabel(profile)}: ${warmupStreams ? `${load.warmupRequests} warm-up requests, then ` : ''}` +
+    `${profileLabel(profile)}: ${warmupStreams ? `a burst of ${load.warmupRequests} warm-up requests, then ` : ''}` +
       `${load.runs} runs of ${profile.kind === 'burst' ? `${load.docs} documents` : `${load.requests} requests`}`
   )
   const reports = await Promise.race([dep.runClient(plan, timeoutSec), dep.failed])
@@ -73,14 +74,23 @@ export async function runProfile(
     const run = runFrom(i, warmup, report, envelopes, docs * load.docBytes)
     if (!warmup) metrics = Object.keys(run.summaries)
     runs.push(run)
-    const s = run.summaries[headline]
+    // The warm-up is a burst even before a paced profile: it shows its roundtrip.
+    const shown = warmup ? 'roundtrip' : headline
+    const s = run.summaries[shown]
     log.info(
       `${warmup ? 'warm-up' : `run ${i - warmupStreams + 1}/${load.runs}`}: ${report.requests} requests in ` +
-        `${report.seconds.toFixed(3)} s, ${headline} median ${ms(s?.median)}, p90 ${ms(s?.p90)}, max ${ms(s?.max)}`
+        `${report.seconds.toFixed(3)} s, ${shown} median ${ms(s?.median)}, p90 ${ms(s?.p90)}, max ${ms(s?.max)}`
     )
   }
   if (profile.kind === 'burst') {
-    return { profile, headline, metrics, runs, ...bestOfRuns(runs, metrics, load.docs), sweep: null }
+    return {
+      profile,
+      headline,
+      metrics,
+      runs,
+      ...bestOfRuns(runs, metrics, load.docs),
+      sweep: null
+    }
   }
   return {
     profile,

@@ -64,11 +64,11 @@ export async function runSweep(
 ): Promise<ProfileOutcome> {
   if (load.warmupRequests > 0) {
     const [report] = await Promise.race([
-      dep.runClient(warmupPlan(start, load), Math.floor((deadline - Date.now()) / 1000)),
+      dep.runClient(warmupPlan(load), Math.floor((deadline - Date.now()) / 1000)),
       dep.failed
     ])
     await cursor.next(report.responses)
-    log.info(`warm-up: ${report.requests} requests at ${fmtRate(start)} req/s`)
+    log.info(`warm-up: ${report.requests} requests in ${report.seconds.toFixed(3)} s`)
   }
   const points: SweepPoint[] = []
   let maxP99 = Infinity
@@ -90,7 +90,9 @@ export async function runSweep(
       dep.failed
     ])
     if (!outcome.reports) {
-      log.warn(`sweep step at ${fmtRate(rate)} req/s failed, the sweep ends: ${outcome.error.message}`)
+      log.warn(
+        `sweep step at ${fmtRate(rate)} req/s failed, the sweep ends: ${outcome.error.message}`
+      )
       points.push(failedStep(rate, requests))
       break
     }

@@ -15,12 +15,7 @@ import {
 } from '../../client/load-client'
 import type { GnesMeta } from '../../result/schema'
 import type { Topology } from '../../topology/schema'
-import {
-  ServiceFailure,
-  type Deployment,
-  type Engine,
-  type StartOptions
-} from '../types'
+import { ServiceFailure, type Deployment, type Engine, type StartOptions } from '../types'
 import { readContainerFile } from './archive'
 import { daemonAddress, dockerClient, withTimeout } from './client'
 import { runOnce, ServiceContainer } from './container'

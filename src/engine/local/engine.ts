@@ -10,12 +10,7 @@ import {
 import type { GnesMeta } from '../../result/schema'
 import { READY_PATTERN, serviceCommands } from '../../topology/commands'
 import type { Topology } from '../../topology/schema'
-import {
-  ServiceFailure,
-  type Deployment,
-  type Engine,
-  type StartOptions
-} from '../types'
+import { ServiceFailure, type Deployment, type Engine, type StartOptions } from '../types'
 import { withDeadline } from '../deadline'
 import { freePorts } from './ports'
 import { ServiceProcess } from './process'

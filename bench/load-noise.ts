@@ -1,0 +1,109 @@
+/**
+ * How much do the published figures move between separate suite runs? Each suite starts its
+ * topologies afresh (as every CI job does) and runs the minimal-load and burst profiles; the
+ * script prints each suite's headline figures, their coefficient of variation across suites, the
+ * machine's load average around every suite, and whether the first measured run is slower than
+ * the others (the warm-up's job). `--busy` keeps one core busy with another process throughout.
+ *
+ *   npm run bench:noise -- [--suites 5] [--cases 1,3] [--busy] [--engine local] [run flags…]
+ */
+import { spawn } from 'node:child_process'
+import * as os from 'node:os'
+import { parseArgs } from 'node:util'
+import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
+import { median } from '../src/metrics/statistics'
+import type { CaseResult } from '../src/result/schema'
+import type { Log } from '../src/suite/log'
+import { runSuite } from '../src/suite/run'
+
+const { values } = parseArgs({
+  options: {
+    suites: { type: 'string', default: '5' },
+    busy: { type: 'boolean', default: false },
+    ...Object.fromEntries(Object.keys(DEFAULTS).map(k => [k, { type: 'string' as const }]))
+  }
+})
+const { suites, busy, ...flags } = values
+
+const quiet: Log = {
+  info: () => undefined,
+  warn: m => console.warn(`warning: ${m}`),
+  group: (_name, work) => work()
+}
+
+const cv = (xs: number[]): number => {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))
+  return sd / m
+}
+const load = (): string =>
+  os
+    .loadavg()
+    .map(l => l.toFixed(2))
+    .join(' ')
+const ms = (s: number): string => (s * 1000).toFixed(2).padStart(8)
+
+/** The first measured run's median headline over the median of the later runs' medians. */
+function firstRunRatio(c: CaseResult): number {
+  const [first, ...rest] = c.runs.filter(r => !r.warmup).map(r => r.summaries[c.headline].median)
+  return first / median(rest)
+}
+
+async function main(): Promise<void> {
+  const inputs = parseInputs({
+    cases: '1,3',
+    profiles: 'minimal,burst',
+    'out-dir': 'out/bench-noise',
+    ...(flags as Partial<RawInputs>)
+  })
+  // A busy loop in its own process, pinned nowhere: it takes one of the machine's cores.
+  const hog = busy ? spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }) : null
+  const rows: { key: string; latency: number; path: number; roundtrip: number; first: number }[] =
+    []
+  try {
+    console.log(
+      `${Number(suites)} separate suites, cases ${inputs.cases.join(',')}, ${inputs.engine} engine` +
+        `${busy ? ', one core kept busy by another process' : ''}; load average before: ${load()}`
+    )
+    console.log(
+      'suite  case  minimal latency (ms)  minimal path (ms)  burst roundtrip (ms)  first/other runs  load average after'
+    )
+    for (let s = 1; s <= Number(suites); s++) {
+      const result = await runSuite(inputs, { log: quiet })
+      for (const id of inputs.cases) {
+        const minimal = result.cases.find(c => c.id === id && c.profile.kind === 'minimal')!
+        const burst = result.cases.find(c => c.id === id && c.profile.kind === 'burst')!
+        const row = {
+          key: id,
+          latency: minimal.best.latency,
+          path: minimal.best.path,
+          roundtrip: burst.best.roundtrip,
+          first: firstRunRatio(minimal)
+        }
+        rows.push(row)
+        console.log(
+          `${String(s).padStart(5)}  ${id.padStart(4)}  ${ms(row.latency).padStart(20)}  ${ms(row.path).padStart(17)}  ` +
+            `${ms(row.roundtrip).padStart(20)}  ${row.first.toFixed(3).padStart(16)}  ${load()}`
+        )
+      }
+    }
+  } finally {
+    hog?.kill('SIGKILL')
+  }
+  console.log('\ncoefficient of variation across suites (sample sd / mean):')
+  for (const id of inputs.cases) {
+    const of = rows.filter(r => r.key === id)
+    const pct = (xs: number[]) => `${(cv(xs) * 100).toFixed(1)} %`.padStart(8)
+    console.log(
+      `case ${id}: minimal latency ${pct(of.map(r => r.latency))} (mean ${ms(of.reduce((a, r) => a + r.latency, 0) / of.length)} ms)` +
+        ` · minimal path ${pct(of.map(r => r.path))} · burst roundtrip ${pct(of.map(r => r.roundtrip))}` +
+        ` · first measured run / others: median ${median(of.map(r => r.first)).toFixed(3)}`
+    )
+  }
+  console.log(`load average after: ${load()}`)
+}
+
+main().catch(err => {
+  console.error(err instanceof Error ? err.message : err)
+  process.exit(1)
+})

@@ -1,0 +1,76 @@
+/**
+ * Does the rate sweep find the same maximum throughput twice? Runs the sweep profile on each case
+ * in two separate suites (fresh topologies) at the standard document size and prints every step,
+ * both maxima, their difference and the load average.
+ *
+ *   npm run bench:sweep -- [--cases 1,3] [--repeats 2] [run flags, e.g. --sweep-rates 5,10,20]
+ */
+import * as os from 'node:os'
+import { parseArgs } from 'node:util'
+import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
+import type { Log } from '../src/suite/log'
+import { runSuite } from '../src/suite/run'
+
+const { values } = parseArgs({
+  options: {
+    repeats: { type: 'string', default: '2' },
+    ...Object.fromEntries(Object.keys(DEFAULTS).map(k => [k, { type: 'string' as const }]))
+  }
+})
+const { repeats, ...flags } = values
+const quiet: Log = {
+  info: () => undefined,
+  warn: m => console.warn(`warning: ${m}`),
+  group: (_name, work) => work()
+}
+const load = (): string =>
+  os
+    .loadavg()
+    .map(l => l.toFixed(2))
+    .join(' ')
+
+async function main(): Promise<void> {
+  const inputs = parseInputs({
+    cases: '1,3',
+    profiles: 'sweep',
+    'out-dir': 'out/bench-sweep',
+    ...(flags as Partial<RawInputs>)
+  })
+  const maxima = new Map<string, (number | null)[]>()
+  for (let k = 1; k <= Number(repeats); k++) {
+    const before = load()
+    const started = Date.now()
+    const result = await runSuite(inputs, { log: quiet })
+    console.log(
+      `\nsuite ${k} (${((Date.now() - started) / 1000).toFixed(0)} s; load average before ${before}, after ${load()})`
+    )
+    for (const c of result.cases) {
+      const sweep = c.sweep!
+      console.log(`case ${c.id}: offered → achieved req/s, p50 / p99 ms, sustained`)
+      for (const p of sweep.points) {
+        console.log(
+          `  ${p.offered.toFixed(2).padStart(7)} → ${p.achieved.toFixed(2).padStart(7)}  ` +
+            `${(p.latency.p50 * 1000).toFixed(1).padStart(7)} / ${(p.latency.p99 * 1000).toFixed(1).padStart(7)}  ${p.sustained ? 'yes' : 'no'}`
+        )
+      }
+      console.log(
+        `  maximum sustainable throughput: ${sweep.maxThroughput?.toFixed(2) ?? 'none'} req/s (p99 bound ${(sweep.maxP99 * 1000).toFixed(1)} ms)`
+      )
+      maxima.set(c.id, [...(maxima.get(c.id) ?? []), sweep.maxThroughput])
+    }
+  }
+  console.log('\nmaximum sustainable throughput per suite:')
+  for (const [id, xs] of maxima) {
+    const found = xs.filter((x): x is number => x !== null)
+    const spread =
+      found.length === xs.length ? (Math.max(...found) / Math.min(...found) - 1) * 100 : NaN
+    console.log(
+      `case ${id}: ${xs.map(x => x?.toFixed(2) ?? 'none').join(', ')} req/s; max/min − 1 = ${spread.toFixed(1)} %`
+    )
+  }
+}
+
+main().catch(err => {
+  console.error(err instanceof Error ? err.message : err)
+  process.exit(1)
+})
