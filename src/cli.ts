@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util'
 import { commands } from './commands'
+import { print, printError } from './commands/output'
+import { InputError } from './config/inputs'
 
 function usage(): string {
   const rows = commands.map(c => `  ${c.name.padEnd(16)}${c.summary}`)
@@ -18,16 +20,16 @@ function commandHelp(name: string): string {
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h') {
-    console.log(usage())
+    print(usage())
     return name ? 0 : 2
   }
   const cmd = commands.find(c => c.name === name)
   if (!cmd) {
-    console.error(`unknown command '${name}'\n\n${usage()}`)
+    printError(`unknown command '${name}'\n\n${usage()}`)
     return 2
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(commandHelp(name))
+    print(commandHelp(name))
     return 0
   }
   const { values, positionals } = parseArgs({
@@ -36,6 +38,14 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     strict: true
   })
+  // Every value is a flag: a stray word (`run 5`) or `--case=` is a mistake, never ignored.
+  if (positionals.length > 0) {
+    throw new InputError(
+      `${name} takes flags only, got the argument '${positionals[0]}' (see '${name} --help')`
+    )
+  }
+  const empty = Object.entries(values).find(([, v]) => typeof v === 'string' && v.trim() === '')
+  if (empty) throw new InputError(`--${empty[0]} is empty; give it a value or leave it out`)
   return cmd.run(values as Record<string, string | boolean | undefined>, positionals)
 }
 
@@ -44,7 +54,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code
   },
   (err: unknown) => {
-    console.error(`error: ${err instanceof Error ? err.message : String(err)}`)
+    printError(`error: ${err instanceof Error ? err.message : String(err)}`)
     process.exitCode = 1
   }
 )

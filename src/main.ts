@@ -4,12 +4,14 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { actionInputs } from './action/inputs'
 import { fetchBranchIntoWorkspace } from './action/local-branch'
-import { actionsLog } from './action/log'
+import { actionsLog, fail } from './action/log'
 import { mergeBase } from './action/merge-base'
 import { pagesUrl, runContext, type RunContext } from './action/github'
+import { STATE_ENGINE } from './action/state'
 import { writeResult } from './commands/run'
 import { parseInputs, type Inputs } from './config/inputs'
-import { STATE_RUN_ID } from './engine/docker'
+import { preflight } from './config/preflight'
+import { selectEngine } from './engine/select'
 import { readBranchHistory, shouldRecord } from './history'
 import {
   describeLocation,
@@ -45,7 +47,7 @@ async function recordTarget(
   if (inputs['auto-push']) return location
   const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd()
   await fetchBranchIntoWorkspace(workspace, location.repo, location.branch, location.token)
-  core.info(
+  actionsLog.info(
     `auto-push is false: committing to ${location.branch} in ${workspace}; push it yourself`
   )
   return { ...location, repo: workspace }
@@ -92,15 +94,22 @@ async function comparePullRequest(
 export async function run(): Promise<void> {
   const inputs = parseInputs(actionInputs())
   const ctx = runContext()
+  const location = historyLocation(inputs, ctx)
+  const record = shouldRecord(inputs.record, ctx.event)
+  // Pull requests read the history and other events may write it: reach it before the suite.
+  await preflight(
+    inputs,
+    record || ctx.pullRequest ? { repository: { url: location.repo, token: location.token } } : {}
+  )
   const suiteId = randomUUID()
-  // The post: step sweeps whatever this id labels, even when the job is cancelled.
-  core.saveState(STATE_RUN_ID, suiteId)
-  const result = await runSuite(inputs, { log: actionsLog, suiteId })
+  const engine = await selectEngine(inputs, suiteId, actionsLog)
+  // The post: step cleans up after Docker only (the Docker engine saves its run id at prepare).
+  core.saveState(STATE_ENGINE, engine.kind)
+  const result = await runSuite(inputs, { log: actionsLog, suiteId, engine })
   core.setOutput('result', writeResult(result, inputs['out-dir']))
   core.setOutput('engine', result.meta.engine)
   await core.summary.addRaw(jobSummary(result)).write()
 
-  const location = historyLocation(inputs, ctx)
   if (ctx.pullRequest) {
     await comparePullRequest(result, inputs, ctx, location)
   } else {
@@ -109,16 +118,18 @@ export async function run(): Promise<void> {
     core.setOutput('report', report)
     core.setOutput('regression', 'false')
   }
-  if (shouldRecord(inputs.record, ctx.event)) {
+  if (record) {
     const repositoryUrl = ctx.repository ? `${ctx.serverUrl}/${ctx.repository}` : undefined
     const target = await recordTarget(inputs, location)
     const recorded = await core.group(`Record the result on ${location.branch}`, () =>
       recordResult(result, inputs, target, renderHook(renderSettings(inputs, repositoryUrl)))
     )
-    core.info(`history: ${recorded.added.length} entries added at ${describeLocation(target)}`)
+    actionsLog.info(
+      `history: ${recorded.added.length} entries added at ${describeLocation(target)}`
+    )
   } else {
-    core.info(`history: not recorded (record: ${inputs.record}, event: ${ctx.event})`)
+    actionsLog.info(`history: not recorded (record: ${inputs.record}, event: ${ctx.event})`)
   }
 }
 
-run().catch((err: unknown) => core.setFailed(err instanceof Error ? err.message : String(err)))
+run().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)))

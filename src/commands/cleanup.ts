@@ -1,6 +1,7 @@
 import { InputError } from '../config/inputs'
 import { sweep } from '../engine/docker'
 import type { Command } from './command'
+import { print } from './output'
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
@@ -38,7 +39,7 @@ export const cleanupCommand: Command = {
       repository,
       olderThan: olderThan === undefined ? undefined : parseAge(olderThan)
     })
-    console.log(`removed ${removed.containers} containers and ${removed.networks} networks`)
+    print(`removed ${removed.containers} containers and ${removed.networks} networks`)
     return 0
   }
 }

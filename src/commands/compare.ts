@@ -5,6 +5,7 @@ import { compareResult, renderComparisonMarkdown } from '../report'
 import { ResultSchema, type Result } from '../result/schema'
 import type { Command } from './command'
 import { flagText } from './history-flags'
+import { print } from './output'
 
 function readResult(file: string): Result {
   let raw: unknown
@@ -57,7 +58,7 @@ export const compareCommand: Command = {
     })
     const out = flagText(values.out)
     if (out) fs.writeFileSync(out, markdown)
-    process.stdout.write(markdown)
+    print(markdown.replace(/\n$/, ''))
     return values['fail-on-regression'] === true && comparison.regression ? 1 : 0
   }
 }

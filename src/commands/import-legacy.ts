@@ -3,6 +3,7 @@ import { importLegacy } from '../history'
 import { appendEntries, describeLocation, renderHook, renderSettings } from '../record'
 import type { Command } from './command'
 import { flagText, HISTORY_FLAGS, historyLocation } from './history-flags'
+import { print } from './output'
 
 export const importLegacyCommand: Command = {
   name: 'import-legacy',
@@ -18,7 +19,7 @@ export const importLegacyCommand: Command = {
       parseInputs({ 'max-entries': flagText(values['max-entries']) ?? undefined })
     )
     const out = await appendEntries(entries, location, renderHook(settings))
-    console.log(
+    print(
       `imported ${out.added.length} of ${entries.length} legacy entries into ${describeLocation(location)}` +
         ` (${out.present.length} were stored already; ${out.all.length} entries in the history)`
     )

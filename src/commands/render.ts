@@ -1,10 +1,12 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { readHistory } from '../history'
-import { renderReport } from '../render'
+import { InputError } from '../config/inputs'
+import { foreignFiles, renderReport } from '../render'
 import { knownTopologies } from '../record'
 import type { Command } from './command'
 import { flagText } from './history-flags'
+import { print } from './output'
 
 /** A user's topology files (`*.yml` in --topologies DIR), for their diagrams. */
 const topologyFiles = (dir: string | null): string[] =>
@@ -25,7 +27,9 @@ export const renderCommand: Command = {
     template: { type: 'string' },
     'max-entries': { type: 'string' },
     topologies: { type: 'string' },
-    'repository-url': { type: 'string' }
+    'repository-url': { type: 'string' },
+    /** Overwrite a README.md / index.html in --out that gnes-latency-bench did not write. */
+    force: { type: 'boolean' }
   },
   async run(values) {
     const historyDir = flagText(values['history-dir'])
@@ -38,6 +42,13 @@ export const renderCommand: Command = {
     const template = flagText(values.template)
     if (template && !fs.existsSync(template))
       throw new Error(`--template ${template}: no such file`)
+    const foreign = values.force === true ? [] : foreignFiles(outDir)
+    if (foreign.length) {
+      throw new InputError(
+        `--out ${outDir}: ${foreign.join(' and ')} ${foreign.length > 1 ? 'were' : 'was'} not written by gnes-latency-bench ` +
+          '(no marker); choose another --out, or pass --force to overwrite'
+      )
+    }
     const entries = readHistory(historyDir)
     const caseIds = [...new Set(entries.map(e => e.caseId))]
     const files = await renderReport({
@@ -48,12 +59,10 @@ export const renderCommand: Command = {
       maxEntries: Number(max),
       repositoryUrl: flagText(values['repository-url']) ?? undefined
     })
-    console.log(
+    print(
       `rendered ${entries.length} entries of ${caseIds.length} case(s): ${files.length} files in ${outDir}`
     )
-    console.log(
-      `preview: cd ${outDir} && python3 -m http.server 8000, then open http://localhost:8000/`
-    )
+    print(`preview: cd ${outDir} && python3 -m http.server 8000, then open http://localhost:8000/`)
     return 0
   }
 }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { DEFAULTS, parseInputs, type RawInputs } from '../config/inputs'
+import { preflight } from '../config/preflight'
 import { shouldRecord } from '../history'
 import { describeLocation, recordResult, renderHook, renderSettings } from '../record'
 import type { Result } from '../result/schema'
@@ -8,6 +9,7 @@ import { resultTable } from '../result/table'
 import { runSuite } from '../suite/run'
 import type { Command } from './command'
 import { historyLocation } from './history-flags'
+import { print } from './output'
 
 /** Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its own. */
 const ACTION_ONLY = new Set(['auto-push', 'alert-threshold', 'fail-on-regression', 'comment-on-pr'])
@@ -46,19 +48,28 @@ export const runCommand: Command = {
       Object.entries({ 'out-dir': out, ...rest }).filter(([, v]) => typeof v === 'string')
     ) as Partial<RawInputs>
     const inputs = parseInputs(raw)
+    const record = shouldRecord(inputs.record, null)
+    // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
+    const location = historyLocation(values, path.join(inputs['out-dir'], 'history'))
+    await preflight(
+      inputs,
+      !record
+        ? {}
+        : location.kind === 'dir'
+          ? { dir: location.dir }
+          : { repository: { url: location.repo, token: location.token } }
+    )
     const result = await runSuite(inputs)
     const file = writeResult(result, inputs['out-dir'])
-    console.log(`\nresult: ${file}\n\n${resultTable(result)}`)
-    if (shouldRecord(inputs.record, null)) {
-      // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
-      const location = historyLocation(values, path.join(inputs['out-dir'], 'history'))
+    print(`\nresult: ${file}\n\n${resultTable(result)}`)
+    if (record) {
       const recorded = await recordResult(
         result,
         inputs,
         location,
         renderHook(renderSettings(inputs))
       )
-      console.log(
+      print(
         `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)} ` +
           `(${recorded.all.length} in all); report: README.md and index.html there`
       )

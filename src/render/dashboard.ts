@@ -1,6 +1,7 @@
 import { roundMicros } from '../history/from-result'
 import type { HistoryEntry } from '../history/schema'
-import { buildTime, commitRef, fmtTime, safeUrl, versionLabel } from './format'
+import { safeUrl } from '../text/escape'
+import { buildTime, commitRef, fmtTime, versionLabel } from './format'
 import { SERIES } from './charts'
 import { hopMetrics } from './metrics'
 

@@ -1,8 +1,5 @@
+import { mermaidLabel as label } from '../text/escape'
 import type { RouterService, Topology } from '../topology/schema'
-
-/** Mermaid label text: quotes and angle brackets would end the label or inject HTML. */
-const label = (s: string): string =>
-  s.replace(/&/g, '#amp;').replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;')
 
 const sleepOf = (model: string): string | null => {
   if (!/BlockRouter/.test(model)) return null

@@ -2,11 +2,12 @@ import Handlebars from 'handlebars'
 import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
 import type { Topology } from '../topology/schema'
-import { metricCode } from './format'
 import { describeMetric, RATE_DOCS } from './metrics'
 import { topologyMermaid } from './mermaid'
+import { escapeMarkdownText, inlineCode } from '../text/escape'
 import { markdownTable } from './table'
 
+/** Text fields are Markdown-escaped (one line each); `{{name}}` adds the HTML escaping. */
 export interface ReadmeCase {
   id: string
   name: string
@@ -58,17 +59,18 @@ export function readmeContext(
   return {
     load: { ...load, requests: Math.ceil(load.docs / load.batchSize) },
     metrics: [
-      ...metricNames.map(name => ({ label: metricCode(name), description: describeMetric(name) })),
+      ...metricNames.map(name => ({ label: inlineCode(name), description: describeMetric(name) })),
       { label: 'Data rate (MB/s)', description: RATE_DOCS.dataRateMBps },
       { label: 'Legacy "MB/s"', description: RATE_DOCS.legacyMBps }
     ],
     cases: cases.map(c => {
       const topology = topologies[c.id]
+      // Handlebars escapes HTML in `{{name}}`; Markdown is escaped here, so text stays text.
       return {
-        id: c.id,
-        name: topology?.name ?? c.entries[0]?.caseName ?? c.id,
-        description: topology?.description ?? '',
-        notes: topology?.notes ?? '',
+        id: escapeMarkdownText(c.id),
+        name: escapeMarkdownText(topology?.name ?? c.entries[0]?.caseName ?? c.id),
+        description: escapeMarkdownText(topology?.description ?? ''),
+        notes: escapeMarkdownText(topology?.notes ?? ''),
         mermaid: topology ? topologyMermaid(topology) : '',
         charts: c.charts.map(ch => ({ alt: CHART_ALT[ch.kind], file: `charts/${ch.name}.svg` })),
         table: markdownTable(c.shown, c.metrics, repositoryUrl),

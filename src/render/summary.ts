@@ -1,5 +1,6 @@
 import type { Result } from '../result/schema'
-import { escapeMarkdown, fmtRate, fmtSeconds, metricCode } from './format'
+import { escapeMarkdown, inlineCode } from '../text/escape'
+import { fmtRate, fmtSeconds } from './format'
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
 const alignRow = (n: number, left: number): string =>
@@ -12,7 +13,7 @@ const alignRow = (n: number, left: number): string =>
 export function jobSummary(result: Result): string {
   const { gnes, load, git, engine } = result.meta
   const metrics = [...new Set(result.cases.flatMap(c => c.metrics))]
-  const sha = git.sha ? `\`${escapeMarkdown(git.sha.slice(0, 7))}\`` : ''
+  const sha = git.sha ? inlineCode(git.sha.slice(0, 7)) : ''
   const ref = git.ref ? ` on ${escapeMarkdown(git.ref)}` : ''
   const lines = [
     '## GNES latency benchmark',
@@ -25,7 +26,7 @@ export function jobSummary(result: Result): string {
       ...(sha ? [`commit ${sha}${ref}`] : [])
     ].join(' · '),
     '',
-    row(['Case', ...metrics.map(m => `${metricCode(m)} (s)`), 'Data rate (MB/s)', 'Legacy "MB/s"']),
+    row(['Case', ...metrics.map(m => `${inlineCode(m)} (s)`), 'Data rate (MB/s)', 'Legacy "MB/s"']),
     alignRow(metrics.length + 3, 1),
     ...result.cases.map(c =>
       row([

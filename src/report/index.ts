@@ -9,11 +9,6 @@ export {
   type MetricComparison,
   type Verdict
 } from './compare'
-export {
-  COMMENT_MARKER,
-  escapeMarkdown,
-  renderComparisonMarkdown,
-  type ReportLinks
-} from './markdown'
+export { COMMENT_MARKER, renderComparisonMarkdown, type ReportLinks } from './markdown'
 export { postOrUpdateComment, type CommentOutcome, type CommentTarget } from './comment'
 export { publishPullRequestReport, type PublishOptions, type PublishOutcome } from './publish'

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { slug } from '../text/escape'
 
 /**
  * The result of one suite run: what every later stage (history, render, report) reads.
@@ -88,7 +89,7 @@ export const RunResultSchema = z.object({
 export type RunResult = z.infer<typeof RunResultSchema>
 
 export const CaseResultSchema = z.object({
-  id: z.string().min(1),
+  id: slug('case id'),
   name: z.string(),
   topologyFile: z.string(),
   services: z.array(ServiceSchema),

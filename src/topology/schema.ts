@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { slug } from '../text/escape'
+import { RouterModelSchema } from './model'
 
 /**
  * A topology file (YAML): the services of one case and how their ZeroMQ sockets connect.
@@ -22,8 +24,8 @@ export const RouterSchema = z
   .object({
     name,
     role: z.literal('router'),
-    /** GNES `--yaml_path`: a class name (BaseRouter) or a YAML tag with parameters. */
-    model: z.string().min(1),
+    /** GNES `--yaml_path`: a known class name (BaseRouter) or a YAML tag with parameters. */
+    model: RouterModelSchema,
     replicas: z.number().int().min(1).max(16).default(1),
     in: SocketSchema,
     out: SocketSchema,
@@ -42,7 +44,8 @@ export const FrontendSchema = z
 
 export const TopologySchema = z
   .object({
-    id: z.string().regex(/^[\w-]+$/, 'an id of letters, digits, _ or -'),
+    /** Becomes file and chart names, so a slug by schema. */
+    id: slug('id'),
     name: z.string().min(1),
     description: z.string().default(''),
     /** Known behaviour worth telling readers (e.g. the cases 3/4 reduce quirk). */
