@@ -130,7 +130,7 @@ describeDocker('docker engine', () => {
       file,
       case1.replace(
         'model: BaseRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }',
-        'model: NoSuchRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }'
+        'model: BaseRouter\n    args: [--no_such_flag]\n    in: { socket: PULL_CONNECT, peer: Router1 }'
       )
     )
     const started = Date.now()
@@ -138,7 +138,7 @@ describeDocker('docker engine', () => {
     const error = await dockerSuite({ topology: file, docs: '20' }, runId).catch(e => e)
     expect(error).toBeInstanceOf(ServiceFailure)
     expect(error.message).toMatch(/^service Router2-0 exited \(code \d+\); last log lines:\n/)
-    expect(error.message).toContain('NoSuchRouter')
+    expect(error.message).toContain('unrecognized arguments: --no_such_flag')
     expect(Date.now() - started).toBeLessThan(60_000)
     expect(await labelled(runId)).toEqual({ containers: 0, networks: 0 })
   })

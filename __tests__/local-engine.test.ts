@@ -92,7 +92,7 @@ describe('local engine with real GNES 0.0.47', () => {
         .readFileSync(path.join(__dirname, '..', 'topologies', 'case1.yml'), 'utf8')
         .replace(
           'model: BaseRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }',
-          'model: NoSuchRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }'
+          'model: BaseRouter\n    args: [--no_such_flag]\n    in: { socket: PULL_CONNECT, peer: Router1 }'
         )
     )
     const suiteId = randomUUID()
@@ -101,7 +101,7 @@ describe('local engine with real GNES 0.0.47', () => {
     const error = await runSuite(inputs, { log: probeLog(suiteId).log, suiteId }).catch(e => e)
     expect(error).toBeInstanceOf(ServiceFailure)
     expect(error.message).toMatch(/^service Router2-0 exited \(code \d+\); last log lines:\n/)
-    expect(error.message).toContain('NoSuchRouter')
+    expect(error.message).toContain('unrecognized arguments: --no_such_flag')
     expect(Date.now() - started).toBeLessThan(60_000)
     expect(await survivors('GNES_BENCH_SUITE', suiteId, 2000)).toEqual([])
     expect(fs.existsSync(path.join(dir, 'result.json'))).toBe(false)

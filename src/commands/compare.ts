@@ -5,7 +5,7 @@ import { compareResult, renderComparisonMarkdown } from '../report'
 import { ResultSchema, type Result } from '../result/schema'
 import type { Command } from './command'
 import { flagText } from './history-flags'
-import { print } from './output'
+import { terminalSafe } from '../text/terminal'
 
 function readResult(file: string): Result {
   let raw: unknown
@@ -58,7 +58,8 @@ export const compareCommand: Command = {
     })
     const out = flagText(values.out)
     if (out) fs.writeFileSync(out, markdown)
-    print(markdown.replace(/\n$/, ''))
+    // The report goes out byte for byte (it may be piped into a file), control characters aside.
+    process.stdout.write(terminalSafe(markdown))
     return values['fail-on-regression'] === true && comparison.regression ? 1 : 0
   }
 }
