@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isSlug } from '../text/escape'
 import { parseInputs } from '../config/inputs'
 import { pruneBranch, pruneDir, type PruneRule } from '../history'
 import { renderHook, renderSettings } from '../record'
@@ -47,8 +48,11 @@ const RuleSchema = z
       .optional(),
     cases: z
       .string()
-      .regex(/^[\w-]+(,[\w-]+)*$/, '--case must be a comma-separated list such as 1,2')
       .transform(v => v.split(','))
+      .refine(
+        ids => ids.every(isSlug),
+        '--case must be a comma-separated list of case ids such as 1,2'
+      )
       .optional()
   })
   .refine(r => r.keep !== undefined || r.before !== undefined, {
