@@ -4,7 +4,7 @@ import * as path from 'node:path'
 import { compareResult } from '../src/report/compare'
 import { COMMENT_LIMIT } from '../src/report/cap'
 import { renderComparisonMarkdown } from '../src/report/markdown'
-import { publishPullRequestReport } from '../src/report/publish'
+import { publishPullRequestReport } from '../src/action/publish'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { makeEntry, makeResult } from './fixtures/report/samples'
 

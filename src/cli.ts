@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { parseArgs } from 'node:util'
 import { commands } from './commands'
 import { print, printError } from './commands/output'
@@ -17,7 +16,8 @@ function commandHelp(name: string): string {
   return `usage: gnes-latency-bench ${name} [flags]\n\n${cmd.summary}\n\nflags:\n${flags.join('\n')}`
 }
 
-async function main(argv: string[]): Promise<number> {
+/** The CLI: argv in, the process exit code out; a thrown error is the caller's to print. */
+export async function cli(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h') {
     print(usage())
@@ -48,13 +48,3 @@ async function main(argv: string[]): Promise<number> {
   if (empty) throw new InputError(`--${empty[0]} is empty; give it a value or leave it out`)
   return cmd.run(values as Record<string, string | boolean | undefined>, positionals)
 }
-
-main(process.argv.slice(2)).then(
-  code => {
-    process.exitCode = code
-  },
-  (err: unknown) => {
-    printError(`error: ${err instanceof Error ? err.message : String(err)}`)
-    process.exitCode = 1
-  }
-)

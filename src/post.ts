@@ -26,7 +26,3 @@ export async function post(): Promise<void> {
     `cleanup of run ${runId}: removed ${removed.containers} containers and ${removed.networks} networks`
   )
 }
-
-post().catch((err: unknown) => {
-  actionsLog.warn(`cleanup failed: ${err instanceof Error ? err.message : String(err)}`)
-})

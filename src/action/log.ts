@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import type { Log } from '../suite/log'
+import type { Log } from '../log'
 import { actionsSafe } from '../text/terminal'
 
 /** Progress in collapsible log groups, warnings as annotations. */

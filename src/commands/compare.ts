@@ -1,28 +1,10 @@
 import * as fs from 'node:fs'
-import { parseInputs } from '../config/inputs'
+import { parseInput } from '../config/input'
 import { readHistory } from '../history'
-import { compareResult, renderComparisonMarkdown } from '../report'
-import { ResultSchema, type Result } from '../result/schema'
+import { compareWithHistory, readResult } from '../pipeline'
 import type { Command } from './command'
 import { flagText } from './history-flags'
 import { terminalSafe } from '../text/terminal'
-
-function readResult(file: string): Result {
-  let raw: unknown
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new Error(`--result ${file}: cannot read a JSON result: ${(err as Error).message}`)
-  }
-  const parsed = ResultSchema.safeParse(raw)
-  if (!parsed.success) {
-    const first = parsed.error.issues[0]
-    throw new Error(
-      `--result ${file}: not a suite result: at ${first.path.join('.')}: ${first.message}`
-    )
-  }
-  return parsed.data
-}
 
 export const compareCommand: Command = {
   name: 'compare',
@@ -44,18 +26,20 @@ export const compareCommand: Command = {
     if (!resultFile || !historyDir)
       throw new Error('compare needs --result FILE and --history-dir DIR')
     // The action's own validation, so `10%`, `0.5%` and `10` mean the same here as there.
-    const threshold = parseInputs({
-      'alert-threshold': flagText(values['alert-threshold']) ?? '10%'
-    })['alert-threshold']
-    const comparison = compareResult(readResult(resultFile), readHistory(historyDir), {
-      threshold,
-      baseRef: flagText(values['base-ref']),
-      mergeBaseSha: flagText(values['merge-base'])
-    })
-    const markdown = renderComparisonMarkdown(comparison, {
-      dashboardUrl: flagText(values['dashboard-url']),
-      repositoryUrl: flagText(values['repository-url'])
-    })
+    const threshold = parseInput('alert-threshold', flagText(values['alert-threshold']))
+    const { comparison, markdown } = compareWithHistory(
+      readResult(resultFile, '--result'),
+      readHistory(historyDir),
+      {
+        threshold,
+        baseRef: flagText(values['base-ref']),
+        mergeBaseSha: flagText(values['merge-base'])
+      },
+      {
+        dashboardUrl: flagText(values['dashboard-url']),
+        repositoryUrl: flagText(values['repository-url'])
+      }
+    )
     const out = flagText(values.out)
     if (out) fs.writeFileSync(out, markdown)
     // The report goes out byte for byte (it may be piped into a file), control characters aside.

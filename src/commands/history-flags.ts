@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../config/inputs'
-import type { HistoryLocation } from '../record'
+import { historyLocation, type HistoryLocation } from '../pipeline'
 
 type Values = Record<string, string | boolean | undefined>
 
@@ -18,19 +18,17 @@ export const flagText = (v: string | boolean | undefined): string | null =>
  * A plain directory, or with --history-repository (a local path or URL) a directory on a branch
  * of that git repository, as on Actions. `defaultDir` applies to the plain directory only.
  */
-export function historyLocation(values: Values, defaultDir?: string): HistoryLocation {
-  const repo = flagText(values['history-repository'])
+export function flagLocation(values: Values, defaultDir?: string): HistoryLocation {
+  const repository = flagText(values['history-repository'])
   const dir = flagText(values['history-dir'])
-  if (repo) {
-    return {
-      kind: 'branch',
-      repo,
-      branch: flagText(values['gh-pages-branch']) ?? DEFAULTS['gh-pages-branch'],
-      dir: dir ?? DEFAULTS['history-dir'],
-      token: flagText(values['github-token']) ?? undefined
-    }
-  }
   const local = dir ?? defaultDir
-  if (!local) throw new Error('--history-dir DIR (or --history-repository PATH) is needed')
-  return { kind: 'dir', dir: local }
+  if (!repository && !local) {
+    throw new Error('--history-dir DIR (or --history-repository PATH) is needed')
+  }
+  return historyLocation({
+    repository,
+    branch: flagText(values['gh-pages-branch']) ?? DEFAULTS['gh-pages-branch'],
+    dir: (repository ? dir : local) ?? DEFAULTS['history-dir'],
+    token: flagText(values['github-token'])
+  })
 }

@@ -1,8 +1,8 @@
-import { parseInputs } from '../config/inputs'
+import { parseInput } from '../config/input'
 import { importLegacy } from '../history'
-import { appendEntries, describeLocation, renderHook, renderSettings } from '../record'
+import { appendEntries, describeLocation, renderHook } from '../pipeline'
 import type { Command } from './command'
-import { flagText, HISTORY_FLAGS, historyLocation } from './history-flags'
+import { flagLocation, flagText, HISTORY_FLAGS } from './history-flags'
 import { print } from './output'
 
 export const importLegacyCommand: Command = {
@@ -13,12 +13,13 @@ export const importLegacyCommand: Command = {
   async run(values) {
     const from = flagText(values.from)
     if (!from) throw new Error('import-legacy needs --from DIR (the folder of history1..4.jsonl)')
-    const location = historyLocation(values)
+    const location = flagLocation(values)
     const entries = importLegacy(from)
-    const settings = renderSettings(
-      parseInputs({ 'max-entries': flagText(values['max-entries']) ?? undefined })
-    )
-    const out = await appendEntries(entries, location, renderHook(settings))
+    const render = renderHook({
+      template: null,
+      maxEntries: parseInput('max-entries', flagText(values['max-entries']))
+    })
+    const out = await appendEntries(entries, location, render)
     print(
       `imported ${out.added.length} of ${entries.length} legacy entries into ${describeLocation(location)}` +
         ` (${out.present.length} were stored already; ${out.all.length} entries in the history)`

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { isSlug } from '../text/escape'
-import { parseInputs } from '../config/inputs'
-import { pruneBranch, pruneDir, type PruneRule } from '../history'
-import { renderHook, renderSettings } from '../record'
+import { parseInput } from '../config/input'
+import type { PruneRule } from '../history'
+import { pruneEntries, renderHook } from '../pipeline'
 import type { Command } from './command'
-import { flagText as text, HISTORY_FLAGS, historyLocation } from './history-flags'
+import { flagLocation, flagText as text, HISTORY_FLAGS } from './history-flags'
 import { print } from './output'
 
 const DATE =
@@ -72,7 +72,7 @@ export const pruneCommand: Command = {
     'dry-run': { type: 'boolean' }
   },
   async run(values) {
-    const location = historyLocation(values)
+    const location = flagLocation(values)
     const parsed = RuleSchema.safeParse({
       keep: text(values.keep) ?? undefined,
       before: text(values.before) ?? undefined,
@@ -82,13 +82,11 @@ export const pruneCommand: Command = {
     const rule: PruneRule = parsed.data
     const dryRun = values['dry-run'] === true
     if (rule.before) print(`before: entries evaluated before ${rule.before.toISOString()}`)
-    const render = renderHook(
-      renderSettings(parseInputs({ 'max-entries': text(values['max-entries']) ?? undefined }))
-    )
-    const out =
-      location.kind === 'branch'
-        ? await pruneBranch({ ...location, rule, dryRun, render })
-        : await pruneDir({ dir: location.dir, rule, dryRun, render })
+    const render = renderHook({
+      template: null,
+      maxEntries: parseInput('max-entries', text(values['max-entries']))
+    })
+    const out = await pruneEntries(location, rule, dryRun, render)
     const verb = dryRun ? 'would delete' : 'deleted'
     // A dry run leaves the history as it is, so what would remain is the rest of it.
     const remain = dryRun ? out.all.length - out.removed.length : out.all.length

@@ -1,14 +1,11 @@
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { DEFAULTS, parseInputs, type RawInputs } from '../config/inputs'
 import { preflight } from '../config/preflight'
 import { shouldRecord } from '../history'
-import { describeLocation, recordResult, renderHook, renderSettings } from '../record'
-import type { Result } from '../result/schema'
+import { describeLocation, recordResult, runSuite, writeResult } from '../pipeline'
 import { resultTable } from '../result/table'
-import { runSuite } from '../suite/run'
 import type { Command } from './command'
-import { historyLocation } from './history-flags'
+import { flagLocation } from './history-flags'
 import { print } from './output'
 
 /** Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its own. */
@@ -25,18 +22,6 @@ const options = {
   out: { type: 'string' as const }
 }
 
-/** Writes `result.json` (the latest) and a copy named by its start time, never overwriting one. */
-export function writeResult(result: Result, outDir: string): string {
-  fs.mkdirSync(outDir, { recursive: true })
-  const json = `${JSON.stringify(result, null, 2)}\n`
-  const stamp = result.meta.startedAt.replace(/[:.]/g, '-')
-  fs.writeFileSync(path.join(outDir, `result-${stamp}.json`), json, { flag: 'wx' })
-  const latest = path.join(outDir, 'result.json')
-  fs.writeFileSync(`${latest}.tmp`, json)
-  fs.renameSync(`${latest}.tmp`, latest)
-  return latest
-}
-
 export const runCommand: Command = {
   name: 'run',
   summary:
@@ -50,7 +35,7 @@ export const runCommand: Command = {
     const inputs = parseInputs(raw)
     const record = shouldRecord(inputs.record, null)
     // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
-    const location = historyLocation(values, path.join(inputs['out-dir'], 'history'))
+    const location = flagLocation(values, path.join(inputs['out-dir'], 'history'))
     await preflight(
       inputs,
       !record
@@ -63,12 +48,7 @@ export const runCommand: Command = {
     const file = writeResult(result, inputs['out-dir'])
     print(`\nresult: ${file}\n\n${resultTable(result)}`)
     if (record) {
-      const recorded = await recordResult(
-        result,
-        inputs,
-        location,
-        renderHook(renderSettings(inputs))
-      )
+      const recorded = await recordResult(result, inputs, location)
       print(
         `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)} ` +
           `(${recorded.all.length} in all); report: README.md and index.html there`

@@ -11,4 +11,3 @@ export {
 } from './compare'
 export { COMMENT_MARKER, renderComparisonMarkdown, type ReportLinks } from './markdown'
 export { postOrUpdateComment, type CommentOutcome, type CommentTarget } from './comment'
-export { publishPullRequestReport, type PublishOptions, type PublishOutcome } from './publish'

@@ -5,7 +5,7 @@ import { parseRouteDump, RouteDumpError } from '../metrics/envelope'
 import { bestOfRuns, summarizeRun } from '../metrics/run'
 import type { CaseResult, RunResult } from '../result/schema'
 import type { Topology } from '../topology/schema'
-import type { Log } from './log'
+import type { Log } from '../log'
 
 const READY_TIMEOUT_MS = 120_000
 /** The frontend appends a response's envelope around the time it answers; allow it to land. */

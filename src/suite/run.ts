@@ -7,7 +7,7 @@ import type { Engine } from '../engine/types'
 import { gitMeta, hostMeta } from '../result/meta'
 import { RESULT_SCHEMA, ResultSchema, type CaseResult, type Result } from '../result/schema'
 import { runCase } from './case'
-import { consoleLog, type Log } from './log'
+import { consoleLog, type Log } from '../log'
 import { onInterrupt } from './signals'
 
 export interface SuiteOptions {

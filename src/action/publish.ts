@@ -1,10 +1,10 @@
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { actionsLog, fail } from '../action/log'
-import { capComment } from './cap'
-import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from './comment'
-import type { Comparison } from './compare'
+import { actionsLog, fail } from './log'
+import { capComment } from '../report/cap'
+import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from '../report/comment'
+import type { Comparison } from '../report/compare'
 
 export interface PublishOptions {
   comparison: Comparison

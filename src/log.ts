@@ -1,4 +1,4 @@
-import { terminalSafe } from '../text/terminal'
+import { terminalSafe } from './text/terminal'
 
 /** Progress output: log groups on Actions, plain lines on a terminal. */
 export interface Log {
