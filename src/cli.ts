@@ -2,39 +2,27 @@ import { parseArgs } from 'node:util'
 import { commands } from './commands'
 import { print, printError } from './commands/output'
 import { InputError } from './config/inputs'
-
-function usage(): string {
-  const rows = commands.map(c => `  ${c.name.padEnd(16)}${c.summary}`)
-  return `usage: gnes-latency-bench <command> [flags]\n\ncommands:\n${rows.join('\n')}\n\n'gnes-latency-bench <command> --help' lists a command's flags.`
-}
-
-function commandHelp(name: string): string {
-  const cmd = commands.find(c => c.name === name)!
-  const flags = Object.entries(cmd.options).map(
-    ([flag, o]) => `  --${flag}${o.type === 'string' ? ' VALUE' : ''}`
-  )
-  return `usage: gnes-latency-bench ${name} [flags]\n\n${cmd.summary}\n\nflags:\n${flags.join('\n')}`
-}
+import { commandHelp, usage } from './commands/help'
 
 /** The CLI: argv in, the process exit code out; a thrown error is the caller's to print. */
 export async function cli(argv: string[]): Promise<number> {
   const [name, ...rest] = argv
   if (!name || name === '--help' || name === '-h') {
-    print(usage())
+    print(usage(commands))
     return name ? 0 : 2
   }
   const cmd = commands.find(c => c.name === name)
   if (!cmd) {
-    printError(`unknown command '${name}'\n\n${usage()}`)
+    printError(`unknown command '${name}'\n\n${usage(commands)}`)
     return 2
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    print(commandHelp(name))
+    print(commandHelp(cmd))
     return 0
   }
   const { values, positionals } = parseArgs({
     args: rest,
-    options: cmd.options,
+    options: Object.fromEntries(Object.entries(cmd.options).map(([n, f]) => [n, { type: f.type }])),
     allowPositionals: true,
     strict: true
   })

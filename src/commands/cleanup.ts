@@ -21,10 +21,23 @@ export const cleanupCommand: Command = {
   summary:
     'remove the Docker containers and networks of benchmark runs (by run id, repository or age)',
   options: {
-    'run-id': { type: 'string' },
-    repository: { type: 'string' },
-    'older-than': { type: 'string' },
-    all: { type: 'boolean' }
+    'run-id': {
+      type: 'string',
+      description: 'Remove what one run created (the run id it printed, or the action saved).'
+    },
+    repository: {
+      type: 'string',
+      description: 'Remove what runs of this owner/name repository created.'
+    },
+    'older-than': {
+      type: 'string',
+      description: 'Remove what was created longer ago than this: 90s, 30m, 6h or 2d.'
+    },
+    all: {
+      type: 'boolean',
+      description:
+        'Remove every benchmark container and network on the daemon (shared daemons too).'
+    }
   },
   async run(values) {
     const runId = values['run-id'] as string | undefined

@@ -10,15 +10,31 @@ export const compareCommand: Command = {
   name: 'compare',
   summary: 'Compare a result with its baseline in a history directory; print the Markdown report',
   options: {
-    result: { type: 'string' },
-    'history-dir': { type: 'string' },
-    'base-ref': { type: 'string' },
-    'merge-base': { type: 'string' },
+    result: { type: 'string', description: 'The result JSON of a run (out/result.json).' },
+    'history-dir': {
+      type: 'string',
+      description: 'The history directory holding the baseline (a plain directory).'
+    },
+    'base-ref': {
+      type: 'string',
+      description:
+        'Branch the change goes into; its newest entry is the baseline without --merge-base.'
+    },
+    'merge-base': {
+      type: 'string',
+      description: 'Commit the change started from; its entry is the baseline when stored.'
+    },
     'alert-threshold': { type: 'string' },
-    'dashboard-url': { type: 'string' },
-    'repository-url': { type: 'string' },
-    out: { type: 'string' },
-    'fail-on-regression': { type: 'boolean' }
+    'dashboard-url': { type: 'string', description: 'Dashboard address the report links to.' },
+    'repository-url': {
+      type: 'string',
+      description: 'https://github.com/owner/repo, for commit links in the report.'
+    },
+    out: { type: 'string', description: 'Also write the Markdown report to this file.' },
+    'fail-on-regression': {
+      type: 'boolean',
+      description: 'Exit with status 1 when any case regresses.'
+    }
   },
   async run(values) {
     const resultFile = flagText(values.result)

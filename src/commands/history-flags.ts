@@ -1,15 +1,25 @@
 import { DEFAULTS } from '../config/inputs'
 import { historyLocation, type HistoryLocation } from '../pipeline'
+import type { Flag } from './command'
 
 type Values = Record<string, string | boolean | undefined>
 
 /** Flags naming where the history lives, shared by run, import-legacy and prune. */
-export const HISTORY_FLAGS = {
-  'history-dir': { type: 'string' },
-  'history-repository': { type: 'string' },
+export const HISTORY_FLAGS: Record<string, Flag> = {
+  'history-dir': {
+    type: 'string',
+    description:
+      'The history: a plain directory, or with --history-repository the directory on its branch.',
+    default: 'benchmarks on a branch'
+  },
+  'history-repository': {
+    type: 'string',
+    description:
+      'A git repository (local path or URL) whose --gh-pages-branch holds the history, as on Actions.'
+  },
   'gh-pages-branch': { type: 'string' },
-  'github-token': { type: 'string' }
-} as const
+  'github-token': { type: 'string', description: 'Token for fetching and pushing the branch.' }
+}
 
 export const flagText = (v: string | boolean | undefined): string | null =>
   typeof v === 'string' && v.trim() !== '' ? v.trim() : null

@@ -9,7 +9,11 @@ export const importLegacyCommand: Command = {
   name: 'import-legacy',
   summary:
     "import the old pipeline's history<case>.jsonl files into the history (idempotent) and re-render the report",
-  options: { from: { type: 'string' }, ...HISTORY_FLAGS, 'max-entries': { type: 'string' } },
+  options: {
+    from: { type: 'string', description: 'The folder of the old history1..4.jsonl files.' },
+    ...HISTORY_FLAGS,
+    'max-entries': { type: 'string' }
+  },
   async run(values) {
     const from = flagText(values.from)
     if (!from) throw new Error('import-legacy needs --from DIR (the folder of history1..4.jsonl)')

@@ -66,10 +66,16 @@ export const pruneCommand: Command = {
   options: {
     ...HISTORY_FLAGS,
     'max-entries': { type: 'string' },
-    keep: { type: 'string' },
-    before: { type: 'string' },
-    case: { type: 'string' },
-    'dry-run': { type: 'boolean' }
+    keep: { type: 'string', description: 'Keep the newest N entries of each case.' },
+    before: {
+      type: 'string',
+      description: 'Delete entries evaluated before this date: 2024-01-01 or 2024-01-01T12:00:00Z.'
+    },
+    case: {
+      type: 'string',
+      description: 'Only these case ids, comma-separated (default: every case).'
+    },
+    'dry-run': { type: 'boolean', description: 'List what would be deleted; change nothing.' }
   },
   async run(values) {
     const location = flagLocation(values)

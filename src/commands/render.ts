@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { readHistory } from '../history'
-import { InputError } from '../config/inputs'
+import { DEFAULTS, InputError } from '../config/inputs'
 import { foreignFiles, renderReport } from '../render'
 import { knownTopologies } from '../pipeline'
 import type { Command } from './command'
@@ -22,20 +22,32 @@ export const renderCommand: Command = {
   name: 'render',
   summary: 'Render README, charts and the dashboard from a history directory, to preview locally',
   options: {
-    'history-dir': { type: 'string' },
-    out: { type: 'string' },
-    template: { type: 'string' },
+    'history-dir': { type: 'string', description: 'The history directory to render from.' },
+    out: { type: 'string', description: 'Directory to write README.md, charts and index.html to.' },
+    template: {
+      type: 'string',
+      description: 'Handlebars template for the README instead of the shipped one.'
+    },
     'max-entries': { type: 'string' },
-    topologies: { type: 'string' },
-    'repository-url': { type: 'string' },
-    /** Overwrite a README.md / index.html in --out that gnes-latency-bench did not write. */
-    force: { type: 'boolean' }
+    topologies: {
+      type: 'string',
+      description: 'A directory of your own topology files (*.yml), for their diagrams.'
+    },
+    'repository-url': {
+      type: 'string',
+      description: 'https://github.com/owner/repo, for commit links.'
+    },
+    force: {
+      type: 'boolean',
+      description:
+        'Overwrite a README.md or index.html in --out that gnes-latency-bench did not write.'
+    }
   },
   async run(values) {
     const historyDir = flagText(values['history-dir'])
     const outDir = flagText(values.out)
     if (!historyDir || !outDir) throw new Error('render needs --history-dir DIR and --out DIR')
-    const max = flagText(values['max-entries']) ?? '50'
+    const max = flagText(values['max-entries']) ?? DEFAULTS['max-entries']
     if (!/^\d+$/.test(max) || Number(max) < 1) {
       throw new Error(`--max-entries must be a whole number of at least 1, got '${max}'`)
     }

@@ -4,22 +4,29 @@ import { preflight } from '../config/preflight'
 import { shouldRecord } from '../history'
 import { describeLocation, recordResult, runSuite, writeResult } from '../pipeline'
 import { resultTable } from '../result/table'
-import type { Command } from './command'
-import { flagLocation } from './history-flags'
+import type { Command, Flag } from './command'
+import { flagLocation, HISTORY_FLAGS } from './history-flags'
 import { print } from './output'
 
 /** Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its own. */
 const ACTION_ONLY = new Set(['auto-push', 'alert-threshold', 'fail-on-regression', 'comment-on-pr'])
 
-/** Every other input is a flag of the same name; unset flags take the action's defaults. */
-const options = {
+/**
+ * Every other input is a flag of the same name, described and defaulted as in action.yml; the
+ * history flags mean on a laptop what they mean for the other commands.
+ */
+const options: Record<string, Flag> = {
   ...Object.fromEntries(
     Object.keys(DEFAULTS)
       .filter(name => !ACTION_ONLY.has(name))
-      .map(name => [name, { type: 'string' as const }])
+      .map(name => [name, { type: 'string' }])
   ),
-  /** Short for --out-dir. */
-  out: { type: 'string' as const }
+  ...HISTORY_FLAGS,
+  'history-dir': {
+    ...HISTORY_FLAGS['history-dir'],
+    default: '<out-dir>/history, or benchmarks on a branch'
+  },
+  out: { type: 'string', description: 'Short for --out-dir.' }
 }
 
 export const runCommand: Command = {
