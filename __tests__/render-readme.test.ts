@@ -176,9 +176,7 @@ describe('rows and commit links', () => {
 describe('topology diagrams', () => {
   test('case 4: replicas, blocking routers and the hop metric on each edge', () => {
     const m = topologyMermaid(topologies['4'])
-    expect(m).toContain(
-      'r1[["Router1 (r1)<br/>!BlockRouter {parameters: {sleep_sec: 1}}<br/>× 2 replicas<br/>blocking: sleeps 1 s"]]'
-    )
+    expect(m).toContain('r1[["Router1 (r1)<br/>BlockRouter sleep 1 s<br/>× 2 replicas"]]')
     expect(m).toContain('class r1 blocking')
     expect(m).toContain('f_in -->|"f-#gt;r1:send"| r1')
     expect(m).toContain('r1 -->|"r1-#gt;r2:send"| r2')
@@ -207,8 +205,18 @@ services:
       'r2 -->|"r2-#gt;r3:send"| r3',
       'r3 -->|"r3-#gt;f:send"| f_out'
     ])
-    expect(topologyMermaid(t)).toContain(
-      'B (r2)<br/>!BlockRouter {parameters: {sleep_sec: #quot;1#lt;2#gt;#quot;}}'
-    )
+    expect(topologyMermaid(t)).toContain('B (r2)<br/>BlockRouter sleep 1#lt;2#gt; s"]')
+  })
+})
+
+describe('how to run it', () => {
+  test('shows the cases in the history, a custom one by its file', async () => {
+    const dir = path.join(out, 'how-to-run')
+    const entries = [benchEntry(1, '2'), benchEntry(2, '4'), benchEntry(3, 'chain3')]
+    await renderReport({ entries, topologies, outDir: dir, maxEntries: 5 })
+    const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8')
+    expect(readme).toContain('    cases: 2,4,chain3.yml\n')
+    expect(readme).toContain('npx gnes-latency-bench run --cases 2,4,chain3.yml --history-dir')
+    expect(readme).not.toContain('1,2,3,4')
   })
 })

@@ -29,6 +29,8 @@ export interface ReadmeContext {
   /** `label` is Markdown (emit raw), `description` plain text. */
   metrics: { label: string; description: string }[]
   cases: ReadmeCase[]
+  /** The `cases` value that runs this history's cases again: ids, and `<id>.yml` for custom ones. */
+  runCases: string
 }
 
 export interface CaseInput {
@@ -63,6 +65,7 @@ export function readmeContext(
       { label: 'Data rate (MB/s)', description: RATE_DOCS.dataRateMBps },
       { label: 'Legacy "MB/s"', description: RATE_DOCS.legacyMBps }
     ],
+    runCases: cases.map(c => (/^\d+$/.test(c.id) ? c.id : `${c.id}.yml`)).join(','),
     cases: cases.map(c => {
       const topology = topologies[c.id]
       // Handlebars escapes HTML in `{{name}}`; Markdown is escaped here, so text stays text.

@@ -47,6 +47,22 @@ function modelProblem(model: string): string | null {
     : `the parameters of ${m[2]} may only hold parameters and gnes_config, got ${keys.join(', ') || 'no mapping'}`
 }
 
+/** A valid `model` taken apart: the router class and the `parameters` of its YAML tag. */
+export function routerModel(model: string): {
+  className: string
+  parameters: Record<string, unknown>
+} {
+  const m = FORM.exec(model.trim())
+  if (!m || modelProblem(model)) throw new Error(`not a router model: ${model}`)
+  const body = m[3] ? (parse(m[3], { maxAliasCount: 10 }) as { parameters?: unknown }) : {}
+  const parameters = body.parameters
+  return {
+    className: m[2],
+    parameters:
+      parameters && typeof parameters === 'object' ? (parameters as Record<string, unknown>) : {}
+  }
+}
+
 export const RouterModelSchema = z.string().superRefine((model, ctx) => {
   const problem = modelProblem(model)
   if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem })
