@@ -66,13 +66,13 @@ test.each(['roundtrip', 'rate', 'hops'])(
           bottom: r.bottom
         }
       }
-      const axis = [...document.querySelectorAll('.role-axis')].find(a =>
+      const axis = Array.from(document.querySelectorAll('.role-axis')).find(a =>
         a.textContent?.includes('GNES version')
       )!
       return {
         width: svg.getBoundingClientRect().width,
         height: svg.getBoundingClientRect().height,
-        labels: [...axis.querySelectorAll('.role-axis-label text')].map(box),
+        labels: Array.from(axis.querySelectorAll('.role-axis-label text')).map(box),
         title: box(axis.querySelector('.role-axis-title text')!)
       }
     })
