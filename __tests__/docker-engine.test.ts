@@ -99,7 +99,17 @@ describeDocker('docker engine', () => {
 
   it('runs all four cases with a small load; the result validates and nothing is left', async () => {
     const { result, runId } = await dockerSuite({ docs: '20', runs: '1', 'warmup-runs': '1' })
-    expect(ResultSchema.parse(result)).toEqual(result)
+    // What is stored is what a reader gets back: the result survives JSON and validates again,
+    // and each run's summaries describe its own samples.
+    expect(ResultSchema.parse(JSON.parse(JSON.stringify(result)))).toEqual(result)
+    expect(Date.parse(result.meta.finishedAt)).toBeGreaterThanOrEqual(
+      Date.parse(result.meta.startedAt)
+    )
+    for (const c of result.cases) {
+      for (const r of c.runs) {
+        for (const m of c.metrics) expect(r.summaries[m].n).toBe(r.samples[m].length)
+      }
+    }
     expect(result.meta.engine).toBe('docker')
     expect(result.meta.gnes).toMatchObject({ version: '0.0.47', tag: '0.0.47' })
     expect(result.cases.map(c => c.id)).toEqual(['1', '2', '3', '4'])

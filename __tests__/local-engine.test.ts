@@ -54,7 +54,17 @@ describe('local engine with real GNES 0.0.47', () => {
     })
     const result = await runSuite(inputs, { log: probe.log, suiteId })
 
-    expect(ResultSchema.parse(result)).toEqual(result)
+    // What is stored is what a reader gets back: the result survives JSON and validates again,
+    // and each run's summaries describe its own samples.
+    expect(ResultSchema.parse(JSON.parse(JSON.stringify(result)))).toEqual(result)
+    expect(Date.parse(result.meta.finishedAt)).toBeGreaterThanOrEqual(
+      Date.parse(result.meta.startedAt)
+    )
+    for (const c of result.cases) {
+      for (const r of c.runs) {
+        for (const m of c.metrics) expect(r.summaries[m].n).toBe(r.samples[m].length)
+      }
+    }
     expect(result.id).toBe(suiteId)
     expect(result.meta).toMatchObject({
       engine: 'local',

@@ -6,7 +6,7 @@ import { print } from './output'
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
 /** `90s`, `30m`, `6h`, `2d` (a bare number is seconds) in milliseconds. */
-export function parseAge(value: string): number {
+function parseAge(value: string): number {
   const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(value.trim())
   if (!m) {
     throw new InputError(

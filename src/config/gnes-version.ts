@@ -12,10 +12,10 @@ export const SUPPORTED_GNES_VERSIONS = [
   '0.0.47'
 ] as const
 
-export const GNES_VERSION_PATTERN = /^0\.0\.(\d+)$/
+const GNES_VERSION_PATTERN = /^0\.0\.(\d+)$/
 
 /** Oldest GNES with `--dump_route` and BlockRouter. */
-export const MIN_GNES_PATCH = 42
+const MIN_GNES_PATCH = 42
 
 const supportedRange = `${SUPPORTED_GNES_VERSIONS[0]} – ${SUPPORTED_GNES_VERSIONS.at(-1)}`
 

@@ -16,7 +16,7 @@ import { caseList, InputError, type Inputs } from './inputs'
  * Upper bound of docs × doc-bytes, the payload the load client holds in memory at once (and each
  * service buffers per request): 2 GB, four times the standard load. Documented in action.yml.
  */
-export const MAX_PAYLOAD_BYTES = 2_000_000_000
+const MAX_PAYLOAD_BYTES = 2_000_000_000
 
 const problem = (input: string, value: string | number, message: string): string =>
   `  input '${input}' = '${value}': ${message}`
@@ -39,7 +39,7 @@ function unwritableDir(dir: string): string | null {
 }
 
 /** The output or history directory named by `input`; throws an InputError naming it. */
-export function checkWritableDir(input: string, dir: string): void {
+function checkWritableDir(input: string, dir: string): void {
   const why = unwritableDir(dir)
   if (why) throw new InputError(`Invalid input:\n${problem(input, dir, `${input} ${why}`)}`)
 }

@@ -2,7 +2,7 @@
  * The pipeline both front ends (the action in src/main.ts, the CLI in src/cli.ts) call: run the
  * suite, write the result, record it in the history with the report re-rendered, compare it.
  */
-export { runSuite, type SuiteOptions } from '../suite/run'
+export { runSuite } from '../suite/run'
 export { readResult, writeResult } from './result-file'
 export { compareWithHistory } from './compare'
 export { recordResult } from './record'
@@ -13,7 +13,6 @@ export {
   historyLocation,
   pruneEntries,
   type BranchHistory,
-  type HistoryLocation,
-  type LocationSpec
+  type HistoryLocation
 } from './location'
-export { knownTopologies, renderHook, type RenderSettings } from './render'
+export { knownTopologies, renderHook } from './render'

@@ -16,7 +16,7 @@ import {
 export type HistoryLocation = { kind: 'dir'; dir: string } | ({ kind: 'branch' } & BranchLocation)
 
 /** What a front end knows of the history's place, before defaults. */
-export interface LocationSpec {
+interface LocationSpec {
   /** A git repository (URL or local path); null keeps the history in a plain directory. */
   repository: string | null
   branch: string

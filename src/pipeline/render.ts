@@ -13,7 +13,7 @@ export function knownTopologies(extra: string[] = []): Record<string, Topology> 
   return all
 }
 
-export interface RenderSettings {
+interface RenderSettings {
   /** Case files beyond the standard four whose diagrams the report shows. */
   topologyFiles?: string[]
   template: string | null

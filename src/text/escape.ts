@@ -11,7 +11,7 @@ import { z } from 'zod'
  * Ids that become file names, paths and chart names (case ids, entry ids): letters, digits, `_`,
  * `-` and inner dots, at most 128 characters. No separator or `..` can leave a directory.
  */
-export const SLUG_PATTERN = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,126}[A-Za-z0-9_-])?$/
+const SLUG_PATTERN = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,126}[A-Za-z0-9_-])?$/
 
 export const isSlug = (s: string): boolean => SLUG_PATTERN.test(s) && !s.includes('..')
 
@@ -33,7 +33,7 @@ const HTML_ESCAPES: Record<string, string> = {
 }
 
 /** Text safe in HTML element content and quoted attributes; a backtick cannot open code either. */
-export const escapeHtml = (s: string): string => s.replace(/[&<>"'`]/g, c => HTML_ESCAPES[c])
+const escapeHtml = (s: string): string => s.replace(/[&<>"'`]/g, c => HTML_ESCAPES[c])
 
 /**
  * Markdown's half of `escapeMarkdown`, for values a Handlebars template emits with `{{x}}` (which

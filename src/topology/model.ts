@@ -6,7 +6,7 @@ import { z } from 'zod'
  * gnes/router/map.py, which the blocking cases use). A typo would otherwise surface only as a
  * service that dies after GNES was installed and started.
  */
-export const ROUTER_CLASSES = [
+const ROUTER_CLASSES = [
   'BaseRouter',
   'BaseMapRouter',
   'BaseReduceRouter',

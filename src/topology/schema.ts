@@ -12,7 +12,7 @@ const name = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a name of letters, digits, _ or -, starting with a letter')
 
-export const SocketSchema = z.discriminatedUnion('socket', [
+const SocketSchema = z.discriminatedUnion('socket', [
   z.object({ socket: z.literal('PULL_BIND') }).strict(),
   z.object({ socket: z.literal('PULL_CONNECT'), peer: name }).strict(),
   z.object({ socket: z.literal('PUSH_BIND') }).strict(),
@@ -20,7 +20,7 @@ export const SocketSchema = z.discriminatedUnion('socket', [
 ])
 export type Socket = z.infer<typeof SocketSchema>
 
-export const RouterSchema = z
+const RouterSchema = z
   .object({
     name,
     role: z.literal('router'),
@@ -34,7 +34,7 @@ export const RouterSchema = z
   })
   .strict()
 
-export const FrontendSchema = z
+const FrontendSchema = z
   .object({
     name,
     role: z.literal('frontend'),
@@ -56,5 +56,4 @@ export const TopologySchema = z
 
 export type Topology = z.infer<typeof TopologySchema>
 export type RouterService = z.infer<typeof RouterSchema>
-export type FrontendService = z.infer<typeof FrontendSchema>
 export type Service = Topology['services'][number]
