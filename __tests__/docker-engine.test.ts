@@ -10,11 +10,12 @@ import { DEFAULTS, InputError, parseInputs, type RawInputs } from '../src/config
 import { createDockerEngine, dockerEngineOptions } from '../src/engine/docker'
 import { customImageTag, pypiImageTag } from '../src/engine/docker/image'
 import { ServiceFailure } from '../src/engine/types'
-import { ResultSchema, type Result } from '../src/result/schema'
+import type { Result } from '../src/result/schema'
 import type { Log } from '../src/log'
 import { runSuite } from '../src/suite/run'
 import { resolveTopology } from '../src/topology/load'
 import { BASE_IMAGE, describeDocker, labelled, tmp } from './docker-helpers'
+import { expectStorableResult } from './helpers/result'
 
 const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
 
@@ -99,17 +100,7 @@ describeDocker('docker engine', () => {
 
   it('runs all four cases with a small load; the result validates and nothing is left', async () => {
     const { result, runId } = await dockerSuite({ docs: '20', runs: '1', 'warmup-runs': '1' })
-    // What is stored is what a reader gets back: the result survives JSON and validates again,
-    // and each run's summaries describe its own samples.
-    expect(ResultSchema.parse(JSON.parse(JSON.stringify(result)))).toEqual(result)
-    expect(Date.parse(result.meta.finishedAt)).toBeGreaterThanOrEqual(
-      Date.parse(result.meta.startedAt)
-    )
-    for (const c of result.cases) {
-      for (const r of c.runs) {
-        for (const m of c.metrics) expect(r.summaries[m].n).toBe(r.samples[m].length)
-      }
-    }
+    expectStorableResult(result)
     expect(result.meta.engine).toBe('docker')
     expect(result.meta.gnes).toMatchObject({ version: '0.0.47', tag: '0.0.47' })
     expect(result.cases.map(c => c.id)).toEqual(['1', '2', '3', '4'])

@@ -13,11 +13,11 @@ import { LocalEngine } from '../src/engine/local/engine'
 import { checkSupportedVersion } from '../src/engine/local/venv'
 import { ServiceFailure } from '../src/engine/types'
 import { resolveTopology } from '../src/topology/load'
-import { ResultSchema } from '../src/result/schema'
 import type { Log } from '../src/log'
 import { runSuite } from '../src/suite/run'
 import { buildCli } from './helpers/cli'
 import { pidsWithEnv, sleep, survivors } from './helpers/processes'
+import { expectStorableResult } from './helpers/result'
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-bench-'))
 
@@ -54,17 +54,7 @@ describe('local engine with real GNES 0.0.47', () => {
     })
     const result = await runSuite(inputs, { log: probe.log, suiteId })
 
-    // What is stored is what a reader gets back: the result survives JSON and validates again,
-    // and each run's summaries describe its own samples.
-    expect(ResultSchema.parse(JSON.parse(JSON.stringify(result)))).toEqual(result)
-    expect(Date.parse(result.meta.finishedAt)).toBeGreaterThanOrEqual(
-      Date.parse(result.meta.startedAt)
-    )
-    for (const c of result.cases) {
-      for (const r of c.runs) {
-        for (const m of c.metrics) expect(r.summaries[m].n).toBe(r.samples[m].length)
-      }
-    }
+    expectStorableResult(result)
     expect(result.id).toBe(suiteId)
     expect(result.meta).toMatchObject({
       engine: 'local',
