@@ -19,9 +19,11 @@ interface ActionRun {
   outputs: Record<string, string>
   summary: string
   log: string
+  /** What the main step saved for its post: step. */
+  state: Record<string, string>
 }
 
-/** Reads the `name<<delimiter` blocks @actions/core writes to GITHUB_OUTPUT. */
+/** Reads the `name<<delimiter` blocks @actions/core writes to GITHUB_OUTPUT and GITHUB_STATE. */
 function parseOutputs(text: string): Record<string, string> {
   const outputs: Record<string, string> = {}
   const re = /^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm
@@ -87,7 +89,8 @@ describe('the action (local engine, local bare remote, local server speaking Git
       code,
       outputs: parseOutputs(fs.readFileSync(files.output, 'utf8')),
       summary: fs.readFileSync(files.summary, 'utf8'),
-      log
+      log,
+      state: parseOutputs(fs.readFileSync(files.state, 'utf8'))
     }
   }
 
@@ -102,6 +105,8 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(run.code).toBe(0)
     expect(JSON.parse(fs.readFileSync(run.outputs.result, 'utf8')).cases[0].id).toBe('1')
     expect(run.outputs).toMatchObject({ engine: 'local', regression: 'false' })
+    // The post: step learns which engine ran; no Docker run id after a local run.
+    expect(run.state).toEqual({ engine: 'local' })
     expect(run.summary).toContain('roundtrip')
 
     const history = await readBranchHistory({ repo: remote, branch: 'gh-pages', dir: 'benchmarks' })

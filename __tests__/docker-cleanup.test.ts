@@ -45,7 +45,7 @@ describeDocker('docker cleanup', () => {
     const dir = tmp()
     fs.writeFileSync(path.join(dir, 'child.ts'), CHILD)
     child = await bundle(path.join(dir, 'child.ts'), 'docker-suite-child.js')
-    post = await bundle(path.join(root, 'src', 'post.ts'), 'docker-post.js')
+    post = await bundle(path.join(root, 'src', 'post-index.ts'), 'docker-post.js')
   })
 
   /** Starts case 2 (it blocks 1 s per request) and resolves once the client is sending. */

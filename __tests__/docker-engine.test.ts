@@ -10,11 +10,12 @@ import { DEFAULTS, InputError, parseInputs, type RawInputs } from '../src/config
 import { createDockerEngine, dockerEngineOptions } from '../src/engine/docker'
 import { customImageTag, pypiImageTag } from '../src/engine/docker/image'
 import { ServiceFailure } from '../src/engine/types'
-import { ResultSchema, type Result } from '../src/result/schema'
-import type { Log } from '../src/suite/log'
+import type { Result } from '../src/result/schema'
+import type { Log } from '../src/log'
 import { runSuite } from '../src/suite/run'
 import { resolveTopology } from '../src/topology/load'
 import { BASE_IMAGE, describeDocker, labelled, tmp } from './docker-helpers'
+import { expectStorableResult } from './helpers/result'
 
 const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
 
@@ -112,7 +113,7 @@ describeDocker('docker engine', () => {
       'warmup-requests': '2',
       profiles: 'burst'
     })
-    expect(ResultSchema.parse(result)).toEqual(result)
+    expectStorableResult(result)
     expect(result.meta.engine).toBe('docker')
     expect(result.meta.gnes).toMatchObject({ version: '0.0.47', tag: '0.0.47' })
     expect(result.cases.map(c => c.id)).toEqual(['1', '2', '3', '4'])
@@ -143,7 +144,7 @@ describeDocker('docker engine', () => {
       file,
       case1.replace(
         'model: BaseRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }',
-        'model: NoSuchRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }'
+        'model: BaseRouter\n    args: [--no_such_flag]\n    in: { socket: PULL_CONNECT, peer: Router1 }'
       )
     )
     const started = Date.now()
@@ -151,7 +152,7 @@ describeDocker('docker engine', () => {
     const error = await dockerSuite({ topology: file, docs: '20' }, runId).catch(e => e)
     expect(error).toBeInstanceOf(ServiceFailure)
     expect(error.message).toMatch(/^service Router2-0 exited \(code \d+\); last log lines:\n/)
-    expect(error.message).toContain('NoSuchRouter')
+    expect(error.message).toContain('unrecognized arguments: --no_such_flag')
     expect(Date.now() - started).toBeLessThan(60_000)
     expect(await labelled(runId)).toEqual({ containers: 0, networks: 0 })
   })

@@ -52,7 +52,7 @@ describe('inputs', () => {
       "input 'engine' = 'kubernetes': engine must be one of auto, docker, local"
     )
     expect(error!.message).toContain(
-      "input 'gnes-version' = '1.0': gnes-version must look like 0.0.47"
+      "input 'gnes-version' = '1.0': gnes-version must be a supported GNES release: 0.0.42, 0.0.43"
     )
     expect(error!.message).toContain("input 'runs' = '0': runs must be at least 1")
   })

@@ -2,8 +2,9 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { importLegacy, LEGACY_METRICS } from '../src/history'
-import { renderReport } from '../src/render'
-import { escapeMarkdown, newestFirst } from '../src/render/format'
+import { GENERATED_MARKER, renderReport } from '../src/render'
+import { newestFirst } from '../src/render/format'
+import { escapeMarkdown } from '../src/text/escape'
 import { topologyMermaid } from '../src/render/mermaid'
 import { markdownTable } from '../src/render/table'
 import { parseTopology, resolveTopology } from '../src/topology/load'
@@ -57,7 +58,8 @@ describe('README from the legacy import', () => {
       expect(row[col('Commit')]).toBe(
         `[\`${src.version_vcs}\`](https://github.com/gnes-ai/gnes/commit/${src.version_vcs})`
       )
-      expect(row[col('Version')]).toBe(src.version_tag)
+      // Versions come from history files: Markdown-escaped (`latest\-alpine` shows as latest-alpine).
+      expect(row[col('Version')]).toBe(escapeMarkdown(src.version_tag as string))
       for (const m of LEGACY_METRICS) {
         expect(row[col(`\`${m}\` (s)`)]).toBe((src[m] as number).toFixed(3))
       }
@@ -72,9 +74,9 @@ describe('README from the legacy import', () => {
       '## Set-up',
       '## How to run it',
       '## Metrics',
-      '## Case 1: non-blocking',
+      '## Case 1: non\\-blocking',
       '## Case 2: blocking',
-      '## Case 3: parallel non-blocking',
+      '## Case 3: parallel non\\-blocking',
       '## Case 4: parallel blocking'
     ])
     for (const m of ['roundtrip', 'f:send', 'f:recv', 'f->r1:send', 'r1->r2:send', 'r2->f:send']) {
@@ -121,11 +123,11 @@ describe('untrusted history text', () => {
     const table = markdownTable([evil], ['roundtrip', 'a|b`'])
     const row = table.split('\n')[2]
     expect(row).not.toMatch(/<img|<script|\]\(javascript:/)
-    expect(row).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;\\|\\[x\\]\\(javascript:1\\)')
+    expect(row).toContain('&lt;img src=x onerror=alert\\(1\\)&gt;\\|\\[x\\]\\(javascript\\:1\\)')
     // The unsafe URL is dropped: the sha stays, unlinked.
-    expect(row).toContain('| abc1234 |')
+    expect(row).toContain('| `abc1234` |')
     expect(row.split(/(?<!\\)\|/)).toHaveLength(2 + 3 + 2 + 2)
-    expect(table.split('\n')[0]).toContain('a\\|b\\` (s)')
+    expect(table.split('\n')[0]).toContain('a\\|b&#96; (s)')
     expect(escapeMarkdown('line\nbreak')).toBe('line break')
   })
 
@@ -138,7 +140,9 @@ describe('untrusted history text', () => {
     )
     const entry = benchEntry(1, '9', { caseName: '<b>x</b>' })
     await renderReport({ entries: [entry], topologies: {}, outDir: dir, template, maxEntries: 10 })
-    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('&lt;b&gt;x&lt;/b&gt;|1\n')
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe(
+      `&lt;b&gt;x&lt;/b&gt;|1\n\n${GENERATED_MARKER}\n`
+    )
   })
 })
 
@@ -162,7 +166,7 @@ describe('rows and commit links', () => {
       `(https://git.example/o/r/commit/${e.commit.sha})`
     )
     expect(markdownTable([local], ['roundtrip']).split('\n')[2]).toMatch(
-      /^\| [^|]+ \| 0\.0\.47 \| 0000003 \|/
+      /^\| [^|]+ \| 0\\\.0\\\.47 \| `0000003` \|/
     )
   })
 
@@ -175,9 +179,7 @@ describe('rows and commit links', () => {
 describe('topology diagrams', () => {
   test('case 4: replicas, blocking routers and the hop metric on each edge', () => {
     const m = topologyMermaid(topologies['4'])
-    expect(m).toContain(
-      'r1[["Router1 (r1)<br/>!BlockRouter {parameters: {sleep_sec: 1}}<br/>× 2 replicas<br/>blocking: sleeps 1 s"]]'
-    )
+    expect(m).toContain('r1[["Router1 (r1)<br/>BlockRouter sleep 1 s<br/>× 2 replicas"]]')
     expect(m).toContain('class r1 blocking')
     expect(m).toContain('f_in -->|"f-#gt;r1:send"| r1')
     expect(m).toContain('r1 -->|"r1-#gt;r2:send"| r2')
@@ -191,7 +193,7 @@ name: three hops
 services:
   - { name: FE, role: frontend }
   - { name: A, role: router, model: BaseRouter, in: { socket: PULL_CONNECT, peer: FE }, out: { socket: PUSH_BIND } }
-  - { name: B, role: router, model: 'x"y<z>', in: { socket: PULL_CONNECT, peer: A }, out: { socket: PUSH_BIND } }
+  - { name: B, role: router, model: '!BlockRouter {parameters: {sleep_sec: "1<2>"}}', in: { socket: PULL_CONNECT, peer: A }, out: { socket: PUSH_BIND } }
   - { name: C, role: router, model: BaseRouter, in: { socket: PULL_CONNECT, peer: B }, out: { socket: PUSH_CONNECT, peer: FE } }
 `,
       'chain3.yml'
@@ -206,6 +208,18 @@ services:
       'r2 -->|"r2-#gt;r3:send"| r3',
       'r3 -->|"r3-#gt;f:send"| f_out'
     ])
-    expect(topologyMermaid(t)).toContain('B (r2)<br/>x#quot;y#lt;z#gt;')
+    expect(topologyMermaid(t)).toContain('B (r2)<br/>BlockRouter sleep 1#lt;2#gt; s"]')
+  })
+})
+
+describe('how to run it', () => {
+  test('shows the cases in the history, a custom one by its file', async () => {
+    const dir = path.join(out, 'how-to-run')
+    const entries = [benchEntry(1, '2'), benchEntry(2, '4'), benchEntry(3, 'chain3')]
+    await renderReport({ entries, topologies, outDir: dir, maxEntries: 5 })
+    const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8')
+    expect(readme).toContain('    cases: 2,4,chain3.yml\n')
+    expect(readme).toContain('npx gnes-latency-bench run --cases 2,4,chain3.yml --history-dir')
+    expect(readme).not.toContain('1,2,3,4')
   })
 })

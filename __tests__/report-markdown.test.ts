@@ -1,5 +1,6 @@
 import { compareResult } from '../src/report/compare'
-import { COMMENT_MARKER, escapeMarkdown, renderComparisonMarkdown } from '../src/report/markdown'
+import { COMMENT_MARKER, renderComparisonMarkdown } from '../src/report/markdown'
+import { escapeMarkdown } from '../src/text/escape'
 import { makeEntry, makeResult, makeRuns, rng } from './fixtures/report/samples'
 
 const r = rng(5)
@@ -85,7 +86,9 @@ describe('renderComparisonMarkdown', () => {
   })
 
   test('escapes commit messages and branch names from the pull request', () => {
-    expect(md).toContain('Fix \\`x\\` \\| &lt;script&gt;alert\\(1\\)&lt;/script&gt; @\u2060team |')
+    expect(md).toContain(
+      'Fix &#96;x&#96; \\| &lt;script&gt;alert\\(1\\)&lt;/script&gt; @\u2060team |'
+    )
     expect(md).not.toContain('second line')
     expect(md).toContain('| feat/\\[x\\]\\(javascript\\:alert\\(1\\)\\) |')
     expect(escapeMarkdown('a|b\nc')).toBe('a\\|b c')

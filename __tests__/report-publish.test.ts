@@ -2,8 +2,9 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { compareResult } from '../src/report/compare'
+import { COMMENT_LIMIT } from '../src/report/cap'
 import { renderComparisonMarkdown } from '../src/report/markdown'
-import { publishPullRequestReport } from '../src/report/publish'
+import { publishPullRequestReport } from '../src/action/publish'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { makeEntry, makeResult } from './fixtures/report/samples'
 
@@ -86,6 +87,39 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
     expect(stdout.join('')).toMatch(/::warning::the token may not comment on pull request #7 \(403/)
     expect(fs.readFileSync(process.env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain(markdown)
     expect(process.exitCode).toBeUndefined()
+  })
+
+  test('a report over GitHub’s limit: the comment is cut with a note, summary and file keep it all', async () => {
+    // Many cases make a long report; with this many its Markdown is far beyond 65,536 characters.
+    const many = Array.from({ length: 400 }, (_, i) => String(i + 1))
+    const big = compareResult(
+      makeResult(
+        many.map(id => ({ id, metrics: { roundtrip: runs(0.13), 'r1:proc': runs(0.01) } }))
+      ),
+      many.map(id => makeEntry({ id, metrics: { roundtrip: runs(0.1), 'r1:proc': runs(0.01) } })),
+      { threshold: 0.1, baseRef: 'main', mergeBaseSha: null }
+    )
+    const full = renderComparisonMarkdown(big)
+    expect(full.length).toBeGreaterThan(65_536)
+    const reportPath = path.join(dir, 'big.md')
+    const outcome = await publishPullRequestReport({
+      comparison: big,
+      markdown: full,
+      reportPath,
+      failOnRegression: false,
+      comment: comment('search')
+    })
+    expect(outcome.comment).toBe('created')
+    const body = gh.comments.get(7)![0].body
+    expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT)
+    expect(body.startsWith(full.slice(0, 1000))).toBe(true)
+    expect(body).toContain(
+      `**Report truncated** (${full.length} characters; GitHub takes at most 65,536): the full report is in the job summary and in ${reportPath}`
+    )
+    // A folded section cut open is closed again, so the note is not hidden inside it.
+    expect(body.split('<details>').length).toBe(body.split('</details>').length)
+    expect(fs.readFileSync(reportPath, 'utf8')).toBe(full)
+    expect(fs.readFileSync(process.env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain(full)
   })
 
   test('commenting off: outputs and summary only', async () => {

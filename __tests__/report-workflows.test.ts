@@ -2,6 +2,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parse } from 'yaml'
 import { DEFAULTS } from '../src/config/inputs'
+import { COMMENT_MARKER } from '../src/report'
 import { loadTopologyFile } from '../src/topology/load'
 
 const dir = path.join(__dirname, '..', 'workflows')
@@ -13,6 +14,9 @@ interface Step {
 }
 const steps = (wf: { jobs: Record<string, { steps: Step[] }> }): Step[] =>
   Object.values(wf.jobs).flatMap(j => j.steps)
+const read = (file: string) => parse(fs.readFileSync(path.join(dir, file), 'utf8'))
+/** The workflow that posts fork reports runs no benchmark; every other one runs the action. */
+const FORK_COMMENT = 'pr-comment-fork.yml'
 
 describe('example workflows', () => {
   test('record on push, on release, on schedule; compare on pull_request; comment via workflow_run', () => {
@@ -24,12 +28,33 @@ describe('example workflows', () => {
     )
   })
 
-  test.each(files)('%s passes only inputs the action has', file => {
-    const wf = parse(fs.readFileSync(path.join(dir, file), 'utf8'))
-    for (const step of steps(wf).filter(s => s.uses?.startsWith('your-org/gnes-latency-bench'))) {
-      expect(step.uses).toBe('your-org/gnes-latency-bench@v1')
-      for (const key of Object.keys(step.with ?? {})) expect(Object.keys(DEFAULTS)).toContain(key)
+  test.each(files.filter(f => f !== FORK_COMMENT))(
+    '%s runs the action with only inputs it has',
+    file => {
+      const uses = steps(read(file)).filter(s => s.uses?.startsWith('your-org/gnes-latency-bench'))
+      expect(uses.length).toBeGreaterThan(0)
+      for (const step of uses) {
+        expect(step.uses).toBe('your-org/gnes-latency-bench@v1')
+        for (const key of Object.keys(step.with ?? {})) expect(Object.keys(DEFAULTS)).toContain(key)
+      }
     }
+  )
+
+  test(`${FORK_COMMENT} posts the artifact pr-compare.yml uploads, checked as one of our reports`, () => {
+    const wf = read(FORK_COMMENT)
+    const all = steps(wf)
+    // It runs in the base repository with a write token: it must never check out the PR's code.
+    expect(all.some(s => s.uses?.startsWith('actions/checkout'))).toBe(false)
+    expect(wf.on.workflow_run.workflows).toEqual([read('pr-compare.yml').name])
+    expect(wf.permissions).toEqual({ actions: 'read', 'pull-requests': 'write' })
+    const upload = steps(read('pr-compare.yml')).find(s =>
+      s.uses?.startsWith('actions/upload-artifact')
+    )
+    const download = all.find(s => s.uses?.startsWith('actions/download-artifact'))
+    expect(download?.with?.name).toBe(upload?.with?.name)
+    const script = all.find(s => s.uses?.startsWith('actions/github-script'))?.with?.script ?? ''
+    expect(script).toContain(`const marker = '${COMMENT_MARKER}'`)
+    expect(script).toContain('body.startsWith(marker)')
   })
 })
 

@@ -22,6 +22,7 @@ const designAddressing = {
   grpcPort: 5566,
   dumpPath: '<file>'
 }
+const case1 = fs.readFileSync(path.join(__dirname, '..', 'topologies', 'case1.yml'), 'utf8')
 const line = (argv: string[]) => argv.map(a => (a.includes(' ') ? `"${a}"` : a)).join(' ')
 const commandsOf = (id: string) =>
   serviceCommands(resolveTopology(id).topology, designAddressing).map(
@@ -127,5 +128,37 @@ describe('topology files: errors name the file, the path inside it and the rule'
       /nope.yml: cannot read topology file/
     )
     expect(() => resolveTopology('7')).toThrow(/case '7' is not a standard case/)
+  })
+  it('knows GNES router classes and checks the parameters of a YAML tag', () => {
+    const withModel = (model: string) =>
+      case1.replace('model: BaseRouter', `model: ${JSON.stringify(model)}`)
+    for (const ok of [
+      'BaseRouter',
+      '!BlockRouter {parameters: {sleep_sec: 0.5}}',
+      '!PublishRouter'
+    ]) {
+      expect(parseTopology(withModel(ok), 'ok.yml').services[1]).toMatchObject({ model: ok })
+    }
+    const bad: [string, RegExp][] = [
+      ['BaseRuoter', /unknown router class 'BaseRuoter' \(known: BaseRouter, /],
+      [
+        '!BlockRouter {parameters: {sleep_sec: [1}}',
+        /the parameters of BlockRouter are not valid YAML/
+      ],
+      [
+        '!BlockRouter {sleep_sec: 1}',
+        /the parameters of BlockRouter may only hold parameters and gnes_config, got sleep_sec/
+      ],
+      [
+        'BlockRouter {parameters: {}}',
+        /a router class \(BaseRouter\) or a YAML tag with parameters/
+      ],
+      ['/etc/passwd', /a router class \(BaseRouter\) or a YAML tag with parameters/]
+    ]
+    for (const [model, message] of bad) {
+      expect(() => parseTopology(withModel(model), 'm.yml')).toThrow(
+        new RegExp(`^m\\.yml: invalid topology:\n  at services\\.1\\.model: ${message.source}`)
+      )
+    }
   })
 })

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
 import { median } from '../src/metrics/statistics'
 import type { CaseResult } from '../src/result/schema'
-import type { Log } from '../src/suite/log'
+import type { Log } from '../src/log'
 import { runSuite } from '../src/suite/run'
 
 const { values } = parseArgs({

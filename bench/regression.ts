@@ -17,7 +17,7 @@ import { entriesFromResult } from '../src/history/from-result'
 import { assetPath } from '../src/paths'
 import { compareResult, type Comparison } from '../src/report'
 import type { Result } from '../src/result/schema'
-import type { Log } from '../src/suite/log'
+import type { Log } from '../src/log'
 import { runSuite } from '../src/suite/run'
 
 const { values } = parseArgs({

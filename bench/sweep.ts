@@ -8,7 +8,7 @@
 import * as os from 'node:os'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
-import type { Log } from '../src/suite/log'
+import type { Log } from '../src/log'
 import { runSuite } from '../src/suite/run'
 
 const { values } = parseArgs({

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util'
 import options from './esbuild-options.cjs'
 
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' } } })
-const entries = { index: 'src/main.ts', post: 'src/post.ts', cli: 'src/cli.ts' }
+const entries = { index: 'src/index.ts', post: 'src/post-index.ts', cli: 'src/cli-index.ts' }
 
 await Promise.all(
   Object.entries(entries).map(([name, entry]) =>

@@ -1,124 +1,106 @@
 import * as core from '@actions/core'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
-import * as path from 'node:path'
 import { actionInputs } from './action/inputs'
 import { fetchBranchIntoWorkspace } from './action/local-branch'
 import { actionsLog } from './action/log'
 import { mergeBase } from './action/merge-base'
-import { pagesUrl, runContext, type RunContext } from './action/github'
-import { writeResult } from './commands/run'
+import { publishPullRequestReport } from './action/publish'
+import { STATE_ENGINE } from './action/state'
+import { actionTargets, type ActionTargets } from './action/targets'
 import { parseInputs, type Inputs } from './config/inputs'
-import { STATE_RUN_ID } from './engine/docker'
+import { preflight } from './config/preflight'
+import { selectEngine } from './engine/select'
 import { readBranchHistory, shouldRecord } from './history'
 import {
+  compareWithHistory,
   describeLocation,
   recordResult,
-  renderHook,
-  renderSettings,
+  runSuite,
+  writeResult,
   type HistoryLocation
-} from './record'
+} from './pipeline'
 import { jobSummary } from './render'
-import { compareResult, publishPullRequestReport, renderComparisonMarkdown } from './report'
 import type { Result } from './result/schema'
-import { runSuite } from './suite/run'
-
-function historyLocation(inputs: Inputs, ctx: RunContext): HistoryLocation & { kind: 'branch' } {
-  const repository = inputs['history-repository'] ?? ctx.repository
-  if (!repository) {
-    throw new Error('no repository to keep the history in: set the history-repository input')
-  }
-  return {
-    kind: 'branch',
-    repo: `${ctx.serverUrl}/${repository}.git`,
-    branch: inputs['gh-pages-branch'],
-    dir: inputs['history-dir'],
-    token: inputs['github-token'] ?? undefined
-  }
-}
+import { workflowContext, type WorkflowContext } from './result/context'
 
 /** With `auto-push: false` the history commit lands on the workspace's branch, unpushed. */
-async function recordTarget(
-  inputs: Inputs,
-  location: HistoryLocation & { kind: 'branch' }
-): Promise<HistoryLocation> {
-  if (inputs['auto-push']) return location
+async function recordTarget(inputs: Inputs, targets: ActionTargets): Promise<HistoryLocation> {
+  const { history } = targets
+  if (inputs['auto-push']) return history
   const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd()
-  await fetchBranchIntoWorkspace(workspace, location.repo, location.branch, location.token)
-  core.info(
-    `auto-push is false: committing to ${location.branch} in ${workspace}; push it yourself`
+  await fetchBranchIntoWorkspace(workspace, history.repo, history.branch, history.token)
+  actionsLog.info(
+    `auto-push is false: committing to ${history.branch} in ${workspace}; push it yourself`
   )
-  return { ...location, repo: workspace }
+  return { ...history, repo: workspace }
 }
 
 /** Pull requests: compare against the baseline in the history and publish the verdict. */
 async function comparePullRequest(
   result: Result,
   inputs: Inputs,
-  ctx: RunContext,
-  location: HistoryLocation & { kind: 'branch' }
+  pr: NonNullable<WorkflowContext['pullRequest']>,
+  targets: ActionTargets
 ): Promise<void> {
-  const pr = ctx.pullRequest!
-  const history = await core.group(`Read the history on ${location.branch}`, () =>
-    readBranchHistory(location)
+  const history = await core.group(`Read the history on ${targets.history.branch}`, () =>
+    readBranchHistory(targets.history)
   )
   const head = result.meta.git.sha
   const workspace = process.env.GITHUB_WORKSPACE
   const base = pr.baseSha && head && workspace ? await mergeBase(workspace, pr.baseSha, head) : null
-  const comparison = compareResult(result, history, {
-    threshold: inputs['alert-threshold'],
-    baseRef: pr.baseRef,
-    mergeBaseSha: base ?? pr.baseSha
-  })
-  const repository = inputs['history-repository'] ?? ctx.repository!
-  const markdown = renderComparisonMarkdown(comparison, {
-    dashboardUrl: pagesUrl(repository, inputs['history-dir']),
-    repositoryUrl: ctx.repository ? `${ctx.serverUrl}/${ctx.repository}` : null
-  })
-  const [owner, repo] = (ctx.repository ?? '/').split('/')
-  const token = inputs['github-token']
+  const { comparison, markdown } = compareWithHistory(
+    result,
+    history,
+    { threshold: inputs['alert-threshold'], baseRef: pr.baseRef, mergeBaseSha: base ?? pr.baseSha },
+    { dashboardUrl: targets.dashboardUrl, repositoryUrl: targets.repositoryUrl }
+  )
   await publishPullRequestReport({
     comparison,
     markdown,
-    reportPath: path.join(inputs['out-dir'], 'report.md'),
+    reportPath: targets.reportPath,
     failOnRegression: inputs['fail-on-regression'],
     comment:
-      inputs['comment-on-pr'] && token && owner && repo
-        ? { token, owner, repo, issueNumber: pr.number, baseUrl: ctx.apiUrl }
+      inputs['comment-on-pr'] && targets.comment
+        ? { ...targets.comment, issueNumber: pr.number }
         : null
   })
 }
 
+/** The action's main step: inputs and the workflow in, outputs, summary and history out. */
 export async function run(): Promise<void> {
   const inputs = parseInputs(actionInputs())
-  const ctx = runContext()
+  const ctx = workflowContext()
+  const targets = actionTargets(inputs, ctx)
+  const record = shouldRecord(inputs.record, ctx.git.event)
+  // Pull requests read the history and other events may write it: reach it before the suite.
+  const { repo: url, token } = targets.history
+  await preflight(inputs, record || ctx.pullRequest ? { repository: { url, token } } : {})
   const suiteId = randomUUID()
-  // The post: step sweeps whatever this id labels, even when the job is cancelled.
-  core.saveState(STATE_RUN_ID, suiteId)
-  const result = await runSuite(inputs, { log: actionsLog, suiteId })
+  const engine = await selectEngine(inputs, suiteId, actionsLog)
+  // The post: step cleans up after Docker only (the Docker engine saves its run id at prepare).
+  core.saveState(STATE_ENGINE, engine.kind)
+  const result = await runSuite(inputs, { log: actionsLog, suiteId, engine })
   core.setOutput('result', writeResult(result, inputs['out-dir']))
   core.setOutput('engine', result.meta.engine)
   await core.summary.addRaw(jobSummary(result)).write()
 
-  const location = historyLocation(inputs, ctx)
   if (ctx.pullRequest) {
-    await comparePullRequest(result, inputs, ctx, location)
+    await comparePullRequest(result, inputs, ctx.pullRequest, targets)
   } else {
-    const report = path.join(inputs['out-dir'], 'report.md')
-    fs.writeFileSync(report, jobSummary(result))
-    core.setOutput('report', report)
+    fs.writeFileSync(targets.reportPath, jobSummary(result))
+    core.setOutput('report', targets.reportPath)
     core.setOutput('regression', 'false')
   }
-  if (shouldRecord(inputs.record, ctx.event)) {
-    const repositoryUrl = ctx.repository ? `${ctx.serverUrl}/${ctx.repository}` : undefined
-    const target = await recordTarget(inputs, location)
-    const recorded = await core.group(`Record the result on ${location.branch}`, () =>
-      recordResult(result, inputs, target, renderHook(renderSettings(inputs, repositoryUrl)))
+  if (record) {
+    const target = await recordTarget(inputs, targets)
+    const recorded = await core.group(`Record the result on ${targets.history.branch}`, () =>
+      recordResult(result, inputs, target, targets.repositoryUrl ?? undefined)
     )
-    core.info(`history: ${recorded.added.length} entries added at ${describeLocation(target)}`)
+    actionsLog.info(
+      `history: ${recorded.added.length} entries added at ${describeLocation(target)}`
+    )
   } else {
-    core.info(`history: not recorded (record: ${inputs.record}, event: ${ctx.event})`)
+    actionsLog.info(`history: not recorded (record: ${inputs.record}, event: ${ctx.git.event})`)
   }
 }
-
-run().catch((err: unknown) => core.setFailed(err instanceof Error ? err.message : String(err)))

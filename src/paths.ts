@@ -5,7 +5,7 @@ import * as path from 'node:path'
  * The project's root, holding `topologies/`, `templates/` and `python/`. Found by walking up from
  * this module, because it runs both from `src/<stage>/` (tests) and bundled from `dist/`.
  */
-export function packageRoot(): string {
+function packageRoot(): string {
   let dir = __dirname
   while (!fs.existsSync(path.join(dir, 'action.yml'))) {
     const up = path.dirname(dir)

@@ -1,26 +1,28 @@
 import * as core from '@actions/core'
+import { actionsLog } from './action/log'
+import { STATE_ENGINE } from './action/state'
 import { dockerAvailable, STATE_RUN_ID, sweep } from './engine/docker'
 
 /**
  * The action's `post:` step: it runs even when the job is cancelled or the main step was killed,
- * and removes every container and network labelled with the run id the main step saved.
+ * and removes every container and network labelled with the run id the Docker engine saved. After
+ * a local-engine run, or a main step that stopped before Docker created anything, it has nothing
+ * to do and says nothing about Docker.
  */
 export async function post(): Promise<void> {
-  const runId = core.getState(STATE_RUN_ID)
-  if (!runId) {
-    core.info('no Docker run to clean up')
+  if (core.getState(STATE_ENGINE) === 'local') {
+    actionsLog.info('the local engine stopped its own processes; nothing to clean up')
     return
   }
+  // The Docker engine saves its run id before it creates anything; no id, nothing was created.
+  const runId = core.getState(STATE_RUN_ID)
+  if (!runId) return
   if (!(await dockerAvailable())) {
-    core.warning(`no Docker daemon answers; cannot clean up run ${runId}`)
+    actionsLog.warn(`no Docker daemon answers; cannot clean up run ${runId}`)
     return
   }
   const removed = await sweep({ runId })
-  core.info(
+  actionsLog.info(
     `cleanup of run ${runId}: removed ${removed.containers} containers and ${removed.networks} networks`
   )
 }
-
-post().catch((err: unknown) => {
-  core.warning(`cleanup failed: ${err instanceof Error ? err.message : String(err)}`)
-})

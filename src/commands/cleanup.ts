@@ -1,11 +1,12 @@
 import { InputError } from '../config/inputs'
 import { sweep } from '../engine/docker'
 import type { Command } from './command'
+import { print } from './output'
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
 /** `90s`, `30m`, `6h`, `2d` (a bare number is seconds) in milliseconds. */
-export function parseAge(value: string): number {
+function parseAge(value: string): number {
   const m = /^(\d+(?:\.\d+)?)([smhd]?)$/.exec(value.trim())
   if (!m) {
     throw new InputError(
@@ -20,10 +21,23 @@ export const cleanupCommand: Command = {
   summary:
     'remove the Docker containers and networks of benchmark runs (by run id, repository or age)',
   options: {
-    'run-id': { type: 'string' },
-    repository: { type: 'string' },
-    'older-than': { type: 'string' },
-    all: { type: 'boolean' }
+    'run-id': {
+      type: 'string',
+      description: 'Remove what one run created (the run id it printed, or the action saved).'
+    },
+    repository: {
+      type: 'string',
+      description: 'Remove what runs of this owner/name repository created.'
+    },
+    'older-than': {
+      type: 'string',
+      description: 'Remove what was created longer ago than this: 90s, 30m, 6h or 2d.'
+    },
+    all: {
+      type: 'boolean',
+      description:
+        'Remove every benchmark container and network on the daemon (shared daemons too).'
+    }
   },
   async run(values) {
     const runId = values['run-id'] as string | undefined
@@ -38,7 +52,7 @@ export const cleanupCommand: Command = {
       repository,
       olderThan: olderThan === undefined ? undefined : parseAge(olderThan)
     })
-    console.log(`removed ${removed.containers} containers and ${removed.networks} networks`)
+    print(`removed ${removed.containers} containers and ${removed.networks} networks`)
     return 0
   }
 }

@@ -1,41 +1,40 @@
 import * as fs from 'node:fs'
-import { parseInputs } from '../config/inputs'
+import { parseInput } from '../config/input'
 import { readHistory } from '../history'
-import { compareResult, renderComparisonMarkdown } from '../report'
-import { ResultSchema, type Result } from '../result/schema'
+import { compareWithHistory, readResult } from '../pipeline'
 import type { Command } from './command'
 import { flagText } from './history-flags'
-
-function readResult(file: string): Result {
-  let raw: unknown
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new Error(`--result ${file}: cannot read a JSON result: ${(err as Error).message}`)
-  }
-  const parsed = ResultSchema.safeParse(raw)
-  if (!parsed.success) {
-    const first = parsed.error.issues[0]
-    throw new Error(
-      `--result ${file}: not a suite result: at ${first.path.join('.')}: ${first.message}`
-    )
-  }
-  return parsed.data
-}
+import { terminalSafe } from '../text/terminal'
 
 export const compareCommand: Command = {
   name: 'compare',
   summary: 'Compare a result with its baseline in a history directory; print the Markdown report',
   options: {
-    result: { type: 'string' },
-    'history-dir': { type: 'string' },
-    'base-ref': { type: 'string' },
-    'merge-base': { type: 'string' },
+    result: { type: 'string', description: 'The result JSON of a run (out/result.json).' },
+    'history-dir': {
+      type: 'string',
+      description: 'The history directory holding the baseline (a plain directory).'
+    },
+    'base-ref': {
+      type: 'string',
+      description:
+        'Branch the change goes into; its newest entry is the baseline without --merge-base.'
+    },
+    'merge-base': {
+      type: 'string',
+      description: 'Commit the change started from; its entry is the baseline when stored.'
+    },
     'alert-threshold': { type: 'string' },
-    'dashboard-url': { type: 'string' },
-    'repository-url': { type: 'string' },
-    out: { type: 'string' },
-    'fail-on-regression': { type: 'boolean' }
+    'dashboard-url': { type: 'string', description: 'Dashboard address the report links to.' },
+    'repository-url': {
+      type: 'string',
+      description: 'https://github.com/owner/repo, for commit links in the report.'
+    },
+    out: { type: 'string', description: 'Also write the Markdown report to this file.' },
+    'fail-on-regression': {
+      type: 'boolean',
+      description: 'Exit with status 1 when any case regresses.'
+    }
   },
   async run(values) {
     const resultFile = flagText(values.result)
@@ -43,21 +42,24 @@ export const compareCommand: Command = {
     if (!resultFile || !historyDir)
       throw new Error('compare needs --result FILE and --history-dir DIR')
     // The action's own validation, so `10%`, `0.5%` and `10` mean the same here as there.
-    const threshold = parseInputs({
-      'alert-threshold': flagText(values['alert-threshold']) ?? '10%'
-    })['alert-threshold']
-    const comparison = compareResult(readResult(resultFile), readHistory(historyDir), {
-      threshold,
-      baseRef: flagText(values['base-ref']),
-      mergeBaseSha: flagText(values['merge-base'])
-    })
-    const markdown = renderComparisonMarkdown(comparison, {
-      dashboardUrl: flagText(values['dashboard-url']),
-      repositoryUrl: flagText(values['repository-url'])
-    })
+    const threshold = parseInput('alert-threshold', flagText(values['alert-threshold']))
+    const { comparison, markdown } = compareWithHistory(
+      readResult(resultFile, '--result'),
+      readHistory(historyDir),
+      {
+        threshold,
+        baseRef: flagText(values['base-ref']),
+        mergeBaseSha: flagText(values['merge-base'])
+      },
+      {
+        dashboardUrl: flagText(values['dashboard-url']),
+        repositoryUrl: flagText(values['repository-url'])
+      }
+    )
     const out = flagText(values.out)
     if (out) fs.writeFileSync(out, markdown)
-    process.stdout.write(markdown)
+    // The report goes out byte for byte (it may be piped into a file), control characters aside.
+    process.stdout.write(terminalSafe(markdown))
     return values['fail-on-regression'] === true && comparison.regression ? 1 : 0
   }
 }

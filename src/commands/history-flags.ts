@@ -1,15 +1,25 @@
 import { DEFAULTS } from '../config/inputs'
-import type { HistoryLocation } from '../record'
+import { historyLocation, type HistoryLocation } from '../pipeline'
+import type { Flag } from './command'
 
 type Values = Record<string, string | boolean | undefined>
 
 /** Flags naming where the history lives, shared by run, import-legacy and prune. */
-export const HISTORY_FLAGS = {
-  'history-dir': { type: 'string' },
-  'history-repository': { type: 'string' },
+export const HISTORY_FLAGS: Record<string, Flag> = {
+  'history-dir': {
+    type: 'string',
+    description:
+      'The history: a plain directory, or with --history-repository the directory on its branch.',
+    default: 'benchmarks on a branch'
+  },
+  'history-repository': {
+    type: 'string',
+    description:
+      'A git repository (local path or URL) whose --gh-pages-branch holds the history, as on Actions.'
+  },
   'gh-pages-branch': { type: 'string' },
-  'github-token': { type: 'string' }
-} as const
+  'github-token': { type: 'string', description: 'Token for fetching and pushing the branch.' }
+}
 
 export const flagText = (v: string | boolean | undefined): string | null =>
   typeof v === 'string' && v.trim() !== '' ? v.trim() : null
@@ -18,19 +28,17 @@ export const flagText = (v: string | boolean | undefined): string | null =>
  * A plain directory, or with --history-repository (a local path or URL) a directory on a branch
  * of that git repository, as on Actions. `defaultDir` applies to the plain directory only.
  */
-export function historyLocation(values: Values, defaultDir?: string): HistoryLocation {
-  const repo = flagText(values['history-repository'])
+export function flagLocation(values: Values, defaultDir?: string): HistoryLocation {
+  const repository = flagText(values['history-repository'])
   const dir = flagText(values['history-dir'])
-  if (repo) {
-    return {
-      kind: 'branch',
-      repo,
-      branch: flagText(values['gh-pages-branch']) ?? DEFAULTS['gh-pages-branch'],
-      dir: dir ?? DEFAULTS['history-dir'],
-      token: flagText(values['github-token']) ?? undefined
-    }
-  }
   const local = dir ?? defaultDir
-  if (!local) throw new Error('--history-dir DIR (or --history-repository PATH) is needed')
-  return { kind: 'dir', dir: local }
+  if (!repository && !local) {
+    throw new Error('--history-dir DIR (or --history-repository PATH) is needed')
+  }
+  return historyLocation({
+    repository,
+    branch: flagText(values['gh-pages-branch']) ?? DEFAULTS['gh-pages-branch'],
+    dir: (repository ? dir : local) ?? DEFAULTS['history-dir'],
+    token: flagText(values['github-token'])
+  })
 }

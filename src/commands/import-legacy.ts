@@ -1,24 +1,30 @@
-import { parseInputs } from '../config/inputs'
+import { parseInput } from '../config/input'
 import { importLegacy } from '../history'
-import { appendEntries, describeLocation, renderHook, renderSettings } from '../record'
+import { appendEntries, describeLocation, renderHook } from '../pipeline'
 import type { Command } from './command'
-import { flagText, HISTORY_FLAGS, historyLocation } from './history-flags'
+import { flagLocation, flagText, HISTORY_FLAGS } from './history-flags'
+import { print } from './output'
 
 export const importLegacyCommand: Command = {
   name: 'import-legacy',
   summary:
     "import the old pipeline's history<case>.jsonl files into the history (idempotent) and re-render the report",
-  options: { from: { type: 'string' }, ...HISTORY_FLAGS, 'max-entries': { type: 'string' } },
+  options: {
+    from: { type: 'string', description: 'The folder of the old history1..4.jsonl files.' },
+    ...HISTORY_FLAGS,
+    'max-entries': { type: 'string' }
+  },
   async run(values) {
     const from = flagText(values.from)
     if (!from) throw new Error('import-legacy needs --from DIR (the folder of history1..4.jsonl)')
-    const location = historyLocation(values)
+    const location = flagLocation(values)
     const entries = importLegacy(from)
-    const settings = renderSettings(
-      parseInputs({ 'max-entries': flagText(values['max-entries']) ?? undefined })
-    )
-    const out = await appendEntries(entries, location, renderHook(settings))
-    console.log(
+    const render = renderHook({
+      template: null,
+      maxEntries: parseInput('max-entries', flagText(values['max-entries']))
+    })
+    const out = await appendEntries(entries, location, render)
+    print(
       `imported ${out.added.length} of ${entries.length} legacy entries into ${describeLocation(location)}` +
         ` (${out.present.length} were stored already; ${out.all.length} entries in the history)`
     )

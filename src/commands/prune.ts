@@ -1,22 +1,58 @@
 import { z } from 'zod'
-import { parseInputs } from '../config/inputs'
-import { pruneBranch, pruneDir, type PruneRule } from '../history'
-import { renderHook, renderSettings } from '../record'
+import { isSlug } from '../text/escape'
+import { parseInput } from '../config/input'
+import type { PruneRule } from '../history'
+import { pruneEntries, renderHook } from '../pipeline'
 import type { Command } from './command'
-import { flagText as text, HISTORY_FLAGS, historyLocation } from './history-flags'
+import { flagLocation, flagText as text, HISTORY_FLAGS } from './history-flags'
+import { print } from './output'
+
+const DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/
+
+/**
+ * `YYYY-MM-DD` (midnight UTC) or an ISO time with its zone, and only dates that exist: Date.parse
+ * would turn 2026-02-30 into 2 March, `1` into 2001 and `99999` into the year 99999.
+ */
+export function strictDate(text: string): Date | null {
+  const m = DATE.exec(text)
+  if (!m) return null
+  const [, y, mo, d, h = '00', mi = '00', sec = '00'] = m
+  const day = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +sec))
+  const exists =
+    day.getUTCFullYear() === +y &&
+    day.getUTCMonth() === +mo - 1 &&
+    day.getUTCDate() === +d &&
+    day.getUTCHours() === +h &&
+    day.getUTCMinutes() === +mi &&
+    day.getUTCSeconds() === +sec
+  return exists ? new Date(m[7] ? text : `${text}T00:00:00Z`) : null
+}
 
 const RuleSchema = z
   .object({
     keep: z.string().regex(/^\d+$/, '--keep must be a whole number').transform(Number).optional(),
     before: z
       .string()
-      .refine(v => !Number.isNaN(Date.parse(v)), '--before must be a date such as 2024-01-01')
-      .transform(v => new Date(v))
+      .transform((v, ctx) => {
+        const date = strictDate(v)
+        if (!date) {
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            message: `--before '${v}' must be a real date, 2024-01-01 or 2024-01-01T12:00:00Z`
+          })
+          return z.NEVER
+        }
+        return date
+      })
       .optional(),
     cases: z
       .string()
-      .regex(/^[\w-]+(,[\w-]+)*$/, '--case must be a comma-separated list such as 1,2')
       .transform(v => v.split(','))
+      .refine(
+        ids => ids.every(isSlug),
+        '--case must be a comma-separated list of case ids such as 1,2'
+      )
       .optional()
   })
   .refine(r => r.keep !== undefined || r.before !== undefined, {
@@ -30,13 +66,19 @@ export const pruneCommand: Command = {
   options: {
     ...HISTORY_FLAGS,
     'max-entries': { type: 'string' },
-    keep: { type: 'string' },
-    before: { type: 'string' },
-    case: { type: 'string' },
-    'dry-run': { type: 'boolean' }
+    keep: { type: 'string', description: 'Keep the newest N entries of each case.' },
+    before: {
+      type: 'string',
+      description: 'Delete entries evaluated before this date: 2024-01-01 or 2024-01-01T12:00:00Z.'
+    },
+    case: {
+      type: 'string',
+      description: 'Only these case ids, comma-separated (default: every case).'
+    },
+    'dry-run': { type: 'boolean', description: 'List what would be deleted; change nothing.' }
   },
   async run(values) {
-    const location = historyLocation(values)
+    const location = flagLocation(values)
     const parsed = RuleSchema.safeParse({
       keep: text(values.keep) ?? undefined,
       before: text(values.before) ?? undefined,
@@ -45,18 +87,17 @@ export const pruneCommand: Command = {
     if (!parsed.success) throw new Error(parsed.error.issues.map(i => i.message).join('; '))
     const rule: PruneRule = parsed.data
     const dryRun = values['dry-run'] === true
-    const render = renderHook(
-      renderSettings(parseInputs({ 'max-entries': text(values['max-entries']) ?? undefined }))
-    )
-    const out =
-      location.kind === 'branch'
-        ? await pruneBranch({ ...location, rule, dryRun, render })
-        : await pruneDir({ dir: location.dir, rule, dryRun, render })
+    if (rule.before) print(`before: entries evaluated before ${rule.before.toISOString()}`)
+    const render = renderHook({
+      template: null,
+      maxEntries: parseInput('max-entries', text(values['max-entries']))
+    })
+    const out = await pruneEntries(location, rule, dryRun, render)
     const verb = dryRun ? 'would delete' : 'deleted'
     // A dry run leaves the history as it is, so what would remain is the rest of it.
     const remain = dryRun ? out.all.length - out.removed.length : out.all.length
-    for (const e of out.removed) console.log(`${verb} ${e.id}`)
-    console.log(`${verb} ${out.removed.length} entries; ${remain} ${dryRun ? 'would ' : ''}remain`)
+    for (const e of out.removed) print(`${verb} ${e.id}`)
+    print(`${verb} ${out.removed.length} entries; ${remain} ${dryRun ? 'would ' : ''}remain`)
     return 0
   }
 }

@@ -1,10 +1,12 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { readHistory } from '../history'
-import { renderReport } from '../render'
-import { knownTopologies } from '../record'
+import { DEFAULTS, InputError } from '../config/inputs'
+import { foreignFiles, renderReport } from '../render'
+import { knownTopologies } from '../pipeline'
 import type { Command } from './command'
 import { flagText } from './history-flags'
+import { print } from './output'
 
 /** A user's topology files (`*.yml` in --topologies DIR), for their diagrams. */
 const topologyFiles = (dir: string | null): string[] =>
@@ -20,24 +22,45 @@ export const renderCommand: Command = {
   name: 'render',
   summary: 'Render README, charts and the dashboard from a history directory, to preview locally',
   options: {
-    'history-dir': { type: 'string' },
-    out: { type: 'string' },
-    template: { type: 'string' },
+    'history-dir': { type: 'string', description: 'The history directory to render from.' },
+    out: { type: 'string', description: 'Directory to write README.md, charts and index.html to.' },
+    template: {
+      type: 'string',
+      description: 'Handlebars template for the README instead of the shipped one.'
+    },
     'max-entries': { type: 'string' },
-    topologies: { type: 'string' },
-    'repository-url': { type: 'string' }
+    topologies: {
+      type: 'string',
+      description: 'A directory of your own topology files (*.yml), for their diagrams.'
+    },
+    'repository-url': {
+      type: 'string',
+      description: 'https://github.com/owner/repo, for commit links.'
+    },
+    force: {
+      type: 'boolean',
+      description:
+        'Overwrite a README.md or index.html in --out that gnes-latency-bench did not write.'
+    }
   },
   async run(values) {
     const historyDir = flagText(values['history-dir'])
     const outDir = flagText(values.out)
     if (!historyDir || !outDir) throw new Error('render needs --history-dir DIR and --out DIR')
-    const max = flagText(values['max-entries']) ?? '50'
+    const max = flagText(values['max-entries']) ?? DEFAULTS['max-entries']
     if (!/^\d+$/.test(max) || Number(max) < 1) {
       throw new Error(`--max-entries must be a whole number of at least 1, got '${max}'`)
     }
     const template = flagText(values.template)
     if (template && !fs.existsSync(template))
       throw new Error(`--template ${template}: no such file`)
+    const foreign = values.force === true ? [] : foreignFiles(outDir)
+    if (foreign.length) {
+      throw new InputError(
+        `--out ${outDir}: ${foreign.join(' and ')} ${foreign.length > 1 ? 'were' : 'was'} not written by gnes-latency-bench ` +
+          '(no marker); choose another --out, or pass --force to overwrite'
+      )
+    }
     const entries = readHistory(historyDir)
     const caseIds = [...new Set(entries.map(e => e.caseId))]
     const files = await renderReport({
@@ -48,12 +71,10 @@ export const renderCommand: Command = {
       maxEntries: Number(max),
       repositoryUrl: flagText(values['repository-url']) ?? undefined
     })
-    console.log(
+    print(
       `rendered ${entries.length} entries of ${caseIds.length} case(s): ${files.length} files in ${outDir}`
     )
-    console.log(
-      `preview: cd ${outDir} && python3 -m http.server 8000, then open http://localhost:8000/`
-    )
+    print(`preview: cd ${outDir} && python3 -m http.server 8000, then open http://localhost:8000/`)
     return 0
   }
 }

@@ -1,38 +1,32 @@
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { DEFAULTS, parseInputs, type RawInputs } from '../config/inputs'
+import { preflight } from '../config/preflight'
 import { shouldRecord } from '../history'
-import { describeLocation, recordResult, renderHook, renderSettings } from '../record'
-import type { Result } from '../result/schema'
+import { describeLocation, recordResult, runSuite, writeResult } from '../pipeline'
 import { resultTable } from '../result/table'
-import { runSuite } from '../suite/run'
-import type { Command } from './command'
-import { historyLocation } from './history-flags'
+import type { Command, Flag } from './command'
+import { flagLocation, HISTORY_FLAGS } from './history-flags'
+import { print } from './output'
 
 /** Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its own. */
 const ACTION_ONLY = new Set(['auto-push', 'alert-threshold', 'fail-on-regression', 'comment-on-pr'])
 
-/** Every other input is a flag of the same name; unset flags take the action's defaults. */
-const options = {
+/**
+ * Every other input is a flag of the same name, described and defaulted as in action.yml; the
+ * history flags mean on a laptop what they mean for the other commands.
+ */
+const options: Record<string, Flag> = {
   ...Object.fromEntries(
     Object.keys(DEFAULTS)
       .filter(name => !ACTION_ONLY.has(name))
-      .map(name => [name, { type: 'string' as const }])
+      .map(name => [name, { type: 'string' }])
   ),
-  /** Short for --out-dir. */
-  out: { type: 'string' as const }
-}
-
-/** Writes `result.json` (the latest) and a copy named by its start time, never overwriting one. */
-export function writeResult(result: Result, outDir: string): string {
-  fs.mkdirSync(outDir, { recursive: true })
-  const json = `${JSON.stringify(result, null, 2)}\n`
-  const stamp = result.meta.startedAt.replace(/[:.]/g, '-')
-  fs.writeFileSync(path.join(outDir, `result-${stamp}.json`), json, { flag: 'wx' })
-  const latest = path.join(outDir, 'result.json')
-  fs.writeFileSync(`${latest}.tmp`, json)
-  fs.renameSync(`${latest}.tmp`, latest)
-  return latest
+  ...HISTORY_FLAGS,
+  'history-dir': {
+    ...HISTORY_FLAGS['history-dir'],
+    default: '<out-dir>/history, or benchmarks on a branch'
+  },
+  out: { type: 'string', description: 'Short for --out-dir.' }
 }
 
 export const runCommand: Command = {
@@ -46,19 +40,23 @@ export const runCommand: Command = {
       Object.entries({ 'out-dir': out, ...rest }).filter(([, v]) => typeof v === 'string')
     ) as Partial<RawInputs>
     const inputs = parseInputs(raw)
+    const record = shouldRecord(inputs.record, null)
+    // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
+    const location = flagLocation(values, path.join(inputs['out-dir'], 'history'))
+    await preflight(
+      inputs,
+      !record
+        ? {}
+        : location.kind === 'dir'
+          ? { dir: location.dir }
+          : { repository: { url: location.repo, token: location.token } }
+    )
     const result = await runSuite(inputs)
     const file = writeResult(result, inputs['out-dir'])
-    console.log(`\nresult: ${file}\n\n${resultTable(result)}`)
-    if (shouldRecord(inputs.record, null)) {
-      // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
-      const location = historyLocation(values, path.join(inputs['out-dir'], 'history'))
-      const recorded = await recordResult(
-        result,
-        inputs,
-        location,
-        renderHook(renderSettings(inputs))
-      )
-      console.log(
+    print(`\nresult: ${file}\n\n${resultTable(result)}`)
+    if (record) {
+      const recorded = await recordResult(result, inputs, location)
+      print(
         `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)} ` +
           `(${recorded.all.length} in all); report: README.md and index.html there`
       )

@@ -1,18 +1,43 @@
 import { z } from 'zod'
 import { PROFILE_KINDS, type ProfileKind } from '../client/profile'
 import { parseLatencyBound } from '../metrics/sweep'
+import { GNES_VERSION_RULE, SUPPORTED_GNES_VERSIONS } from './gnes-version'
 
 /**
  * Every option of the suite, as the action's inputs and the CLI's flags spell it (kebab-case).
  * Both front ends hand raw strings to `parseInputs`, so one schema decides what is valid.
  */
-const int = (name: string, min: number) =>
+const int = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .trim()
     .regex(/^\d+$/, `${name} must be a whole number`)
     .transform(Number)
     .refine(n => n >= min, `${name} must be at least ${min}`)
+    .refine(n => n <= max, `${name} must be at most ${max}`)
+
+/**
+ * A comma-separated list: no empty item (`a.yml,` is a typo, not one file) and no item twice
+ * (a case run twice cannot be recorded).
+ */
+const list = (name: string, example: string) =>
+  z
+    .string()
+    .trim()
+    .transform(v => v.split(',').map(s => s.trim()))
+    .refine(
+      items => items.every(s => s !== ''),
+      `${name} must be a comma-separated list without empty items, such as ${example}`
+    )
+    .superRefine((items, ctx) => {
+      const twice = items.filter((s, i) => s !== '' && items.indexOf(s) !== i)
+      if (twice.length) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `${name} lists ${[...new Set(twice)].join(', ')} more than once`
+        })
+      }
+    })
 
 const bool = (name: string) =>
   z
@@ -35,18 +60,12 @@ const optionalText = z
   .trim()
   .transform(v => (v === '' ? null : v))
 
-export const GNES_VERSION_PATTERN = /^0\.0\.(\d+)$/
+/** Upper bound of `docs`: requests per run stay countable and the route dump small. */
+export const MAX_DOCS = 100_000
 
 export const InputsSchema = z.object({
-  cases: z
-    .string()
-    .trim()
-    .transform(v => v.split(',').map(s => s.trim()))
-    .refine(
-      list => list.every(s => s !== ''),
-      'cases must be a comma-separated list of case ids and/or topology files, such as 1,2,3,4'
-    ),
-  docs: int('docs', 1),
+  cases: list('cases', '1,2,3,4 (case ids and/or topology files)'),
+  docs: int('docs', 1, MAX_DOCS),
   'batch-size': int('batch-size', 1),
   'doc-bytes': int('doc-bytes', 1),
   runs: int('runs', 1),
@@ -88,11 +107,8 @@ export const InputsSchema = z.object({
   'gnes-version': z
     .string()
     .trim()
-    .regex(GNES_VERSION_PATTERN, 'gnes-version must look like 0.0.47'),
-  topology: z
-    .string()
-    .trim()
-    .transform(v => (v === '' ? null : v.split(',').map(s => s.trim()))),
+    .refine(v => (SUPPORTED_GNES_VERSIONS as readonly string[]).includes(v), GNES_VERSION_RULE),
+  topology: optionalText.pipe(list('topology', 'a.yml,b.yml').nullable()),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
   image: optionalText,
   dockerfile: optionalText,

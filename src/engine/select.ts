@@ -1,5 +1,5 @@
 import type { Inputs } from '../config/inputs'
-import type { Log } from '../suite/log'
+import type { Log } from '../log'
 import { createDockerEngine, daemonAddress, dockerAvailable, dockerEngineOptions } from './docker'
 import { LocalEngine } from './local/engine'
 import type { Engine } from './types'

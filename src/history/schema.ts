@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { profileKey, ProfileSchema, type Profile } from '../client/profile'
+import { slug } from '../text/escape'
 import { GnesMetaSchema, LoadSchema, SummarySchema, SweepResultSchema } from '../result/schema'
 
 /** Version of one stored history entry; migrations upgrade older ones on read. */
@@ -21,7 +22,8 @@ export const HistoryEntrySchema = z.object({
   schema: z.literal(HISTORY_SCHEMA),
   /** Stable id: appending the same entry twice keeps one. */
   id: z.string().min(1),
-  caseId: z.string().min(1),
+  /** Becomes chart file names and paths: a slug, as topology ids are. */
+  caseId: slug('caseId'),
   caseName: z.string(),
   origin: z.enum(['bench', 'legacy']),
   /** Suite run this entry came from (result id); null for legacy lines. */

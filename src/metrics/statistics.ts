@@ -9,7 +9,7 @@ export function quantile(sorted: number[], q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
 }
 
-export function mean(xs: number[]): number {
+export function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length
 }
 

@@ -7,27 +7,6 @@ export const fmtSeconds = (v: number | null | undefined): string =>
 export const fmtRate = (v: number | null | undefined): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(1)
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;'
-}
-
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, c => HTML_ESCAPES[c])
-
-/**
- * Text safe inside a Markdown table cell: HTML is neutralised (GitHub would render tags), Markdown
- * punctuation is backslash-escaped so untrusted refs or messages cannot add links or formatting,
- * and pipes and newlines cannot break the row.
- */
-export function escapeMarkdown(s: string): string {
-  return escapeHtml(s)
-    .replace(/[\\`*_{}[\]()#+!|~]/g, c => `\\${c}`)
-    .replace(/\r?\n|\r/g, ' ')
-}
-
 /** Build time orders versions; a PyPI install has none, so the evaluation time stands in. */
 export const buildTime = (e: HistoryEntry): string => e.gnes.buildDate ?? e.timestampEval
 
@@ -76,14 +55,6 @@ export function commitRef(e: HistoryEntry, repositoryUrl?: string): CommitRef | 
   return e.gnes.vcs ? { sha: e.gnes.vcs, url: `${GNES_REPO}/commit/${e.gnes.vcs}` } : null
 }
 
-/** Only http(s) links are emitted; anything else in history (javascript:, data:) is dropped. */
-export const safeUrl = (url: string | null): string | null =>
-  url && /^https?:\/\/[^\s<>"'`]+$/.test(url) ? url : null
-
 /** Case ids in natural order (2 before 10), so the README keeps the case numbering. */
 export const compareCaseIds = (a: string, b: string): number =>
   a.localeCompare(b, 'en', { numeric: true })
-
-/** A metric name as inline code; names come from history, so odd ones are escaped as text instead. */
-export const metricCode = (name: string): string =>
-  /^[\w:.>-]+$/.test(name) ? `\`${name}\`` : escapeMarkdown(name)

@@ -1,12 +1,16 @@
+import { mermaidLabel as label } from '../text/escape'
+import { routerModel } from '../topology/model'
 import type { RouterService, Topology } from '../topology/schema'
 
-/** Mermaid label text: quotes and angle brackets would end the label or inject HTML. */
-const label = (s: string): string =>
-  s.replace(/&/g, '#amp;').replace(/"/g, '#quot;').replace(/</g, '#lt;').replace(/>/g, '#gt;')
+const text = (v: unknown): string =>
+  v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v)
 
-const sleepOf = (model: string): string | null => {
-  if (!/BlockRouter/.test(model)) return null
-  return /sleep_sec:\s*([\d.]+)/.exec(model)?.[1] ?? '?'
+/** `BlockRouter sleep 1 s`: the router class and its parameters, as a reader says them. */
+function modelLabel(className: string, parameters: Record<string, unknown>): string {
+  const said = Object.entries(parameters).map(([k, v]) =>
+    k === 'sleep_sec' ? `sleep ${text(v)} s` : `${k} ${text(v)}`
+  )
+  return [className, ...said].join(' ')
 }
 
 /**
@@ -20,16 +24,15 @@ export function topologyMermaid(t: Topology): string {
   const short = (name: string): string => (index.has(name) ? `r${index.get(name)}` : 'f')
   const lines = ['flowchart LR', `  f_in(["${label(frontend.name)}<br/>gRPC in"])`]
   for (const r of routers) {
-    const sleep = sleepOf(r.model)
+    const { className, parameters } = routerModel(r.model)
     const parts = [
       `${label(r.name)} (r${index.get(r.name)})`,
-      label(r.model),
-      r.replicas > 1 ? `× ${r.replicas} replicas` : '',
-      sleep ? `blocking: sleeps ${label(sleep)} s` : ''
+      label(modelLabel(className, parameters)),
+      r.replicas > 1 ? `× ${r.replicas} replicas` : ''
     ].filter(Boolean)
     const shape = r.replicas > 1 ? ['[["', '"]]'] : ['["', '"]']
     lines.push(`  r${index.get(r.name)}${shape[0]}${parts.join('<br/>')}${shape[1]}`)
-    if (sleep) lines.push(`  class r${index.get(r.name)} blocking`)
+    if (className === 'BlockRouter') lines.push(`  class r${index.get(r.name)} blocking`)
   }
   lines.push(`  f_out(["${label(frontend.name)}<br/>gRPC out"])`)
   const node = (name: string, side: 'from' | 'to'): string =>

@@ -2,9 +2,9 @@ import Handlebars from 'handlebars'
 import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
 import type { Topology } from '../topology/schema'
-import { metricCode } from './format'
 import { describeMetric, RATE_DOCS } from './metrics'
 import { topologyMermaid } from './mermaid'
+import { escapeMarkdownText, inlineCode } from '../text/escape'
 import { markdownTable, sweepTable } from './table'
 import { profileLabel, type Profile } from '../client/profile'
 
@@ -20,6 +20,7 @@ export interface ReadmeSeries {
   truncated: boolean
 }
 
+/** Text fields are Markdown-escaped (one line each); `{{name}}` adds the HTML escaping. */
 export interface ReadmeCase {
   id: string
   name: string
@@ -39,6 +40,8 @@ export interface ReadmeContext {
   /** `label` is Markdown (emit raw), `description` plain text. */
   metrics: { label: string; description: string }[]
   cases: ReadmeCase[]
+  /** The `cases` value that runs this history's cases again: ids, and `<id>.yml` for custom ones. */
+  runCases: string
 }
 
 export const PROFILE_DOCS: { label: string; description: string }[] = [
@@ -104,18 +107,20 @@ export function readmeContext(
     load: { ...load, burstRequests: Math.ceil(load.docs / load.batchSize) },
     profiles: PROFILE_DOCS,
     metrics: [
-      ...metricNames.map(name => ({ label: metricCode(name), description: describeMetric(name) })),
+      ...metricNames.map(name => ({ label: inlineCode(name), description: describeMetric(name) })),
       { label: 'Data rate (MB/s)', description: RATE_DOCS.dataRateMBps },
       { label: 'Legacy "MB/s"', description: RATE_DOCS.legacyMBps }
     ],
+    runCases: caseIds.map(id => (/^\d+$/.test(id) ? id : `${id}.yml`)).join(','),
     cases: caseIds.map(id => {
       const topology = topologies[id]
       const own = series.filter(s => s.caseId === id)
+      // Handlebars escapes HTML in `{{name}}`; Markdown is escaped here, so text stays text.
       return {
-        id,
-        name: topology?.name ?? own[0].entries[0].caseName,
-        description: topology?.description ?? '',
-        notes: topology?.notes ?? '',
+        id: escapeMarkdownText(id),
+        name: escapeMarkdownText(topology?.name ?? own[0].entries[0].caseName),
+        description: escapeMarkdownText(topology?.description ?? ''),
+        notes: escapeMarkdownText(topology?.notes ?? ''),
         mermaid: topology ? topologyMermaid(topology) : '',
         series: own.map(s => ({
           key: s.key,

@@ -1,6 +1,7 @@
 import { profileKey, profileLabel } from '../client/profile'
 import type { CaseResult, Result } from '../result/schema'
-import { escapeMarkdown, fmtRate, fmtSeconds, metricCode } from './format'
+import { escapeMarkdown, inlineCode } from '../text/escape'
+import { fmtRate, fmtSeconds } from './format'
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
 const alignRow = (n: number, left: number): string =>
@@ -16,7 +17,7 @@ function timingSection(cases: CaseResult[]): string[] {
   return [
     row([
       'Case',
-      ...metrics.map(m => `${metricCode(m)} (s)`),
+      ...metrics.map(m => `${inlineCode(m)} (s)`),
       ...(burst ? ['Data rate (MB/s)', 'Legacy "MB/s"'] : [])
     ]),
     alignRow(metrics.length + 1 + (burst ? 2 : 0), 1),
@@ -32,7 +33,7 @@ function timingSection(cases: CaseResult[]): string[] {
       ? 'Figures are the best run mean per metric; legacy "MB/s" is docs ÷ roundtrip, not a data rate.'
       : 'Figures are the median over the measured runs of each run’s median request.',
     '',
-    `<details><summary>${metricCode(headline)} per run</summary>`,
+    `<details><summary>${inlineCode(headline)} per run</summary>`,
     '',
     row(['Case', 'Run', 'Mean (s)', 'Median (s)', 'p90 (s)', 'Max (s)']),
     alignRow(6, 2),
@@ -93,7 +94,7 @@ function sweepSection(cases: CaseResult[]): string[] {
  */
 export function jobSummary(result: Result): string {
   const { gnes, load, git, engine } = result.meta
-  const sha = git.sha ? `\`${escapeMarkdown(git.sha.slice(0, 7))}\`` : ''
+  const sha = git.sha ? inlineCode(git.sha.slice(0, 7)) : ''
   const ref = git.ref ? ` on ${escapeMarkdown(git.ref)}` : ''
   const groups = new Map<string, CaseResult[]>()
   for (const c of result.cases) {

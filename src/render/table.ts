@@ -1,16 +1,7 @@
 import type { Profile } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
-import {
-  buildTime,
-  commitRef,
-  escapeMarkdown,
-  fmtRate,
-  fmtSeconds,
-  fmtTime,
-  metricCode,
-  safeUrl,
-  versionLabel
-} from './format'
+import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
+import { buildTime, commitRef, fmtRate, fmtSeconds, fmtTime, versionLabel } from './format'
 
 export interface TableRow {
   built: string
@@ -31,14 +22,15 @@ export function tableRows(
   return entries.map(e => {
     const ref = commitRef(e, repositoryUrl)
     const url = safeUrl(ref?.url ?? null)
-    const sha = ref ? escapeMarkdown(ref.sha.slice(0, 7)) : '–'
+    const sha = ref ? inlineCode(ref.sha.slice(0, 7)) : '–'
     return {
-      built: escapeMarkdown(fmtTime(buildTime(e))),
+      // Our own format of a schema-checked ISO time: digits, -, : and UTC only.
+      built: fmtTime(buildTime(e)),
       // The commit column already shows the image's GNES commit for legacy rows.
       version: escapeMarkdown(
         ref?.sha === e.gnes.vcs ? e.gnes.tag || e.gnes.version : versionLabel(e)
       ),
-      commit: url ? `[\`${sha}\`](${url})` : sha,
+      commit: ref ? markdownLink(sha, url) : sha,
       values: metrics.map(m => format(e.best[m])),
       dataRate: fmtRate(e.dataRateMBps),
       legacy: e.legacyMBps === null ? '–' : String(Math.round(e.legacyMBps))
@@ -68,7 +60,7 @@ export function markdownTable(
     'Build',
     'Version',
     'Commit',
-    ...metrics.map(m => `${metricCode(m)} (${rates ? 's' : 'ms'})`),
+    ...metrics.map(m => `${inlineCode(m)} (${rates ? 's' : 'ms'})`),
     ...(rates ? ['Data rate (MB/s)', 'Legacy "MB/s" (docs ÷ roundtrip)'] : [])
   ]
   const rows = tableRows(entries, metrics, repositoryUrl, rates ? fmtSeconds : msCell).map(r => [

@@ -12,7 +12,7 @@ export type Verdict = 'regression' | 'improvement' | 'no-change'
  * `threshold-only`: no test was possible; the verdict is the relative change against the
  * threshold alone, and `note` says why.
  */
-export type Method = 'run-medians' | 'threshold-only'
+type Method = 'run-medians' | 'threshold-only'
 
 export interface MetricComparison {
   metric: string

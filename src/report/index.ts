@@ -1,19 +1,6 @@
-/** The pull-request regression report: baseline choice, verdicts, Markdown, comment. */
-export { selectBaseline, type BaselineChoice, type BaselineQuery } from './baseline'
-export {
-  compareMetric,
-  compareResult,
-  type CaseComparison,
-  type CompareOptions,
-  type Comparison,
-  type MetricComparison,
-  type Verdict
-} from './compare'
-export {
-  COMMENT_MARKER,
-  escapeMarkdown,
-  renderComparisonMarkdown,
-  type ReportLinks
-} from './markdown'
-export { postOrUpdateComment, type CommentOutcome, type CommentTarget } from './comment'
-export { publishPullRequestReport, type PublishOptions, type PublishOutcome } from './publish'
+/**
+ * The pull-request regression report: verdicts against the baseline and their Markdown. The
+ * comment's REST calls (./comment) are the action's, through src/action/publish.ts.
+ */
+export { compareResult, type CompareOptions, type Comparison } from './compare'
+export { COMMENT_MARKER, renderComparisonMarkdown, type ReportLinks } from './markdown'

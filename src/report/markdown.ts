@@ -1,4 +1,5 @@
 import type { HistoryEntry } from '../history/schema'
+import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
 import type { CaseComparison, Comparison, MetricComparison, Verdict } from './compare'
 
 /** Hidden marker that finds this action's pull-request comment again. */
@@ -12,35 +13,6 @@ export interface ReportLinks {
   /** Where the method is explained (docs/regression.md in the action's repository). */
   methodUrl?: string | null
 }
-
-/**
- * Branch names, commit messages and case names come from whoever opened the pull request: escape
- * everything Markdown or HTML would interpret, and keep them on one line so tables stay intact.
- */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+\-.!|~:]/g, c => `\\${c}`)
-    .replace(/@/g, '@\u2060') // a word joiner after @ keeps `@team` from notifying anyone
-}
-
-/** Only plain http(s) URLs become links; anything else (javascript:, data:) is dropped. */
-function safeUrl(url: string | null | undefined): string | null {
-  if (!url) return null
-  try {
-    const u = new URL(url)
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null
-  } catch {
-    return null
-  }
-}
-
-/** Parentheses would end the link target early; `new URL` already encoded spaces. */
-const link = (text: string, url: string | null): string =>
-  url ? `[${text}](${url.replace(/\(/g, '%28').replace(/\)/g, '%29')})` : text
 
 function fmtSeconds(s: number): string {
   if (s >= 1) return `${s.toFixed(3)} s`
@@ -76,7 +48,7 @@ const intervalCell = (m: MetricComparison): string =>
 function metricRow(caseLabel: string, m: MetricComparison, alpha: number): string {
   const cells = [
     caseLabel,
-    `\`${m.metric}\``,
+    inlineCode(m.metric),
     fmtSeconds(m.baseline),
     fmtSeconds(m.pr),
     fmtChange(m.change),
@@ -107,7 +79,7 @@ function untestedNotes(cases: CaseComparison[]): string[] {
 
 /** Hex SHAs are shown as code; anything else a history file calls a SHA is escaped text. */
 const shortSha = (sha: string): string =>
-  /^[0-9a-f]+$/i.test(sha) ? `\`${sha.slice(0, 7)}\`` : escapeMarkdown(sha.slice(0, 12))
+  /^[0-9a-f]+$/i.test(sha) ? inlineCode(sha.slice(0, 7)) : escapeMarkdown(sha.slice(0, 12))
 
 function commitLink(e: HistoryEntry, links: ReportLinks): string {
   const sha = e.commit.sha

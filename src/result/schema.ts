@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ProfileSchema } from '../client/profile'
+import { slug } from '../text/escape'
 
 /**
  * The result of one suite run: what every later stage (history, render, report) reads.
@@ -130,7 +131,7 @@ export type SweepResult = z.infer<typeof SweepResultSchema>
 
 /** One profile of one case. */
 export const CaseResultSchema = z.object({
-  id: z.string().min(1),
+  id: slug('case id'),
   name: z.string(),
   topologyFile: z.string(),
   services: z.array(ServiceSchema),

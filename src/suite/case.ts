@@ -3,7 +3,7 @@ import type { Engine } from '../engine/types'
 import type { CaseResult, Load } from '../result/schema'
 import type { Topology } from '../topology/schema'
 import { DumpCursor } from './dump'
-import type { Log } from './log'
+import type { Log } from '../log'
 import { runProfile, type ProfileOutcome } from './profile'
 import { runSweep, type SweepSettings } from './sweep'
 

@@ -8,7 +8,7 @@ import { bestOfRuns, dataRateMBps, medianOfRunMedians, summarizeRun } from '../m
 import { requestSamples } from '../metrics/samples'
 import type { CaseResult, Load, RunResult } from '../result/schema'
 import type { DumpCursor } from './dump'
-import type { Log } from './log'
+import type { Log } from '../log'
 
 /** What a profile adds to a case's identity (the topology's part comes from the case). */
 export type ProfileOutcome = Pick<

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'
-import { checkInputFiles } from '../config/files'
-import { caseList, type Inputs } from '../config/inputs'
+import type { Inputs } from '../config/inputs'
+import { checkRun } from '../config/preflight'
 import { selectEngine } from '../engine/select'
 import type { Engine } from '../engine/types'
 import { gitMeta, hostMeta } from '../result/meta'
 import { RESULT_SCHEMA, ResultSchema, type CaseResult, type Result } from '../result/schema'
-import { resolveTopology } from '../topology/load'
 import { runCase, type CaseSettings, type ProfileRequest } from './case'
-import { consoleLog, type Log } from './log'
+import { consoleLog, type Log } from '../log'
 import { onInterrupt } from './signals'
 import { parseLatencyBound } from '../metrics/sweep'
 
@@ -63,9 +62,8 @@ export interface SuiteOptions {
  */
 export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Promise<Result> {
   const log = options.log ?? consoleLog
-  // Every topology and input file is checked before anything starts.
-  const specs = caseList(inputs).map(c => resolveTopology(c))
-  checkInputFiles(inputs)
+  // Every input, topology and input file is checked before anything starts.
+  const specs = checkRun(inputs)
   const id = options.suiteId ?? randomUUID()
   const engine = options.engine ?? (await selectEngine(inputs, id, log))
   const removeHandlers = onInterrupt(

@@ -14,7 +14,7 @@ import {
 } from '../metrics/sweep'
 import type { Load } from '../result/schema'
 import type { DumpCursor } from './dump'
-import type { Log } from './log'
+import type { Log } from '../log'
 import type { ProfileOutcome } from './profile'
 
 export interface SweepSettings {

@@ -11,7 +11,14 @@ export function parseTopology(text: string, file: string): Topology {
   if (doc.errors.length > 0) {
     throw new TopologyError(`${file}: not valid YAML: ${doc.errors[0].message}`)
   }
-  const parsed = TopologySchema.safeParse(doc.toJS())
+  let data: unknown
+  try {
+    // A topology has no use for aliases; a few are tolerated, a billion-laughs expansion is not.
+    data = doc.toJS({ maxAliasCount: 10 })
+  } catch (err) {
+    throw new TopologyError(`${file}: not a plain YAML topology: ${(err as Error).message}`)
+  }
+  const parsed = TopologySchema.safeParse(data)
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
       i => `  at ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`
@@ -52,6 +59,50 @@ function checkWiring(t: Topology, file: string): void {
       if ('peer' in peerSide) {
         fail(`${where}.peer`, `'${sock.peer}' must BIND its ${side === 'in' ? 'out' : 'in'} socket`)
       }
+    }
+  })
+  checkRoute(t, frontends[0].name, fail)
+}
+
+/**
+ * Requests leave the frontend and must come back to it: every router lies on a path from the
+ * frontend's output to its input, or the client waits for responses that never arrive.
+ */
+function checkRoute(t: Topology, frontend: string, fail: (where: string, msg: string) => never) {
+  const forward = new Map<string, string[]>(t.services.map(s => [s.name, []]))
+  const backward = new Map<string, string[]>(t.services.map(s => [s.name, []]))
+  const edge = (from: string, to: string) => {
+    forward.get(from)!.push(to)
+    backward.get(to)!.push(from)
+  }
+  for (const s of t.services) {
+    if (s.role !== 'router') continue
+    if ('peer' in s.in) edge(s.in.peer, s.name)
+    if ('peer' in s.out) edge(s.name, s.out.peer)
+  }
+  /** Services reachable from the frontend along `edges`, the frontend itself only as an end. */
+  const reach = (edges: Map<string, string[]>): Set<string> => {
+    const seen = new Set<string>()
+    const todo = [...edges.get(frontend)!]
+    for (let n = todo.pop(); n !== undefined; n = todo.pop()) {
+      if (seen.has(n)) continue
+      seen.add(n)
+      if (n !== frontend) todo.push(...edges.get(n)!)
+    }
+    return seen
+  }
+  const fromFrontend = reach(forward)
+  const toFrontend = reach(backward)
+  t.services.forEach((s, i) => {
+    if (s.role !== 'router') return
+    if (!fromFrontend.has(s.name)) {
+      fail(`services.${i}`, `'${s.name}' receives nothing: no path leads to it from '${frontend}'`)
+    }
+    if (!toFrontend.has(s.name)) {
+      fail(
+        `services.${i}`,
+        `'${s.name}' never returns to '${frontend}': no path leads back from it`
+      )
     }
   })
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { slug } from '../text/escape'
+import { RouterModelSchema } from './model'
 
 /**
  * A topology file (YAML): the services of one case and how their ZeroMQ sockets connect.
@@ -10,7 +12,7 @@ const name = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a name of letters, digits, _ or -, starting with a letter')
 
-export const SocketSchema = z.discriminatedUnion('socket', [
+const SocketSchema = z.discriminatedUnion('socket', [
   z.object({ socket: z.literal('PULL_BIND') }).strict(),
   z.object({ socket: z.literal('PULL_CONNECT'), peer: name }).strict(),
   z.object({ socket: z.literal('PUSH_BIND') }).strict(),
@@ -18,12 +20,12 @@ export const SocketSchema = z.discriminatedUnion('socket', [
 ])
 export type Socket = z.infer<typeof SocketSchema>
 
-export const RouterSchema = z
+const RouterSchema = z
   .object({
     name,
     role: z.literal('router'),
-    /** GNES `--yaml_path`: a class name (BaseRouter) or a YAML tag with parameters. */
-    model: z.string().min(1),
+    /** GNES `--yaml_path`: a known class name (BaseRouter) or a YAML tag with parameters. */
+    model: RouterModelSchema,
     replicas: z.number().int().min(1).max(16).default(1),
     in: SocketSchema,
     out: SocketSchema,
@@ -32,7 +34,7 @@ export const RouterSchema = z
   })
   .strict()
 
-export const FrontendSchema = z
+const FrontendSchema = z
   .object({
     name,
     role: z.literal('frontend'),
@@ -63,7 +65,8 @@ export function defaultMinimalRate(services: readonly Service[]): number {
 
 export const TopologySchema = z
   .object({
-    id: z.string().regex(/^[\w-]+$/, 'an id of letters, digits, _ or -'),
+    /** Becomes file and chart names, so a slug by schema. */
+    id: slug('id'),
     name: z.string().min(1),
     description: z.string().default(''),
     /** Known behaviour worth telling readers (e.g. the cases 3/4 reduce quirk). */

@@ -1,8 +1,10 @@
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from './comment'
-import type { Comparison } from './compare'
+import { actionsLog, fail } from './log'
+import { capComment } from '../report/cap'
+import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from '../report/comment'
+import type { Comparison } from '../report/compare'
 
 export interface PublishOptions {
   comparison: Comparison
@@ -34,15 +36,16 @@ export async function publishPullRequestReport(o: PublishOptions): Promise<Publi
   let comment: PublishOutcome['comment'] = 'skipped'
   if (o.comment) {
     try {
-      comment = await postOrUpdateComment({ ...o.comment, body: o.markdown })
+      const note = `the full report is in the job summary and in ${o.reportPath} (the \`report\` output).`
+      comment = await postOrUpdateComment({ ...o.comment, body: capComment(o.markdown, note) })
     } catch (err) {
       comment = 'error'
-      core.warning(
+      actionsLog.warn(
         `could not comment on pull request #${o.comment.issueNumber}: ${(err as Error).message}; the report is in the job summary`
       )
     }
     if (comment === 'forbidden') {
-      core.warning(
+      actionsLog.warn(
         `the token may not comment on pull request #${o.comment.issueNumber} (403; pull requests from forks get a read-only token). ` +
           'The report is in the job summary; see workflows/pr-comment-fork.yml for commenting from a workflow_run.'
       )
@@ -52,7 +55,7 @@ export async function publishPullRequestReport(o: PublishOptions): Promise<Publi
 
   const failed = o.failOnRegression && o.comparison.regression
   if (failed) {
-    core.setFailed(`latency regression found (fail-on-regression is on); see ${o.reportPath}`)
+    fail(`latency regression found (fail-on-regression is on); see ${o.reportPath}`)
   }
   return { comment, failed }
 }

@@ -1,0 +1,195 @@
+/**
+ * The pipeline API both front ends call, called directly: the workflow context read once, the
+ * action's targets derived once, a result written, read back, recorded in a plain history
+ * directory with its report, and compared with the history.
+ */
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { actionTargets } from '../src/action/targets'
+import { flagLocation } from '../src/commands/history-flags'
+import { parseInput } from '../src/config/input'
+import { parseInputs } from '../src/config/inputs'
+import { readHistory } from '../src/history'
+import {
+  compareWithHistory,
+  describeLocation,
+  readResult,
+  recordResult,
+  writeResult
+} from '../src/pipeline'
+import { workflowContext } from '../src/result/context'
+import { makeEntry, makeResult } from './fixtures/report/samples'
+
+let tmp: string
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-'))
+})
+afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }))
+
+const runs = (v: number) => [
+  [v, v * 1.01, v * 0.99],
+  [v * 1.02, v, v * 0.98],
+  [v * 0.99, v * 1.01, v]
+]
+
+function eventEnv(payload: object, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const file = path.join(tmp, 'event.json')
+  fs.writeFileSync(file, JSON.stringify(payload))
+  return { GITHUB_EVENT_PATH: file, ...env }
+}
+
+const prPayload = {
+  pull_request: {
+    number: 7,
+    title: 'Faster router',
+    base: { ref: 'main', sha: 'a'.repeat(40) },
+    head: { sha: 'b'.repeat(40) }
+  }
+}
+
+describe('the workflow context', () => {
+  test('a pull request: the head commit, its title and the base, from one read of the payload', () => {
+    const ctx = workflowContext(
+      eventEnv(prPayload, {
+        GITHUB_SHA: 'c'.repeat(40),
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_REPOSITORY: 'octo/bench'
+      })
+    )
+    expect(ctx.git.sha).toBe('b'.repeat(40))
+    expect(ctx.git.message).toBe('Faster router')
+    expect(ctx.git.serverUrl).toBeNull()
+    expect(ctx.pullRequest).toEqual({ number: 7, baseRef: 'main', baseSha: 'a'.repeat(40) })
+  })
+
+  test('outside Actions everything is null', () => {
+    const ctx = workflowContext({})
+    expect(Object.values(ctx.git).every(v => v === null)).toBe(true)
+    expect(ctx.pullRequest).toBeNull()
+    expect(ctx.apiUrl).toBeNull()
+  })
+
+  test('a payload of another shape is refused, naming the file', () => {
+    const env = eventEnv({ pull_request: { number: 'seven' } })
+    expect(() => workflowContext(env)).toThrow(`event payload ${env.GITHUB_EVENT_PATH}: at`)
+  })
+})
+
+describe('the action targets', () => {
+  const inputs = parseInputs({ 'github-token': 't0k', 'out-dir': 'out', 'history-dir': '/bench/' })
+
+  test('history, links, report and comment target are derived once from inputs and workflow', () => {
+    const ctx = workflowContext(
+      eventEnv(prPayload, {
+        GITHUB_REPOSITORY: 'octo/bench',
+        GITHUB_SERVER_URL: 'https://ghe.example',
+        GITHUB_API_URL: 'https://ghe.example/api/v3'
+      })
+    )
+    const targets = actionTargets(inputs, ctx)
+    expect(targets.history).toEqual({
+      kind: 'branch',
+      repo: 'https://ghe.example/octo/bench.git',
+      branch: 'gh-pages',
+      dir: '/bench/',
+      token: 't0k'
+    })
+    expect(targets.repositoryUrl).toBe('https://ghe.example/octo/bench')
+    expect(targets.dashboardUrl).toBe('https://octo.github.io/bench/bench/')
+    expect(targets.reportPath).toBe(path.join('out', 'report.md'))
+    expect(targets.comment).toEqual({
+      token: 't0k',
+      owner: 'octo',
+      repo: 'bench',
+      baseUrl: 'https://ghe.example/api/v3'
+    })
+  })
+
+  test('history-repository moves the history, not the comment; no token, no comment', () => {
+    const ctx = workflowContext({ GITHUB_REPOSITORY: 'octo/bench' })
+    const targets = actionTargets(
+      parseInputs({ 'history-repository': 'octo/results', 'history-dir': 'b' }),
+      ctx
+    )
+    expect(targets.history.repo).toBe('https://github.com/octo/results.git')
+    expect(targets.dashboardUrl).toBe('https://octo.github.io/results/b/')
+    expect(targets.repositoryUrl).toBe('https://github.com/octo/bench')
+    expect(targets.comment).toBeNull()
+  })
+
+  test('no repository at all is an error naming the input', () => {
+    expect(() => actionTargets(inputs, workflowContext({}))).toThrow('history-repository')
+  })
+})
+
+describe('the CLI history flags', () => {
+  test('a plain directory, its default, or a branch of a repository', () => {
+    expect(flagLocation({}, 'out/history')).toEqual({ kind: 'dir', dir: 'out/history' })
+    expect(flagLocation({ 'history-dir': 'h' }, 'out/history')).toEqual({ kind: 'dir', dir: 'h' })
+    expect(flagLocation({ 'history-repository': '/srv/r.git' }, 'out/history')).toEqual({
+      kind: 'branch',
+      repo: '/srv/r.git',
+      branch: 'gh-pages',
+      dir: 'benchmarks'
+    })
+    expect(() => flagLocation({})).toThrow('--history-dir DIR')
+  })
+
+  test('one input is validated by the rule of the whole set', () => {
+    expect(parseInput('alert-threshold', '5%')).toBeCloseTo(0.05, 12)
+    expect(parseInput('alert-threshold', null)).toBeCloseTo(0.1, 12)
+    expect(() => parseInput('max-entries', '0')).toThrow(
+      "input 'max-entries' = '0': max-entries must be at least 1"
+    )
+  })
+})
+
+describe('result, record, compare', () => {
+  const result = makeResult([{ id: '1', metrics: { roundtrip: runs(0.13) } }], {
+    event: 'push',
+    ref: 'refs/heads/main'
+  })
+
+  test('a written result reads back equal; a second write keeps the first copy', () => {
+    const out = path.join(tmp, 'out')
+    const latest = writeResult(result, out)
+    expect(readResult(latest)).toEqual(result)
+    expect(() => writeResult(result, out)).toThrow(/EEXIST/)
+    fs.writeFileSync(path.join(tmp, 'bad.json'), '{"schema": 1}')
+    expect(() => readResult(path.join(tmp, 'bad.json'), '--result')).toThrow(
+      /^--result .*bad\.json: not a suite result: at /
+    )
+  })
+
+  test('recording adds the entries and renders the report in the same directory', async () => {
+    const dir = path.join(tmp, 'history')
+    const inputs = parseInputs({ cases: '1' })
+    const out = await recordResult(result, inputs, { kind: 'dir', dir }, 'https://x.test/o/r')
+    expect(out.added).toHaveLength(1)
+    expect(readHistory(dir).map(e => e.caseId)).toEqual(['1'])
+    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('roundtrip')
+    expect(describeLocation({ kind: 'dir', dir })).toBe(path.resolve(dir))
+    // The same result again adds nothing.
+    expect((await recordResult(result, inputs, { kind: 'dir', dir })).added).toHaveLength(0)
+  })
+
+  test('a result lacking a case that was asked for is refused and records nothing', async () => {
+    const dir = path.join(tmp, 'history')
+    await expect(
+      recordResult(result, parseInputs({ cases: '1,2' }), { kind: 'dir', dir })
+    ).rejects.toThrow('lacks case(s) 2: nothing recorded')
+    expect(fs.existsSync(dir)).toBe(false)
+  })
+
+  test('the comparison and its Markdown come from one call', () => {
+    const { comparison, markdown } = compareWithHistory(
+      result,
+      [makeEntry({ id: '1', metrics: { roundtrip: runs(0.1) } })],
+      { threshold: 0.1, baseRef: 'main', mergeBaseSha: null },
+      { dashboardUrl: 'https://o.github.io/r/benchmarks/' }
+    )
+    expect(comparison.regression).toBe(true)
+    expect(markdown).toContain('https://o.github.io/r/benchmarks/')
+  })
+})

@@ -1,0 +1,18 @@
+import { terminalSafe } from './text/terminal'
+
+/** Progress output: log groups on Actions, plain lines on a terminal. */
+export interface Log {
+  info(message: string): void
+  warn(message: string): void
+  group<T>(name: string, work: () => Promise<T>): Promise<T>
+}
+
+/** Plain lines; messages quote files and service logs, so control characters are made visible. */
+export const consoleLog: Log = {
+  info: message => console.log(terminalSafe(message)),
+  warn: message => console.warn(terminalSafe(`warning: ${message}`)),
+  async group(name, work) {
+    console.log(terminalSafe(`\n== ${name}`))
+    return work()
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The pipeline both front ends (the action in src/main.ts, the CLI in src/cli.ts) call: run the
+ * suite, write the result, record it in the history with the report re-rendered, compare it.
+ */
+export { runSuite } from '../suite/run'
+export { readResult, writeResult } from './result-file'
+export { compareWithHistory } from './compare'
+export { recordResult } from './record'
+export {
+  appendEntries,
+  branchLocation,
+  describeLocation,
+  historyLocation,
+  pruneEntries,
+  type BranchHistory,
+  type HistoryLocation
+} from './location'
+export { knownTopologies, renderHook } from './render'
