@@ -7,7 +7,7 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { importLegacy } from '../src/history'
 import { renderReport } from '../src/render'
 import { resolveTopology } from '../src/topology/load'
-import { benchEntry } from './fixtures/render/entries'
+import { benchEntry, pacedEntry, sweepEntry } from './fixtures/render/entries'
 
 /** The dashboard in the browser CI installs (Debian's chromium), served from localhost. */
 const CHROMIUM = '/usr/bin/chromium'
@@ -64,7 +64,12 @@ beforeAll(async () => {
       commit: { ...benchEntry(i).commit, message: i === 3 ? EVIL : `change ${i}`, ref: EVIL }
     })
   )
-  const entries = [...importLegacy(path.join(__dirname, 'fixtures/legacy')), ...bench]
+  const entries = [
+    ...importLegacy(path.join(__dirname, 'fixtures/legacy')),
+    ...bench,
+    ...[1, 2].map(i => pacedEntry(i, '1')),
+    ...[1, 2, 3, 4].map(i => sweepEntry(i, '1'))
+  ]
   const topologies = Object.fromEntries(
     ['1', '2', '3', '4'].map(id => [id, resolveTopology(id).topology])
   )
@@ -87,7 +92,8 @@ beforeAll(async () => {
   })
   page.on('pageerror', e => consoleErrors.push(e.message))
   await page.goto(base)
-  await page.waitForSelector('body[data-rendered="1/roundtrip"]', { timeout: 60_000 })
+  // Series are listed case by case, minimal load first.
+  await page.waitForSelector('body[data-rendered="1/minimal@0.5/latency"]', { timeout: 60_000 })
 })
 
 afterAll(async () => {
@@ -103,10 +109,12 @@ const yTitle = () =>
     .allTextContents()
     .then(t => t.join(' / '))
 
-async function show(caseId: string, metric?: string): Promise<void> {
-  await page.selectOption('#case', caseId)
+/** Selects a series (`<case>/<profile key>`) and a metric, and waits until both are drawn. */
+async function show(caseId: string, metric?: string, key = 'burst'): Promise<void> {
+  await page.selectOption('#case', `${caseId}/${key}`)
   if (metric) await page.selectOption('#metric', metric)
-  await page.waitForSelector(`body[data-rendered="${caseId}/${metric ?? 'roundtrip'}"]`)
+  const shown = metric ?? (await page.locator('#metric').inputValue())
+  await page.waitForSelector(`body[data-rendered="${caseId}/${key}/${shown}"]`)
 }
 
 test('every case renders its charts and its whole table', async () => {
@@ -150,6 +158,34 @@ test('a commit message holding <script> shows as text and never runs', async () 
   expect(
     await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)
   ).toBeUndefined()
+})
+
+test('a minimal-load series is drawn in milliseconds, its hops from the client on', async () => {
+  await show('1', 'latency', 'minimal@0.5')
+  expect(await points()).toBe(2)
+  expect(await yTitle()).toContain('latency (ms)')
+  expect(await page.locator('#hops .role-axis-title text').allTextContents()).toContain(
+    'median ms per request, stacked by hop'
+  )
+  const head = await page.locator('#table thead th').allTextContents()
+  expect(head).toContain('latency (ms)')
+  // Data rates belong to bursts only.
+  expect(head.filter(h => h.includes('MB'))).toEqual([])
+})
+
+test('a sweep series draws maximum throughput per entry and the throughput–latency curves', async () => {
+  await show('1', 'maxThroughput', 'sweep')
+  expect(await points()).toBe(4)
+  expect(await yTitle()).toContain('requests/s')
+  // The newest three entries: one p50 and one p99 line each.
+  expect(await page.locator('#sweep .mark-line.role-mark path').count()).toBe(6)
+  expect(await page.locator('#sweep .role-axis-title text').allTextContents()).toEqual(
+    expect.arrayContaining(['achieved throughput (requests/s)'])
+  )
+  expect(await page.locator('#table tbody tr').count()).toBe(4)
+  // Back to a burst: the sweep chart goes away.
+  await show('1', 'roundtrip')
+  expect(await page.locator('#sweep svg').count()).toBe(0)
 })
 
 test('no console errors and no request leaves localhost', () => {
