@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
 import { median } from '../src/metrics/statistics'
 import type { CaseResult } from '../src/result/schema'
-import type { Log } from '../src/log'
+import { warningsOnly as quiet } from '../src/log'
 import { runSuite } from '../src/suite/run'
 
 const { values } = parseArgs({
@@ -25,11 +25,6 @@ const { values } = parseArgs({
 })
 const { suites, busy, ...flags } = values
 
-const quiet: Log = {
-  info: () => undefined,
-  warn: m => console.warn(`warning: ${m}`),
-  group: (_name, work) => work()
-}
 
 const cv = (xs: number[]): number => {
   const m = xs.reduce((a, b) => a + b, 0) / xs.length

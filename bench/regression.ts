@@ -17,7 +17,7 @@ import { entriesFromResult } from '../src/history/from-result'
 import { assetPath } from '../src/paths'
 import { compareResult, type Comparison } from '../src/report'
 import type { Result } from '../src/result/schema'
-import type { Log } from '../src/log'
+import { warningsOnly as quiet } from '../src/log'
 import { runSuite } from '../src/suite/run'
 
 const { values } = parseArgs({
@@ -32,12 +32,6 @@ const { values } = parseArgs({
 })
 const trials = Number(values.trials)
 
-/** The suite's own progress lines would bury the figures; keep warnings only. */
-const quiet: Log = {
-  info: () => undefined,
-  warn: m => console.warn(`warning: ${m}`),
-  group: (_name, work) => work()
-}
 
 let saved = 0
 

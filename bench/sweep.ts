@@ -8,7 +8,7 @@
 import * as os from 'node:os'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
-import type { Log } from '../src/log'
+import { warningsOnly as quiet } from '../src/log'
 import { runSuite } from '../src/suite/run'
 
 const { values } = parseArgs({
@@ -18,11 +18,6 @@ const { values } = parseArgs({
   }
 })
 const { repeats, ...flags } = values
-const quiet: Log = {
-  info: () => undefined,
-  warn: m => console.warn(`warning: ${m}`),
-  group: (_name, work) => work()
-}
 const load = (): string =>
   os
     .loadavg()

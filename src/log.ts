@@ -16,3 +16,10 @@ export const consoleLog: Log = {
     return work()
   }
 }
+
+/** Warnings only: benchmarks print their own figures, which progress lines would bury. */
+export const warningsOnly: Log = {
+  info: () => undefined,
+  warn: consoleLog.warn,
+  group: (_name, work) => work()
+}
