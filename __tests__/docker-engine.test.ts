@@ -14,11 +14,18 @@ import { ResultSchema, type Result } from '../src/result/schema'
 import type { Log } from '../src/suite/log'
 import { runSuite } from '../src/suite/run'
 import { resolveTopology } from '../src/topology/load'
-import { BASE_IMAGE, describeDocker, labelled, tmp } from './docker-helpers'
+import { BASE_IMAGE, describeDocker, labelled, leftovers, tmp } from './docker-helpers'
+import { engineConformance } from './helpers/conformance'
 
 const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
 
 describeDocker('docker engine', () => {
+  engineConformance('docker', {
+    make: () =>
+      createDockerEngine({ gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }),
+    leftovers
+  })
+
   it('starts case 1 with limits, runs the client in a container, reads the dump via the API', async () => {
     const engine = createDockerEngine({
       gnesVersion: '0.0.47',

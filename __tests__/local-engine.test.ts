@@ -8,14 +8,14 @@ import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { parseInputs } from '../src/config/inputs'
+import { InputError, parseInputs } from '../src/config/inputs'
 import { LocalEngine } from '../src/engine/local/engine'
 import { ServiceFailure } from '../src/engine/types'
-import { resolveTopology } from '../src/topology/load'
 import { ResultSchema } from '../src/result/schema'
 import type { Log } from '../src/suite/log'
 import { runSuite } from '../src/suite/run'
 import { buildCli } from './helpers/cli'
+import { engineConformance } from './helpers/conformance'
 import { pidsWithEnv, sleep, survivors } from './helpers/processes'
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-bench-'))
@@ -38,6 +38,11 @@ function probeLog(suiteId: string) {
   }
   return { log, lines, aliveAtReady }
 }
+
+engineConformance('local', {
+  make: () => new LocalEngine('0.0.47', randomUUID(), () => undefined),
+  leftovers: async runId => (await survivors('GNES_BENCH_SUITE', runId, 2000)).length
+})
 
 describe('local engine with real GNES 0.0.47', () => {
   it('runs case 1 and case 2, shows case 2 queueing at the blocking router, and leaves no process', async () => {
@@ -107,29 +112,17 @@ describe('local engine with real GNES 0.0.47', () => {
     expect(fs.existsSync(path.join(dir, 'result.json'))).toBe(false)
   })
 
-  it('names the services that never became ready, with their logs, and stops them', async () => {
-    const suiteId = randomUUID()
-    const engine = new LocalEngine('0.0.47', suiteId, () => undefined)
-    await engine.prepare()
-    const { topology } = resolveTopology('1')
-    // GNES needs about a second to start; 300 ms is a readiness deadline nobody meets.
-    const error = await engine.start(topology, { logDir: tmp(), readyTimeoutMs: 300 }).catch(e => e)
-    expect(error).toBeInstanceOf(ServiceFailure)
-    expect(error.message).toMatch(
-      /^service Frontend-0, Router1-0, Router2-0 did not become ready within 0.3 s; last log lines:\n\[Frontend-0\]/
-    )
-    expect(await survivors('GNES_BENCH_SUITE', suiteId, 2000)).toEqual([])
-  })
-
-  it('refuses GNES older than 0.0.42 before installing anything', async () => {
+  it('refuses GNES older than 0.0.42 before installing anything, naming the input', async () => {
     const inputs = parseInputs({
       cases: '1',
       'gnes-version': '0.0.41',
       engine: 'local',
       'out-dir': tmp()
     })
-    await expect(runSuite(inputs, { log: probeLog('x').log })).rejects.toThrow(
-      /gnes-version 0.0.41 is not supported: GNES 0.0.42 is the first with --dump_route/
+    const error = await runSuite(inputs, { log: probeLog('x').log }).catch(e => e)
+    expect(error).toBeInstanceOf(InputError)
+    expect(error.message).toMatch(
+      /input 'gnes-version' = '0.0.41': GNES 0.0.42 is the first with --dump_route/
     )
   })
 })

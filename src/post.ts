@@ -1,9 +1,9 @@
 import * as core from '@actions/core'
-import { dockerAvailable, STATE_RUN_ID, sweep } from './engine/docker'
+import { describeSweep, dockerAvailable, STATE_RUN_ID, sweep } from './engine/docker'
 
 /**
  * The action's `post:` step: it runs even when the job is cancelled or the main step was killed,
- * and removes every container and network labelled with the run id the main step saved.
+ * and removes every container, network and Swarm service and config labelled with the run id the main step saved.
  */
 export async function post(): Promise<void> {
   const runId = core.getState(STATE_RUN_ID)
@@ -15,10 +15,7 @@ export async function post(): Promise<void> {
     core.warning(`no Docker daemon answers; cannot clean up run ${runId}`)
     return
   }
-  const removed = await sweep({ runId })
-  core.info(
-    `cleanup of run ${runId}: removed ${removed.containers} containers and ${removed.networks} networks`
-  )
+  core.info(`cleanup of run ${runId}: removed ${describeSweep(await sweep({ runId }))}`)
 }
 
 post().catch((err: unknown) => {

@@ -1,5 +1,5 @@
 import { InputError } from '../config/inputs'
-import { sweep } from '../engine/docker'
+import { describeSweep, sweep } from '../engine/docker'
 import type { Command } from './command'
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
@@ -18,7 +18,7 @@ export function parseAge(value: string): number {
 export const cleanupCommand: Command = {
   name: 'cleanup',
   summary:
-    'remove the Docker containers and networks of benchmark runs (by run id, repository or age)',
+    'remove the Docker containers, networks and Swarm services/configs of benchmark runs (by run id, repository or age)',
   options: {
     'run-id': { type: 'string' },
     repository: { type: 'string' },
@@ -38,7 +38,7 @@ export const cleanupCommand: Command = {
       repository,
       olderThan: olderThan === undefined ? undefined : parseAge(olderThan)
     })
-    console.log(`removed ${removed.containers} containers and ${removed.networks} networks`)
+    console.log(`removed ${describeSweep(removed)}`)
     return 0
   }
 }
