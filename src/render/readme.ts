@@ -69,7 +69,7 @@ export function readmeContext(
         name: topology?.name ?? c.entries[0]?.caseName ?? c.id,
         description: topology?.description ?? '',
         notes: topology?.notes ?? '',
-        mermaid: topology ? topologyMermaid(topology) : '',
+        mermaid: topology ? topologyMermaid(topology, c.entries[0]?.nodes) : '',
         charts: c.charts.map(ch => ({ alt: CHART_ALT[ch.kind], file: `charts/${ch.name}.svg` })),
         table: markdownTable(c.shown, c.metrics, repositoryUrl),
         shown: c.shown.length,
