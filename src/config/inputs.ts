@@ -42,8 +42,8 @@ export const InputsSchema = z.object({
   runs: int('runs', 1),
   'warmup-runs': int('warmup-runs', 0),
   'case-timeout': int('case-timeout', 10),
-  engine: z.enum(['auto', 'docker', 'local'], {
-    errorMap: () => ({ message: 'engine must be one of auto, docker, local' })
+  engine: z.enum(['auto', 'docker', 'local', 'swarm'], {
+    errorMap: () => ({ message: 'engine must be one of auto, docker, local, swarm' })
   }),
   'gnes-version': z
     .string()
