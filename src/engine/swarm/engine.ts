@@ -135,14 +135,7 @@ class SwarmPlatform implements Platform<'swarm'> {
       },
       async remove() {
         watcher.stop()
-        await Promise.allSettled(
-          services.map(s =>
-            s.remove().catch(err => {
-              if (statusOf(err) !== 404) throw err
-            })
-          )
-        )
-        await tasksGone(docker, services)
+        await removeServices(docker, services)
         await removeNetworkWhenFree(network)
       }
     }
@@ -200,34 +193,43 @@ class SwarmPlatform implements Platform<'swarm'> {
 }
 
 const TASKS_GONE_MS = 30_000
-const SETTLED_POLLS = 4
 
 /**
- * Waits until the removed services' tasks are gone from the swarm and their containers from this
- * node, so remove() means removed; bounded, as the network removal after it retries anyway.
- * (Containers on other nodes are theirs to stop; the tasks' disappearance covers them.)
+ * Removes the services and waits until their tasks are reaped (Swarm deletes a removed service's
+ * task once its node reports it shut down, container removed or never created) and no container
+ * of theirs is left on this node; bounded, as the network removal after it retries anyway.
  */
-async function tasksGone(docker: Docker, services: Docker.Service[]): Promise<void> {
-  const until = Date.now() + TASKS_GONE_MS
-  const remaining = async (s: Docker.Service): Promise<number> => {
-    const filters = (f: object) => JSON.stringify(f)
-    const [tasks, containers] = await Promise.all([
-      docker.listTasks({ filters: filters({ service: [s.id] }) }).catch(() => []),
-      docker
-        .listContainers({
-          all: true,
-          filters: filters({ label: [`com.docker.swarm.service.id=${s.id}`] })
-        })
-        .catch(() => [])
-    ])
-    return tasks.length + containers.length
+async function removeServices(docker: Docker, services: Docker.Service[]): Promise<void> {
+  if (!services.length) return
+  const filters = JSON.stringify({ service: services.map(s => s.id) })
+  const tasks = ((await docker.listTasks({ filters }).catch(() => [])) as { ID: string }[]).map(t =>
+    docker.getTask(t.ID)
+  )
+  await Promise.allSettled(
+    services.map(s =>
+      s.remove().catch(err => {
+        if (statusOf(err) !== 404) throw err
+      })
+    )
+  )
+  const reaped = async (task: Docker.Task) => {
+    try {
+      await task.inspect()
+      return false
+    } catch (err) {
+      return statusOf(err) === 404
+    }
   }
-  // A task still being prepared when its service goes may create its container a moment later:
-  // only a few empty answers in a row count as gone.
-  let empty = 0
-  while (Date.now() < until && empty < SETTLED_POLLS) {
-    const counts = await Promise.all(services.map(remaining))
-    empty = counts.every(n => n === 0) ? empty + 1 : 0
+  const containers = (s: Docker.Service) =>
+    docker.listContainers({
+      all: true,
+      filters: JSON.stringify({ label: [`com.docker.swarm.service.id=${s.id}`] })
+    })
+  const until = Date.now() + TASKS_GONE_MS
+  while (Date.now() < until) {
+    const gone = await Promise.all(tasks.map(reaped))
+    const left = await Promise.all(services.map(containers))
+    if (gone.every(Boolean) && left.every(l => l.length === 0)) return
     await sleep(250)
   }
 }
