@@ -95,7 +95,10 @@ export function engineConformance(name: string, under: EngineUnderTest): void {
           .runClient({ docs: 10, batchSize: 10, docBytes: 10 }, 0)
           .catch(e => e)
         expect(error).toBeInstanceOf(ServiceFailure)
-        expect(error.message).toMatch(/^service client-1 failed \(exit [1-9]\d*\)/)
+        // The client exits 1, or (seen on a busy overlay) hangs in gRPC's exit until the deadline.
+        expect(error.message).toMatch(
+          /^service client-1 (failed \(exit [1-9]\d*\)|did not finish within 0 s); last log lines:\n[^]*FutureTimeoutError/
+        )
         const report = await dep.runClient({ docs: 10, batchSize: 10, docBytes: 10 }, 60)
         expect(report.responses).toBe(1)
       } finally {
