@@ -16,17 +16,18 @@ export class LogTail extends Writable {
   private partial = ''
   private readyFlag = false
   private markReady: () => void = () => undefined
-  private readonly file: fs.WriteStream | null
+  /** Written synchronously: when `ready` resolves, the line that made it is in the file. */
+  private fd: number | null
 
   constructor(
     logFile: string | null,
     private readonly readyPattern?: RegExp
   ) {
     super()
-    this.file = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null
+    this.fd = logFile ? fs.openSync(logFile, 'a') : null
     this.ready = readyPattern ? new Promise(r => (this.markReady = r)) : Promise.resolve()
     this.ended = new Promise(resolve => this.on('finish', resolve))
-    this.on('finish', () => this.file?.end())
+    this.on('finish', () => this.close())
     // A source still writing after the end (a log stream torn down mid-chunk) must not crash a
     // suite over its log file; what was written stays.
     this.on('error', () => undefined)
@@ -38,7 +39,7 @@ export class LogTail extends Writable {
   }
 
   _write(chunk: Buffer | string, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.file?.write(chunk)
+    this.append(chunk)
     const parts = (this.partial + chunk.toString()).split(/\r?\n/)
     this.partial = parts.pop() ?? ''
     for (const line of parts) this.line(line)
@@ -48,8 +49,17 @@ export class LogTail extends Writable {
   /** Adds a line of our own (e.g. a Swarm task's state change) to the log and the tail. */
   note(line: string): void {
     if (this.writableEnded) return
-    this.file?.write(`${line}\n`)
+    this.append(`${line}\n`)
     this.line(line)
+  }
+
+  private append(data: Buffer | string): void {
+    if (this.fd !== null) fs.appendFileSync(this.fd, data)
+  }
+
+  private close(): void {
+    if (this.fd !== null) fs.closeSync(this.fd)
+    this.fd = null
   }
 
   private line(line: string): void {
