@@ -16,7 +16,7 @@ import { ServiceFailure } from '../src/engine/types'
 import { ResultSchema, type Result } from '../src/result/schema'
 import type { Log } from '../src/suite/log'
 import { runSuite } from '../src/suite/run'
-import { parseTopology } from '../src/topology/load'
+import { parseTopology, resolveTopology } from '../src/topology/load'
 import {
   BASE_IMAGE,
   describeDocker,
@@ -84,6 +84,48 @@ describeDocker('swarm engine', () => {
     ).cases[0].best['r1->r2:send']
     expect(onSwarm).toBeGreaterThan(1)
     expect(Math.abs(onSwarm - onLocal) / onLocal).toBeLessThan(0.1)
+  })
+
+  it('creates services with the limits, an init, no restarts and the endpoint mode it logged', async () => {
+    const lines: string[] = []
+    const engine = createSwarmEngine({
+      gnesVersion: '0.0.47',
+      baseImage: BASE_IMAGE,
+      cpus: '0.5',
+      memory: '512m',
+      log: l => lines.push(l)
+    })
+    try {
+      await engine.prepare()
+      const mode = /endpoint mode (vip|dnsrr) \(/.exec(lines.join('\n'))?.[1]
+      // dnsrr on this project's machines (no IPVS); the services must use what the log said.
+      expect(mode).toMatch(/^(vip|dnsrr)$/)
+      const dep = await engine.start(resolveTopology('3').topology, {
+        logDir: tmp(),
+        readyTimeoutMs: 90_000
+      })
+      const filters = JSON.stringify({ label: [`io.gnes-latency-bench.run-id=${engine.runId}`] })
+      const services = await new Docker().listServices({ filters })
+      const byName: Record<string, Docker.ServiceSpec> = Object.fromEntries(
+        services.map(s => [s.Spec!.Name!.split('-').pop(), s.Spec!])
+      )
+      expect(Object.keys(byName).sort()).toEqual(['Frontend', 'Router1', 'Router2'])
+      expect(byName.Router1.Mode).toEqual({ Replicated: { Replicas: 2 } })
+      expect(Object.keys(dep.nodes).sort()).toEqual(['Frontend', 'Router1', 'Router2'])
+      expect(dep.nodes.Router1).toHaveLength(2)
+      for (const spec of Object.values(byName)) {
+        expect(spec.EndpointSpec?.Mode).toBe(mode)
+        expect(spec.TaskTemplate).toMatchObject({
+          ContainerSpec: { Init: true },
+          RestartPolicy: { Condition: 'none' },
+          Resources: { Limits: { NanoCPUs: 5e8, MemoryBytes: 512 * 1024 ** 2 } }
+        })
+      }
+      await dep.stop()
+      expect(await leftovers(engine.runId)).toBe(0)
+    } finally {
+      await engine.shutdown()
+    }
   })
 
   it('refuses a daemon that is not a swarm manager, naming the input', async () => {

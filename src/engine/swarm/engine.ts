@@ -5,7 +5,7 @@ import { InputError } from '../../config/inputs'
 import type { GnesMeta } from '../../result/schema'
 import { READY_PATTERN } from '../../topology/commands'
 import type { Service, Topology } from '../../topology/schema'
-import { daemonAddress } from '../docker/client'
+import { daemonAddress, statusOf } from '../docker/client'
 import { removeNetworkWhenFree, sweep } from '../docker/cleanup'
 import { containerAddressing, GRPC_PORT, ROUTE_DUMP } from '../docker/command'
 import { runClientContainer } from '../docker/container'
@@ -13,7 +13,6 @@ import { readContainerFile } from '../docker/archive'
 import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../docker/daemon'
 import { LABEL } from '../docker/labels'
 import { createNetwork } from '../docker/network'
-import { statusOf } from '../docker/client'
 import {
   LifecycleEngine,
   STOP_GRACE_MS,
