@@ -166,26 +166,41 @@ async function deploy(
     })
   }
 
-  try {
-    for (const commands of startOrder(topology, driver.addressing)) {
+  // The readiness deadline covers the whole start, creation included: on a slow daemon the first
+  // services must not get the time the later ones took to create.
+  const order = startOrder(topology, driver.addressing)
+  let expired = false
+  const starting = (async () => {
+    for (const commands of order) {
+      if (expired) return
       if (hooks.isClosed()) throw new Error('engine shut down while starting')
       const started = await Promise.race([driver.startService(commands), failed])
       instances.push(...started)
       started.forEach(watch)
     }
+  })()
+  const notReady = (): ServiceFailure => {
+    const waiting = instances.filter(i => !i.output.isReady)
+    const unstarted = order.flat().filter(c => !instances.some(i => i.name === c.instance))
+    return new ServiceFailure(
+      [...waiting.map(i => i.name), ...unstarted.map(c => c.instance)].join(', '),
+      `did not become ready within ${options.readyTimeoutMs / 1000} s`,
+      [
+        ...waiting.map(i => `[${i.name}]\n${i.output.text()}`),
+        ...unstarted.map(c => `[${c.instance}]\n(not started yet)`)
+      ].join('\n')
+    )
+  }
+  try {
     await withDeadline(
-      Promise.race([Promise.all(instances.map(i => i.output.ready)), failed]),
+      starting.then(() => Promise.race([Promise.all(instances.map(i => i.output.ready)), failed])),
       options.readyTimeoutMs,
-      () => {
-        const waiting = instances.filter(i => !i.output.isReady)
-        return new ServiceFailure(
-          waiting.map(i => i.name).join(', '),
-          `did not become ready within ${options.readyTimeoutMs / 1000} s`,
-          waiting.map(i => `[${i.name}]\n${i.output.text()}`).join('\n')
-        )
-      }
+      notReady
     )
   } catch (err) {
+    expired = true
+    // A start still in flight finishes (or fails) first, so stop() removes what it created.
+    await starting.catch(() => undefined)
     await deployment.stop()
     throw err
   }
