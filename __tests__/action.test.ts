@@ -74,6 +74,8 @@ describe('the action (local engine, local bare remote, local server speaking Git
       INPUT_CASES: '1',
       INPUT_DOCS: '30',
       INPUT_RUNS: '2',
+      INPUT_REQUESTS: '4',
+      'INPUT_WARMUP-REQUESTS': '2',
       INPUT_ENGINE: 'local',
       'INPUT_OUT-DIR': path.join(dir, 'out'),
       'INPUT_GITHUB-TOKEN': 'test-token',
@@ -108,18 +110,26 @@ describe('the action (local engine, local bare remote, local server speaking Git
     // The post: step learns which engine ran; no Docker run id after a local run.
     expect(run.state).toEqual({ engine: 'local' })
     expect(run.summary).toContain('roundtrip')
+    expect(run.summary).toContain('minimal load (paced, 5 req/s)')
 
+    // The default profiles: latency at minimal load, and the legacy burst.
     const history = await readBranchHistory({ repo: remote, branch: 'gh-pages', dir: 'benchmarks' })
-    expect(history).toHaveLength(1)
-    expect(history[0]).toMatchObject({
-      caseId: '1',
-      origin: 'bench',
-      commit: { sha, event: 'push', ref: 'refs/heads/main' }
-    })
+    expect(history.map(e => [e.profile.kind, e.headline]).sort()).toEqual([
+      ['burst', 'roundtrip'],
+      ['minimal', 'latency']
+    ])
+    for (const e of history) {
+      expect(e).toMatchObject({
+        caseId: '1',
+        origin: 'bench',
+        commit: { sha, event: 'push', ref: 'refs/heads/main' }
+      })
+    }
     const files = git(remote, 'ls-tree', '-r', '--name-only', 'gh-pages')
     expect(files).toMatch(/^benchmarks\/README\.md$/m)
     expect(files).toMatch(/^benchmarks\/index\.html$/m)
     expect(files).toMatch(/^benchmarks\/charts\/case-1-roundtrip\.svg$/m)
+    expect(files).toMatch(/^benchmarks\/charts\/case-1-minimal-5-latency\.svg$/m)
     expect(git(remote, 'rev-list', '--count', 'gh-pages').trim()).toBe('1')
   })
 
@@ -166,7 +176,10 @@ describe('the action (local engine, local bare remote, local server speaking Git
       branch: 'gh-pages',
       dir: 'benchmarks'
     })
-    expect(local.map(e => e.commit.sha)).toEqual(['a'.repeat(40), 'e'.repeat(40)])
+    const shas = (entries: { commit: { sha: string | null } }[]) => [
+      ...new Set(entries.map(e => e.commit.sha))
+    ]
+    expect(shas(local)).toEqual(['a'.repeat(40), 'e'.repeat(40)])
 
     // A second unpushed step of the same job builds on the first, not on the published branch.
     const again = await runAction('push', {}, 'f'.repeat(40), {
@@ -177,7 +190,8 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(again.code).toBe(0)
     expect(git(workspace, 'rev-parse', 'gh-pages~2').trim()).toBe(tip)
     const both = await readBranchHistory({ repo: workspace, branch: 'gh-pages', dir: 'benchmarks' })
-    expect(both.map(e => e.commit.sha)).toEqual(['a', 'e', 'f'].map(c => c.repeat(40)))
+    expect(shas(both)).toEqual(['a', 'e', 'f'].map(c => c.repeat(40)))
+    expect(both).toHaveLength(6)
   })
 
   it('stops on a bad input with an error naming it, before starting anything', async () => {

@@ -14,13 +14,20 @@ import type { Result } from '../src/result/schema'
 import type { Log } from '../src/log'
 import { runSuite } from '../src/suite/run'
 import { resolveTopology } from '../src/topology/load'
-import { BASE_IMAGE, describeDocker, labelled, tmp } from './docker-helpers'
+import { BASE_IMAGE, describeDocker, labelled, leftovers, tmp } from './docker-helpers'
+import { engineConformance } from './helpers/conformance'
 import { expectStorableResult } from './helpers/result'
 
 const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
 
 describeDocker('docker engine', () => {
-  it('starts case 1 with limits, runs the client in a container, reads the dump via the API', async () => {
+  engineConformance('docker', {
+    make: () =>
+      createDockerEngine({ gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }),
+    leftovers
+  })
+
+  it('starts case 1 with the limits on every service container (the lifecycle is in the conformance suite)', async () => {
     const engine = createDockerEngine({
       gnesVersion: '0.0.47',
       baseImage: BASE_IMAGE,
@@ -44,18 +51,8 @@ describeDocker('docker engine', () => {
       expect(instances).toEqual(['Frontend-0', 'Router1-0', 'Router2-0'])
       for (const c of running) {
         const { HostConfig } = await docker.getContainer(c.Id).inspect()
-        expect(HostConfig).toMatchObject({ NanoCpus: 5e8, Memory: 512 * 1024 ** 2 })
+        expect(HostConfig).toMatchObject({ NanoCpus: 5e8, Memory: 512 * 1024 ** 2, Init: true })
       }
-      expect(fs.readFileSync(path.join(logDir, 'Frontend-0.log'), 'utf8')).toContain('listening at')
-      const [report] = await dep.runClient(
-        { batchSize: 10, docBytes: 1000, streams: [{ docs: 30, rate: null }] },
-        60
-      )
-      expect(report).toMatchObject({ requests: 3, responses: 3 })
-      const lines = (await dep.readRouteDump()).trim().split('\n')
-      expect(lines).toHaveLength(3)
-      const routes = JSON.parse(lines[0]).routes.map((r: { service: string }) => r.service)
-      expect(routes).toHaveLength(3)
       await dep.stop()
       expect(await labelled(engine.runId)).toEqual({ containers: 0, networks: 0 })
     } finally {

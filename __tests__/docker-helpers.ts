@@ -42,6 +42,47 @@ export async function labelled(runId: string): Promise<{ containers: number; net
   return { containers: containers.length, networks: networks.length }
 }
 
+/** Everything of a run still on the daemon: containers, networks and (on a manager) services. */
+export async function leftovers(runId: string): Promise<number> {
+  const docker = new Docker()
+  const filters = JSON.stringify({ label: [`${LABEL.runId}=${runId}`] })
+  const { containers, networks } = await labelled(runId)
+  const info = (await docker.info()) as { Swarm?: { ControlAvailable?: boolean } }
+  const services = info.Swarm?.ControlAvailable ? await docker.listServices({ filters }) : []
+  return containers + networks + services.length
+}
+
+const scripts = path.join(__dirname, '..', 'scripts')
+const STATE = process.env.GLB_STATE_DIR || '/var/run/gnes-latency-bench'
+
+/**
+ * Brings up swarm mode (and with `worker`, the second node in its own network namespace) through
+ * scripts/swarm-setup.sh, the same script CI runs. Resolves true when this call started something,
+ * which the caller then takes down with `swarmDown()`; a swarm that was already there is left be.
+ */
+export function swarmUp(worker: boolean): boolean {
+  const before = fs.existsSync(`${STATE}/swarm-started`)
+  const workerBefore = fs.existsSync(`${STATE}/worker-1/dockerd.pid`)
+  const r = spawnSync(
+    'bash',
+    [path.join(scripts, 'swarm-setup.sh'), ...(worker ? ['--worker'] : [])],
+    {
+      encoding: 'utf8',
+      timeout: 300_000
+    }
+  )
+  if (r.status !== 0) throw new Error(`scripts/swarm-setup.sh failed:\n${r.stdout}${r.stderr}`)
+  const startedSwarm = !before && fs.existsSync(`${STATE}/swarm-started`)
+  const startedWorker = worker && !workerBefore
+  return startedSwarm || startedWorker
+}
+
+/** scripts/swarm-teardown.sh: stops the worker and leaves swarm mode, if setup started them. */
+export function swarmDown(): void {
+  const r = spawnSync('bash', [path.join(scripts, 'swarm-teardown.sh')], { encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`scripts/swarm-teardown.sh failed:\n${r.stdout}${r.stderr}`)
+}
+
 /** Bundles a TypeScript entry into build/ (inside the project, so it finds its assets). */
 export async function bundle(entry: string, name: string): Promise<string> {
   const outfile = path.join(__dirname, '..', 'build', name)

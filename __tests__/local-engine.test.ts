@@ -10,12 +10,13 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs } from '../src/config/inputs'
 import { LocalEngine } from '../src/engine/local/engine'
-import { checkSupportedVersion } from '../src/engine/local/venv'
+import { checkSupportedVersion } from '../src/config/gnes-version'
 import { ServiceFailure } from '../src/engine/types'
 import { resolveTopology } from '../src/topology/load'
 import type { Log } from '../src/log'
 import { runSuite } from '../src/suite/run'
 import { buildCli } from './helpers/cli'
+import { engineConformance } from './helpers/conformance'
 import { pidsWithEnv, sleep, survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
 
@@ -39,6 +40,11 @@ function probeLog(suiteId: string) {
   }
   return { log, lines, aliveAtReady }
 }
+
+engineConformance('local', {
+  make: () => new LocalEngine('0.0.47', randomUUID(), () => undefined),
+  leftovers: async runId => (await survivors('GNES_BENCH_SUITE', runId, 2000)).length
+})
 
 describe('local engine with real GNES 0.0.47', () => {
   it('runs case 1 and case 2, shows case 2 queueing at the blocking router, and leaves no process', async () => {
@@ -131,7 +137,7 @@ describe('local engine with real GNES 0.0.47', () => {
       "input 'gnes-version' = '0.0.41': gnes-version must be a supported GNES release: 0.0.42, 0.0.43, 0.0.44, 0.0.45, 0.0.46, 0.0.47"
     )
     expect(() => checkSupportedVersion('0.0.41')).toThrow(
-      /gnes-version 0.0.41 is not supported: GNES 0.0.42 is the first with --dump_route/
+      /input 'gnes-version' = '0.0.41': GNES 0.0.42 is the first with --dump_route/
     )
   })
 })

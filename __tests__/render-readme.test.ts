@@ -222,4 +222,20 @@ describe('how to run it', () => {
     expect(readme).toContain('npx gnes-latency-bench run --cases 2,4,chain3.yml --history-dir')
     expect(readme).not.toContain('1,2,3,4')
   })
+
+  test('a swarm run on more than one node shows the node of each service, on one node it does not', () => {
+    const two = topologyMermaid(topologies['1'], {
+      Frontend: ['vm'],
+      Router1: ['vm'],
+      Router2: ['worker-<1>']
+    })
+    expect(two).toContain('f_in(["Frontend<br/>on vm<br/>gRPC in"])')
+    expect(two).toContain('r2["Router2 (r2)<br/>BaseRouter<br/>on worker-#lt;1#gt;"]')
+    const one = topologyMermaid(topologies['1'], {
+      Frontend: ['vm'],
+      Router1: ['vm'],
+      Router2: ['vm']
+    })
+    expect(one).toBe(topologyMermaid(topologies['1']))
+  })
 })

@@ -25,7 +25,6 @@ const { values } = parseArgs({
 })
 const { suites, busy, ...flags } = values
 
-
 const cv = (xs: number[]): number => {
   const m = xs.reduce((a, b) => a + b, 0) / xs.length
   const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))

@@ -32,7 +32,6 @@ const { values } = parseArgs({
 })
 const trials = Number(values.trials)
 
-
 let saved = 0
 
 async function suite(ms: number): Promise<Result> {

@@ -14,8 +14,10 @@ if [[ ! -x /usr/bin/chromium ]]; then
 fi
 
 step "docker engine and the GNES image (scripts/docker-setup.sh)"
-trap 'step "stopping what docker-setup started"; bash scripts/docker-teardown.sh' EXIT
+trap 'step "stopping what the set-up started"; bash scripts/swarm-teardown.sh; bash scripts/docker-teardown.sh' EXIT
 bash scripts/docker-setup.sh
+step "swarm mode and a second node in a network namespace (scripts/swarm-setup.sh --worker)"
+bash scripts/swarm-setup.sh --worker
 
 step "types"
 npx tsc --noEmit

@@ -1,13 +1,13 @@
 import * as core from '@actions/core'
 import { actionsLog } from './action/log'
 import { STATE_ENGINE } from './action/state'
-import { dockerAvailable, STATE_RUN_ID, sweep } from './engine/docker'
+import { describeSweep, dockerAvailable, STATE_RUN_ID, sweep } from './engine/docker'
 
 /**
  * The action's `post:` step: it runs even when the job is cancelled or the main step was killed,
- * and removes every container and network labelled with the run id the Docker engine saved. After
- * a local-engine run, or a main step that stopped before Docker created anything, it has nothing
- * to do and says nothing about Docker.
+ * and removes every container, network, Swarm service and config labelled with the run id the
+ * Docker or Swarm engine saved. After a local-engine run, or a main step that stopped before
+ * anything was created, it has nothing to do and says nothing about Docker.
  */
 export async function post(): Promise<void> {
   if (core.getState(STATE_ENGINE) === 'local') {
@@ -21,8 +21,5 @@ export async function post(): Promise<void> {
     actionsLog.warn(`no Docker daemon answers; cannot clean up run ${runId}`)
     return
   }
-  const removed = await sweep({ runId })
-  actionsLog.info(
-    `cleanup of run ${runId}: removed ${removed.containers} containers and ${removed.networks} networks`
-  )
+  actionsLog.info(`cleanup of run ${runId}: removed ${describeSweep(await sweep({ runId }))}`)
 }

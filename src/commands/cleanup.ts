@@ -1,5 +1,5 @@
 import { InputError } from '../config/inputs'
-import { sweep } from '../engine/docker'
+import { describeSweep, sweep } from '../engine/docker'
 import type { Command } from './command'
 import { print } from './output'
 
@@ -19,7 +19,7 @@ function parseAge(value: string): number {
 export const cleanupCommand: Command = {
   name: 'cleanup',
   summary:
-    'remove the Docker containers and networks of benchmark runs (by run id, repository or age)',
+    'remove the Docker containers, networks and Swarm services/configs of benchmark runs (by run id, repository or age)',
   options: {
     'run-id': {
       type: 'string',
@@ -52,7 +52,7 @@ export const cleanupCommand: Command = {
       repository,
       olderThan: olderThan === undefined ? undefined : parseAge(olderThan)
     })
-    print(`removed ${removed.containers} containers and ${removed.networks} networks`)
+    print(`removed ${describeSweep(removed)}`)
     return 0
   }
 }

@@ -1,3 +1,5 @@
+import { InputError } from './inputs'
+
 /**
  * The GNES releases this action benchmarks: 0.0.42 is the first with `--dump_route` and
  * BlockRouter, which the latency metrics depend on, and 0.0.47 the last release. The
@@ -31,3 +33,11 @@ export function unsupportedVersion(version: string): string | null {
 }
 
 export const GNES_VERSION_RULE = `gnes-version must be a supported GNES release: ${SUPPORTED_GNES_VERSIONS.join(', ')}`
+
+/** Refuses an unsupported version with the same InputError on every engine. */
+export function checkSupportedVersion(version: string): void {
+  const reason = unsupportedVersion(version)
+  if (reason) {
+    throw new InputError(`Invalid input:\n  input 'gnes-version' = '${version}': ${reason}`)
+  }
+}

@@ -101,8 +101,8 @@ export const InputsSchema = z.object({
       'sweep-max-latency must be a multiple of the lowest step p50 latency such as 5x, or a duration such as 250ms or 2s'
     ),
   'case-timeout': int('case-timeout', 10),
-  engine: z.enum(['auto', 'docker', 'local'], {
-    errorMap: () => ({ message: 'engine must be one of auto, docker, local' })
+  engine: z.enum(['auto', 'docker', 'local', 'swarm'], {
+    errorMap: () => ({ message: 'engine must be one of auto, docker, local, swarm' })
   }),
   'gnes-version': z
     .string()

@@ -14,3 +14,7 @@ export function withDeadline<T>(
   })
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
 }
+
+/** `withDeadline` with the usual message: "<what> timed out after <s> s". */
+export const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
+  withDeadline(promise, ms, () => new Error(`${what} timed out after ${ms / 1000} s`))

@@ -2,14 +2,20 @@ import type { Inputs } from '../config/inputs'
 import type { Log } from '../log'
 import { createDockerEngine, daemonAddress, dockerAvailable, dockerEngineOptions } from './docker'
 import { LocalEngine } from './local/engine'
+import { createSwarmEngine } from './swarm/engine'
 import type { Engine } from './types'
 
 /**
  * `docker` requires a daemon, `local` never asks for one, and `auto` prefers Docker (the engine
- * on GitHub runners) and falls back to local processes where no daemon answers.
+ * on GitHub runners) and falls back to local processes where no daemon answers. `swarm` is only
+ * ever asked for: its prepare() refuses a daemon that is not a swarm manager.
  */
 export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): Promise<Engine> {
   const wanted = inputs.engine
+  if (wanted === 'swarm') {
+    log.info(`engine: swarm (the manager at ${daemonAddress()})`)
+    return createSwarmEngine(dockerEngineOptions(inputs, { runId: suiteId, log: m => log.info(m) }))
+  }
   if (wanted !== 'local') {
     const available = await dockerAvailable()
     if (available) {

@@ -11,7 +11,7 @@ export interface StartOptions {
 
 /** One running topology. */
 export interface Deployment {
-  /** Rejects with a ServiceFailure as soon as any service process/container exits. */
+  /** Rejects with a ServiceFailure as soon as any service instance exits. */
   readonly failed: Promise<never>
   /** Runs the load client's plan against the frontend, with a deadline on the whole plan. */
   runClient(plan: ClientPlan, timeoutSec: number): Promise<StreamReport[]>
@@ -19,13 +19,19 @@ export interface Deployment {
   readRouteDump(): Promise<string>
   /** Where that file is, for messages (a path, or container:path). */
   readonly routeDumpName: string
+  /** The Swarm node of each service's instances, by service name; empty on a single host. */
+  readonly nodes: Record<string, string[]>
   /** Stops every service of this topology; idempotent. */
   stop(): Promise<void>
 }
 
-/** A place where topologies run: local processes or Docker containers. */
+export type EngineKind = 'local' | 'docker' | 'swarm'
+
+/** A place where topologies run: local processes, Docker containers or Swarm services. */
 export interface Engine {
-  readonly kind: 'local' | 'docker'
+  readonly kind: EngineKind
+  /** Labels (Docker) or marks (GNES_BENCH_SUITE) everything this engine starts. */
+  readonly runId: string
   /** Provisions GNES (cached venv, image) and says which GNES it is. */
   prepare(): Promise<GnesMeta>
   /** Starts one topology; resolves when every service is ready. */

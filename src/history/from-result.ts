@@ -48,6 +48,7 @@ export function entriesFromResult(result: Result, expectCases?: string[]): Histo
   const { meta } = result
   return result.cases.map(c => {
     const measured = c.runs.filter(r => !r.warmup)
+    const placed = c.services.filter(s => s.nodes)
     if (measured.length === 0 && !c.sweep) {
       throw new Error(`result ${result.id}, case ${c.id}: no measured run: nothing recorded`)
     }
@@ -68,6 +69,7 @@ export function entriesFromResult(result: Result, expectCases?: string[]): Histo
       },
       gnes: meta.gnes,
       engine: meta.engine,
+      ...(placed.length ? { nodes: Object.fromEntries(placed.map(s => [s.name, s.nodes!])) } : {}),
       runner: meta.host.runner ?? meta.host.hostname,
       load: meta.load,
       profile: c.profile,

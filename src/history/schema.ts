@@ -37,7 +37,9 @@ export const HistoryEntrySchema = z.object({
     url: z.string().nullable()
   }),
   gnes: GnesMetaSchema,
-  engine: z.enum(['local', 'docker', 'legacy']),
+  engine: z.enum(['local', 'docker', 'swarm', 'legacy']),
+  /** Swarm nodes of each service's instances, by service name (swarm engine only). */
+  nodes: z.record(z.array(z.string())).optional(),
   runner: z.string().nullable(),
   load: LoadSchema,
   /** How the requests were offered; entries of different profiles are never compared. */

@@ -16,25 +16,34 @@ function modelLabel(className: string, parameters: Record<string, unknown>): str
 /**
  * A Mermaid flowchart of one topology, drawn Frontend → routers → Frontend (the Frontend appears
  * on both ends, as requests leave and return to it). Edges carry the hop metric that times them.
+ * `nodes` (a swarm run's placement, by service) labels each service with its node when the run
+ * used more than one node.
  */
-export function topologyMermaid(t: Topology): string {
+export function topologyMermaid(t: Topology, nodes?: Record<string, string[]>): string {
+  const distinct = new Set(Object.values(nodes ?? {}).flat())
+  const where = (name: string): string[] =>
+    distinct.size > 1 && nodes?.[name]
+      ? [`on ${[...new Set(nodes[name])].map(label).join(', ')}`]
+      : []
   const routers = t.services.filter((s): s is RouterService => s.role === 'router')
   const frontend = t.services.find(s => s.role === 'frontend')!
   const index = new Map(routers.map((r, i) => [r.name, i + 1]))
   const short = (name: string): string => (index.has(name) ? `r${index.get(name)}` : 'f')
-  const lines = ['flowchart LR', `  f_in(["${label(frontend.name)}<br/>gRPC in"])`]
+  const fe = [label(frontend.name), ...where(frontend.name)].join('<br/>')
+  const lines = ['flowchart LR', `  f_in(["${fe}<br/>gRPC in"])`]
   for (const r of routers) {
     const { className, parameters } = routerModel(r.model)
     const parts = [
       `${label(r.name)} (r${index.get(r.name)})`,
       label(modelLabel(className, parameters)),
-      r.replicas > 1 ? `× ${r.replicas} replicas` : ''
+      r.replicas > 1 ? `× ${r.replicas} replicas` : '',
+      ...where(r.name)
     ].filter(Boolean)
     const shape = r.replicas > 1 ? ['[["', '"]]'] : ['["', '"]']
     lines.push(`  r${index.get(r.name)}${shape[0]}${parts.join('<br/>')}${shape[1]}`)
     if (className === 'BlockRouter') lines.push(`  class r${index.get(r.name)} blocking`)
   }
-  lines.push(`  f_out(["${label(frontend.name)}<br/>gRPC out"])`)
+  lines.push(`  f_out(["${fe}<br/>gRPC out"])`)
   const node = (name: string, side: 'from' | 'to'): string =>
     index.has(name) ? short(name) : side === 'from' ? 'f_in' : 'f_out'
   const edges = new Set<string>()

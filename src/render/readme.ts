@@ -121,7 +121,7 @@ export function readmeContext(
         name: escapeMarkdownText(topology?.name ?? own[0].entries[0].caseName),
         description: escapeMarkdownText(topology?.description ?? ''),
         notes: escapeMarkdownText(topology?.notes ?? ''),
-        mermaid: topology ? topologyMermaid(topology) : '',
+        mermaid: topology ? topologyMermaid(topology, own[0].entries[0]?.nodes) : '',
         series: own.map(s => ({
           key: s.key,
           label: profileLabel(s.profile),

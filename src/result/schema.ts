@@ -73,7 +73,9 @@ export const ServiceSchema = z.object({
   name: z.string(),
   role: z.enum(['frontend', 'router']),
   model: z.string(),
-  replicas: z.number().int().positive()
+  replicas: z.number().int().positive(),
+  /** The Swarm node of each instance, in replica order (swarm engine only). */
+  nodes: z.array(z.string()).optional()
 })
 
 export const RunResultSchema = z.object({
@@ -160,7 +162,7 @@ export const ResultSchema = z.object({
   id: z.string().uuid(),
   meta: z.object({
     gnes: GnesMetaSchema,
-    engine: z.enum(['local', 'docker']),
+    engine: z.enum(['local', 'docker', 'swarm']),
     load: LoadSchema,
     host: HostMetaSchema,
     git: GitMetaSchema,

@@ -77,7 +77,8 @@ export async function runCase(
       name: s.name,
       role: s.role,
       model: s.role === 'frontend' ? 'FrontendService' : s.model,
-      replicas: s.role === 'frontend' ? 1 : s.replicas
+      replicas: s.role === 'frontend' ? 1 : s.replicas,
+      ...(dep.nodes[s.name] ? { nodes: dep.nodes[s.name] } : {})
     })),
     ...o
   }))

@@ -1,4 +1,4 @@
-import type { Socket, Topology } from './schema'
+import type { Service, Socket, Topology } from './schema'
 
 /** Where a service's sockets live: the engine decides hosts (loopback, DNS names) and ports. */
 export interface Addressing {
@@ -80,3 +80,27 @@ export function serviceCommands(topology: Topology, addressing: Addressing): Ser
 
 /** Log lines that mean a service accepts traffic (stable across GNES 0.0.42–0.0.47). */
 export const READY_PATTERN = { frontend: /listening at/, router: /ready and listening/ } as const
+
+/**
+ * The commands grouped by service, in start order: a service after the peers it connects to, so
+ * their names already resolve and listen when it dials.
+ */
+export function startOrder(topology: Topology, addressing: Addressing): ServiceCommand[][] {
+  const peers = (s: Service): string[] =>
+    s.role === 'frontend' ? [] : [s.in, s.out].flatMap(sock => ('peer' in sock ? [sock.peer] : []))
+  const started = new Set<string>()
+  const order: string[] = []
+  let rest = [...topology.services]
+  while (rest.length) {
+    const next = rest.filter(s => peers(s).every(p => started.has(p)))
+    // A cycle of CONNECTs cannot be ordered; take the rest as written.
+    const batch = next.length ? next : rest
+    for (const s of batch) {
+      started.add(s.name)
+      order.push(s.name)
+    }
+    rest = rest.filter(s => !batch.includes(s))
+  }
+  const commands = serviceCommands(topology, addressing)
+  return order.map(name => commands.filter(c => c.service === name))
+}

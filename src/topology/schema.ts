@@ -20,6 +20,23 @@ const SocketSchema = z.discriminatedUnion('socket', [
 ])
 export type Socket = z.infer<typeof SocketSchema>
 
+/**
+ * Where and how a service runs on the swarm engine, spelled as a compose file's `deploy` key:
+ * `placement.constraints` (e.g. `node.hostname==worker-1`, `node.labels.zone==b`) and
+ * `endpoint_mode` (vip needs IPVS; the engine picks dnsrr where it is missing). Other engines
+ * ignore it.
+ */
+export const DeploySchema = z
+  .object({
+    placement: z
+      .object({ constraints: z.array(z.string().min(1)).default([]) })
+      .strict()
+      .default({}),
+    endpoint_mode: z.enum(['vip', 'dnsrr']).optional()
+  })
+  .strict()
+export type Deploy = z.infer<typeof DeploySchema>
+
 const RouterSchema = z
   .object({
     name,
@@ -30,7 +47,8 @@ const RouterSchema = z
     in: SocketSchema,
     out: SocketSchema,
     /** Extra `gnes route` flags, appended as given. */
-    args: z.array(z.string()).default([])
+    args: z.array(z.string()).default([]),
+    deploy: DeploySchema.optional()
   })
   .strict()
 
@@ -38,7 +56,8 @@ const FrontendSchema = z
   .object({
     name,
     role: z.literal('frontend'),
-    args: z.array(z.string()).default([])
+    args: z.array(z.string()).default([]),
+    deploy: DeploySchema.optional()
   })
   .strict()
 

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode'
-import { dockerClient } from './client'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { dockerClient, statusOf } from './client'
 import { removeContainer } from './container'
 import { LABEL, labelFilter } from './labels'
 import { removeNetwork } from './network'
@@ -13,26 +14,75 @@ export interface SweepOptions {
   olderThan?: number
 }
 
+export interface Swept {
+  containers: number
+  networks: number
+  services: number
+  configs: number
+}
+
+/** A network is in use until the tasks of its removed Swarm services are gone; retry that long. */
+const NETWORK_BUSY_MS = 30_000
+
 /**
- * Removes labelled containers (running or not) and then their networks. Used by the engine's
- * shutdown, the action's post step and the `cleanup` command.
+ * Removes a network, retrying while it is still in use: by the tasks of services just removed
+ * (a Swarm manager answers 400 "in use by task") or by endpoints going away (403/409).
+ */
+export async function removeNetworkWhenFree(network: Docker.Network): Promise<void> {
+  const until = Date.now() + NETWORK_BUSY_MS
+  for (;;) {
+    try {
+      return await removeNetwork(network)
+    } catch (err) {
+      if (![400, 403, 409].includes(statusOf(err) ?? 0)) throw err
+      if (Date.now() > until) throw err
+      await sleep(250)
+    }
+  }
+}
+
+async function swarmManager(docker: Docker): Promise<boolean> {
+  const info = (await docker.info()) as { Swarm?: { ControlAvailable?: boolean } }
+  return info.Swarm?.ControlAvailable === true
+}
+
+const ignoreGone = (err: unknown): void => {
+  if (statusOf(err) !== 404) throw err
+}
+
+/**
+ * Removes labelled Swarm services and configs (on a manager), containers (running or not) and
+ * then their networks. Used by every Docker-based engine's shutdown, the action's post step and
+ * the `cleanup` command.
  */
 export async function sweep(
   options: SweepOptions = {},
   docker: Docker = dockerClient()
-): Promise<{ containers: number; networks: number }> {
+): Promise<Swept> {
   const labels: Record<string, string> = { [LABEL.tool]: 'true' }
   if (options.runId) labels[LABEL.runId] = options.runId
   if (options.repository) labels[LABEL.repository] = options.repository
   const filters = labelFilter(labels)
   const cutoff = Date.now() - (options.olderThan ?? 0)
   const old = (createdMs: number) => options.olderThan === undefined || createdMs <= cutoff
+  const byDate = <T extends { CreatedAt?: string }>(items: T[]) =>
+    items.filter(i => old(Date.parse(i.CreatedAt ?? '')))
 
+  const manager = await swarmManager(docker)
+  const services = manager ? byDate(await docker.listServices({ filters })) : []
+  await Promise.all(services.map(s => docker.getService(s.ID).remove().catch(ignoreGone)))
   const containers = (await docker.listContainers({ all: true, filters })).filter(c =>
     old(c.Created * 1000)
   )
   await Promise.all(containers.map(c => removeContainer(docker.getContainer(c.Id))))
   const networks = (await docker.listNetworks({ filters })).filter(n => old(Date.parse(n.Created)))
-  await Promise.all(networks.map(n => removeNetwork(docker.getNetwork(n.Id))))
-  return { containers: containers.length, networks: networks.length }
+  await Promise.all(networks.map(n => removeNetworkWhenFree(docker.getNetwork(n.Id))))
+  const configs = manager ? byDate(await docker.listConfigs({ filters })) : []
+  await Promise.all(configs.map(c => docker.getConfig(c.ID).remove().catch(ignoreGone)))
+  return {
+    containers: containers.length,
+    networks: networks.length,
+    services: services.length,
+    configs: configs.length
+  }
 }

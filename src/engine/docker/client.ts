@@ -1,5 +1,5 @@
 import Docker from 'dockerode'
-import { withDeadline } from '../deadline'
+import { withTimeout } from '../deadline'
 
 /** A client for the daemon DOCKER_HOST names (docker-modem reads it), else the local socket. */
 export function dockerClient(): Docker {
@@ -10,10 +10,6 @@ export function dockerClient(): Docker {
 export function daemonAddress(): string {
   return process.env.DOCKER_HOST || 'unix:///var/run/docker.sock'
 }
-
-/** Rejects when `promise` has not settled after `ms`, naming `what` timed out. */
-export const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
-  withDeadline(promise, ms, () => new Error(`${what} timed out after ${ms / 1000}s`))
 
 /** True when a daemon answers a ping within `timeoutMs` (respects DOCKER_HOST). */
 export async function dockerAvailable(timeoutMs = 3000): Promise<boolean> {

@@ -1,9 +1,11 @@
 import type Docker from 'dockerode'
 import * as fs from 'node:fs'
-import { PassThrough, Writable } from 'node:stream'
+import { Writable } from 'node:stream'
+import { CLIENT_SCRIPT, clientScriptPath } from '../../client/load-client'
+import { withTimeout } from '../deadline'
+import type { LogTail } from '../log-tail'
 import { putContainerFiles } from './archive'
-import { statusOf, withTimeout } from './client'
-import type { Limits } from './limits'
+import { statusOf } from './client'
 
 /** Removes a container whatever its state; a container already gone is fine. */
 export async function removeContainer(container: Docker.Container): Promise<void> {
@@ -14,121 +16,84 @@ export async function removeContainer(container: Docker.Container): Promise<void
   }
 }
 
-/** Keeps the last lines written to it, and forwards everything to an optional sink. */
-class LineTail extends Writable {
-  private lines: string[] = []
-  private partial = ''
-  constructor(
-    private readonly keep: number,
-    private readonly onLine: (line: string) => void,
-    private readonly sink?: fs.WriteStream
-  ) {
-    super()
-  }
-  _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.sink?.write(chunk)
-    const parts = (this.partial + chunk.toString('utf8')).split(/\r?\n/)
-    this.partial = parts.pop() ?? ''
-    for (const line of parts) this.push1(line)
-    done()
-  }
-  private push1(line: string): void {
-    this.lines.push(line)
-    if (this.lines.length > this.keep) this.lines.shift()
-    this.onLine(line)
-  }
-  text(): string {
-    return [...this.lines, ...(this.partial ? [this.partial] : [])].join('\n')
-  }
+/**
+ * Demultiplexes an Engine API log or attach stream (no TTY) into `output`, and ends `output` when
+ * the stream ends; container, service and task logs all come this way.
+ */
+export function pipeOutput(
+  modem: Docker['modem'],
+  stream: NodeJS.ReadableStream,
+  output: LogTail
+): void {
+  modem.demuxStream(stream, output, output)
+  const end = () => output.finish()
+  stream.on('end', end)
+  stream.on('error', end)
 }
 
-export interface ServiceSpec {
-  /** The service's DNS name on the network, e.g. Router1-0; `aliases` add e.g. Router1. */
-  hostname: string
-  aliases: string[]
-  containerName: string
+/** Creates, starts and follows one container; `exited` resolves with its exit code. */
+export async function startContainer(
+  docker: Docker,
+  options: Docker.ContainerCreateOptions,
+  output: LogTail
+): Promise<{ container: Docker.Container; exited: Promise<number> }> {
+  const container = await docker.createContainer(options)
+  await container.start()
+  const logs = (await container.logs({
+    follow: true,
+    stdout: true,
+    stderr: true
+  })) as unknown as NodeJS.ReadableStream
+  pipeOutput(container.modem, logs, output)
+  // A wait that breaks (daemon gone, container removed under us) counts as an exit too.
+  const exited = container
+    .wait()
+    .then((r: { StatusCode: number }) => r.StatusCode)
+    .catch(() => -1)
+  return { container, exited }
+}
+
+export interface ClientContainerSpec {
+  name: string
   image: string
-  cmd: string[]
+  args: string[]
   labels: Record<string, string>
+  /** The topology's network (a bridge, or an attachable overlay on Swarm). */
   network: string
-  limits: Limits
-  logFile: string
-  /** A log line that says the service is ready. */
-  ready: RegExp
 }
 
-/** One GNES service in a container: its log goes to a file, readiness and exit are watched. */
-export class ServiceContainer {
-  readonly container: Docker.Container
-  private readonly tailBuf: LineTail
-  private logsDone: Promise<void> = Promise.resolve()
-  private markReady!: () => void
-  readonly isReady = new Promise<void>(resolve => (this.markReady = resolve))
-
-  private constructor(
-    container: Docker.Container,
-    readonly spec: ServiceSpec
-  ) {
-    this.container = container
-    const sink = fs.createWriteStream(spec.logFile)
-    this.tailBuf = new LineTail(
-      30,
-      line => {
-        if (spec.ready.test(line)) this.markReady()
-      },
-      sink
-    )
-    this.tailBuf.on('finish', () => sink.end())
-  }
-
-  static async create(docker: Docker, spec: ServiceSpec): Promise<ServiceContainer> {
-    const container = await docker.createContainer({
-      name: spec.containerName,
-      Hostname: spec.hostname,
-      Image: spec.image,
-      Entrypoint: ['gnes'],
-      Cmd: spec.cmd,
-      Env: ['PYTHONUNBUFFERED=1'],
-      Labels: spec.labels,
-      HostConfig: { NetworkMode: spec.network, ...spec.limits },
-      NetworkingConfig: {
-        EndpointsConfig: { [spec.network]: { Aliases: [spec.hostname, ...spec.aliases] } }
-      }
-    })
-    return new ServiceContainer(container, spec)
-  }
-
-  /** Starts it; `exited` resolves with its exit code when it stops (for whatever reason). */
-  async start(): Promise<{ exited: Promise<number> }> {
-    await this.container.start()
-    const logs = (await this.container.logs({
-      follow: true,
-      stdout: true,
-      stderr: true
-    })) as unknown as NodeJS.ReadableStream
-    const both = new PassThrough()
-    this.container.modem.demuxStream(logs, both, both)
-    this.logsDone = new Promise(resolve => {
-      logs.on('end', resolve)
-      logs.on('error', resolve)
-    })
-    both.pipe(this.tailBuf)
-    // A wait that breaks (daemon gone, container removed under us) counts as an exit too.
-    const exited = this.container
-      .wait()
-      .then((r: { StatusCode: number }) => r.StatusCode)
-      .catch(() => -1)
-    return { exited }
-  }
-
-  /** The last log lines, after the log stream has drained (bounded wait). */
-  async tail(): Promise<string> {
-    await withTimeout(this.logsDone, 2000, 'log stream').catch(() => undefined)
-    return this.tailBuf.text()
-  }
-
-  async remove(): Promise<void> {
-    await removeContainer(this.container)
+/**
+ * The load client in a throwaway container on the topology's network (Docker and Swarm alike):
+ * the script goes in with putArchive, its output into `output`; killed when `cancel` rejects,
+ * always removed.
+ */
+export async function runClientContainer(
+  docker: Docker,
+  spec: ClientContainerSpec,
+  output: LogTail,
+  cancel: Promise<never>
+): Promise<number> {
+  const container = await docker.createContainer({
+    name: spec.name,
+    Image: spec.image,
+    Entrypoint: ['python', `/tmp/${CLIENT_SCRIPT}`],
+    Cmd: spec.args,
+    Env: ['PYTHONUNBUFFERED=1'],
+    Labels: spec.labels,
+    HostConfig: { NetworkMode: spec.network }
+  })
+  try {
+    await putContainerFiles(container, '/tmp', [
+      { name: CLIENT_SCRIPT, content: fs.readFileSync(clientScriptPath()) }
+    ])
+    const stream = await container.attach({ stream: true, stdout: true, stderr: true })
+    pipeOutput(container.modem, stream, output)
+    await container.start()
+    cancel.catch(() => container.kill().catch(() => undefined))
+    const r = (await container.wait()) as { StatusCode: number }
+    return r.StatusCode
+  } finally {
+    await removeContainer(container)
   }
 }
 
@@ -138,12 +103,7 @@ export interface RunOnceSpec {
   entrypoint: string[]
   cmd: string[]
   labels: Record<string, string>
-  network?: string
-  /** Files to put into a directory of the container before it starts. */
-  files?: { dir: string; files: { name: string; content: Buffer }[] }
   timeoutMs: number
-  /** When this rejects, the container is killed at once. */
-  cancel?: Promise<unknown>
 }
 
 export interface RunOnceResult {
@@ -159,12 +119,9 @@ export async function runOnce(docker: Docker, spec: RunOnceSpec): Promise<RunOnc
     Image: spec.image,
     Entrypoint: spec.entrypoint,
     Cmd: spec.cmd,
-    Env: ['PYTHONUNBUFFERED=1'],
-    Labels: spec.labels,
-    HostConfig: spec.network ? { NetworkMode: spec.network } : {}
+    Labels: spec.labels
   })
   try {
-    if (spec.files) await putContainerFiles(container, spec.files.dir, spec.files.files)
     const stream = await container.attach({ stream: true, stdout: true, stderr: true })
     const out: Buffer[] = []
     const err: Buffer[] = []
@@ -178,14 +135,12 @@ export async function runOnce(docker: Docker, spec: RunOnceSpec): Promise<RunOnc
     container.modem.demuxStream(stream, collect(out), collect(err))
     const ended = new Promise(resolve => stream.on('end', resolve))
     await container.start()
-    const kill = () => container.kill().catch(() => undefined)
-    spec.cancel?.catch(kill)
     let exitCode: number
     try {
       const r = await withTimeout(container.wait(), spec.timeoutMs, spec.name)
       exitCode = (r as { StatusCode: number }).StatusCode
     } catch (e) {
-      await kill()
+      await container.kill().catch(() => undefined)
       throw e
     }
     await withTimeout(ended, 2000, 'output').catch(() => undefined)

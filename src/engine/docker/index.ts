@@ -1,11 +1,11 @@
-/** The Docker engine's public surface. */
+/** The Docker engine's public surface (and what the swarm engine and cleanup share with it). */
 export { daemonAddress, dockerAvailable } from './client'
-export { sweep, type SweepOptions } from './cleanup'
+export { sweep, type SweepOptions, type Swept } from './cleanup'
 export {
-  createDockerEngine,
+  describeSweep,
   dockerEngineOptions,
   STATE_RUN_ID,
-  type DockerEngine,
   type DockerEngineOptions
-} from './engine'
+} from './daemon'
+export { createDockerEngine, type DockerEngine } from './engine'
 export { LABEL } from './labels'

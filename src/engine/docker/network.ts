@@ -1,15 +1,20 @@
 import type Docker from 'dockerode'
 import { statusOf } from './client'
 
-/** A user-defined bridge network: Docker's DNS resolves container names and aliases on it. */
+/**
+ * A user-defined network: Docker's DNS resolves container names and aliases on it. On Swarm it is
+ * an attachable overlay, so the load client's plain container can join the services on it.
+ */
 export async function createNetwork(
   docker: Docker,
   name: string,
-  labels: Record<string, string>
+  labels: Record<string, string>,
+  driver: 'bridge' | 'overlay' = 'bridge'
 ): Promise<Docker.Network> {
   return docker.createNetwork({
     Name: name,
-    Driver: 'bridge',
+    Driver: driver,
+    Attachable: driver === 'overlay',
     CheckDuplicate: true,
     Labels: labels
   })
@@ -20,6 +25,7 @@ export async function removeNetwork(network: Docker.Network): Promise<void> {
   try {
     await network.remove()
   } catch (err) {
-    if (statusOf(err) !== 404) throw err
+    // A swarm manager may answer 500 "network … not found" for an overlay that went meanwhile.
+    if (statusOf(err) !== 404 && !/not found/.test((err as Error).message)) throw err
   }
 }

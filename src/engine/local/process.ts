@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import * as fs from 'node:fs'
+import { STOP_GRACE_MS } from '../lifecycle'
+import type { LogTail } from '../log-tail'
 
 /**
  * Every process the local engine starts, so a last-chance exit hook can kill them all. Each runs
@@ -34,89 +34,43 @@ const PDEATHSIG_SHIM =
   'os.execvp(sys.argv[2], sys.argv[2:])'
 
 export interface ServiceProcessOptions {
-  name: string
   python: string
   executable: string
   args: string[]
-  logFile: string
-  readyPattern?: RegExp
+  /** Receives stdout and stderr; it ends when the process has exited. */
+  output: LogTail
   env?: NodeJS.ProcessEnv
-  /** Keep all of stdout in memory for `output()` (the load client's reports). */
-  captureStdout?: boolean
 }
 
-const TAIL_LINES = 20
-
-/** One child process with its log on disk, the last lines in memory and a readiness signal. */
+/** One child process, its output piped into a LogTail. */
 export class ServiceProcess {
-  readonly name: string
   readonly child: ChildProcess
+  /** The exit code (null when killed by a signal or it could not start). */
   readonly exited: Promise<number | null>
-  readonly ready: Promise<void>
-  private tailLines: string[] = []
-  private readyFlag = false
-  private partial = ''
-  private stdout: Buffer[] = []
 
   constructor(o: ServiceProcessOptions) {
-    this.name = o.name
-    const log = fs.createWriteStream(o.logFile, { flags: 'a' })
     this.child = spawn(
       o.python,
       ['-c', PDEATHSIG_SHIM, String(process.pid), o.executable, ...o.args],
       { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env } }
     )
     live.add(this.child)
-    let resolveReady: () => void = () => undefined
-    this.ready = o.readyPattern ? new Promise(r => (resolveReady = r)) : Promise.resolve()
-    const markReady = () => {
-      this.readyFlag = true
-      resolveReady()
-    }
-    const onData = (chunk: Buffer) => {
-      log.write(chunk)
-      const lines = (this.partial + chunk.toString()).split('\n')
-      this.partial = lines.pop() ?? ''
-      for (const line of lines) {
-        if (o.readyPattern?.test(line)) markReady()
-        this.tailLines.push(line)
-      }
-      if (this.tailLines.length > TAIL_LINES)
-        this.tailLines.splice(0, this.tailLines.length - TAIL_LINES)
-    }
-    this.child.stdout!.on('data', (chunk: Buffer) => {
-      if (o.captureStdout) this.stdout.push(chunk)
-      onData(chunk)
-    })
-    this.child.stderr!.on('data', onData)
+    this.child.stdout!.pipe(o.output, { end: false })
+    this.child.stderr!.pipe(o.output, { end: false })
     this.exited = new Promise(resolve => {
       this.child.on('error', err => {
-        this.tailLines.push(`cannot start: ${err.message}`)
+        o.output.note(`cannot start: ${err.message}`)
         live.delete(this.child)
+        o.output.finish()
         resolve(null)
       })
-      this.child.on('exit', code => {
+      // 'close' comes after both pipes drained, so the output is complete when it ends.
+      this.child.on('close', code => {
         live.delete(this.child)
-        log.end()
+        o.output.finish()
         resolve(code)
       })
     })
-  }
-
-  tail(): string {
-    return [...this.tailLines, this.partial].filter(l => l.trim() !== '').join('\n')
-  }
-
-  /** Everything the process wrote to stdout, once it has exited (with `captureStdout`). */
-  async output(): Promise<string> {
-    await this.exited
-    const out = this.child.stdout!
-    if (!out.readableEnded && !out.destroyed) await once(out, 'close')
-    return Buffer.concat(this.stdout).toString()
-  }
-
-  get isReady(): boolean {
-    return this.readyFlag
   }
 
   get running(): boolean {
@@ -124,7 +78,7 @@ export class ServiceProcess {
   }
 
   /** SIGTERM to the group, then SIGKILL after `graceMs`; resolves once the process is gone. */
-  async stop(graceMs = 5000): Promise<void> {
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     if (!this.running) return
     killGroup(this.child, 'SIGTERM')
     let timer: NodeJS.Timeout | undefined

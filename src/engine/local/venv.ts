@@ -3,7 +3,8 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { unsupportedVersion } from '../../config/gnes-version'
+import { checkSupportedVersion } from '../../config/gnes-version'
+import { LogTail } from '../log-tail'
 import { ServiceProcess } from './process'
 
 /** Pins that make GNES 0.0.4x build and import on today's Python (see docs/gnes-versions.md). */
@@ -15,11 +16,6 @@ export function cacheRoot(): string {
     process.env.GNES_BENCH_CACHE ??
     path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gnes-latency-bench')
   )
-}
-
-export function checkSupportedVersion(version: string): void {
-  const reason = unsupportedVersion(version)
-  if (reason) throw new Error(`gnes-version ${version} is not supported: ${reason}`)
 }
 
 /**
@@ -48,9 +44,10 @@ async function run(
   log: (line: string) => void
 ): Promise<void> {
   log(`$ ${cmd} ${args.join(' ')}`)
-  const step = new ServiceProcess({ name: 'provision', python, executable: cmd, args, logFile })
-  const code = await step.exited
-  if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${code}):\n${step.tail()}`)
+  const output = new LogTail(logFile)
+  const code = await new ServiceProcess({ python, executable: cmd, args, output }).exited
+  if (code !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${code}):\n${output.text()}`)
 }
 
 function pidAlive(pid: number): boolean {

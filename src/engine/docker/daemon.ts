@@ -1,0 +1,154 @@
+import * as core from '@actions/core'
+import type Docker from 'dockerode'
+import { randomUUID } from 'node:crypto'
+import * as path from 'node:path'
+import { checkSupportedVersion } from '../../config/gnes-version'
+import { InputError, type Inputs } from '../../config/inputs'
+import type { GnesMeta } from '../../result/schema'
+import { withTimeout } from '../deadline'
+import { daemonAddress, dockerClient } from './client'
+import { sweep, type Swept } from './cleanup'
+import { ensureImage, imageMeta, type ImageSource } from './image'
+import { currentRepository, LABEL, runLabels } from './labels'
+import { parseCpus, parseMemory } from './limits'
+
+/** The action saves the run id under this name; its `post:` step sweeps what carries it. */
+export const STATE_RUN_ID = 'docker-run-id'
+/** Leftovers of this repository's earlier runs older than this are swept at prepare(). */
+const LEFTOVER_AGE_MS = 6 * 3600 * 1000
+
+/** Options of the engines that talk to a Docker daemon (docker, swarm). */
+export interface DockerEngineOptions {
+  gnesVersion: string
+  /** An existing image reference; pulled when missing. Wins over the other two sources. */
+  image?: string | null
+  /** A Dockerfile to build (e.g. a GNES checkout); its context defaults to its directory. */
+  dockerfile?: string | null
+  dockerContext?: string | null
+  /** Base of the shipped Dockerfile when GNES is built from PyPI. */
+  baseImage: string
+  /** Wheels for an offline build; default: scripts/docker-wheelhouse.sh's cache, if present. */
+  wheelhouse?: string | null
+  /** Per-service limits, as docker run's --cpus and --memory spell them. */
+  cpus?: string | null
+  memory?: string | null
+  runId?: string
+  repository?: string
+  log?: (line: string) => void
+}
+
+/** Engine options from the action's inputs / CLI flags. */
+export function dockerEngineOptions(
+  inputs: Inputs,
+  extra: Partial<DockerEngineOptions> = {}
+): DockerEngineOptions {
+  return {
+    gnesVersion: inputs['gnes-version'],
+    image: inputs.image,
+    dockerfile: inputs.dockerfile,
+    dockerContext: inputs['docker-context'],
+    baseImage: inputs['base-image'],
+    wheelhouse: inputs.wheelhouse,
+    cpus: inputs.cpus,
+    memory: inputs.memory,
+    ...extra
+  }
+}
+
+function imageSource(o: DockerEngineOptions): ImageSource {
+  if (o.image) return { kind: 'ref', ref: o.image }
+  if (o.dockerfile) {
+    return {
+      kind: 'dockerfile',
+      dockerfile: o.dockerfile,
+      context: o.dockerContext ?? path.dirname(o.dockerfile)
+    }
+  }
+  checkSupportedVersion(o.gnesVersion)
+  return {
+    kind: 'pypi',
+    version: o.gnesVersion,
+    baseImage: o.baseImage,
+    wheelhouse: o.wheelhouse ?? null
+  }
+}
+
+/** The parts of `docker info` the engines read. */
+export interface DaemonInfo {
+  NCPU: number
+  ServerVersion: string
+  Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean; NodeID?: string }
+}
+
+/** What the docker and swarm engines share: one daemon, one run id, its labels and image. */
+export class DaemonContext {
+  readonly docker: Docker = dockerClient()
+  readonly runId: string
+  /** 8 hex digits of the run id, for names. */
+  readonly short: string
+  readonly labels: Record<string, string>
+  readonly log: (line: string) => void
+  readonly memory: number | null
+  cpus: number | null = null
+  image: string | null = null
+  private readonly source: ImageSource
+
+  /** Bad limits and image sources fail here, before anything is created. */
+  constructor(
+    readonly engine: 'docker' | 'swarm',
+    private readonly options: DockerEngineOptions
+  ) {
+    this.log = options.log ?? ((line: string) => console.log(`[${engine}] ${line}`))
+    this.runId = options.runId ?? randomUUID()
+    this.short = this.runId.replace(/-/g, '').slice(0, 8)
+    this.labels = runLabels(this.runId, options.repository ?? currentRepository())
+    this.memory = parseMemory(options.memory)
+    parseCpus(options.cpus)
+    this.source = imageSource(options)
+  }
+
+  /**
+   * Pings, lets `check` refuse the daemon (before any work), records the run id for the post step,
+   * sweeps old leftovers and ensures the image.
+   */
+  async prepare(check: (info: DaemonInfo) => void = () => undefined): Promise<GnesMeta> {
+    try {
+      await withTimeout(this.docker.ping(), 5000, 'ping')
+    } catch (err) {
+      throw new InputError(
+        `Invalid input:\n  input 'engine' = '${this.engine}': no Docker daemon answers at ${daemonAddress()} (DOCKER_HOST): ${(err as Error).message}`
+      )
+    }
+    const info = (await this.docker.info()) as DaemonInfo
+    check(info)
+    this.cpus = parseCpus(this.options.cpus, info.NCPU)
+    this.log(`Docker ${info.ServerVersion} at ${daemonAddress()}; run id ${this.runId}`)
+    if (process.env.GITHUB_STATE) core.saveState(STATE_RUN_ID, this.runId)
+    const old = await sweep(
+      { repository: this.labels[LABEL.repository], olderThan: LEFTOVER_AGE_MS },
+      this.docker
+    )
+    if (Object.values(old).some(n => n > 0))
+      this.log(`removed what earlier runs left: ${describeSweep(old)}`)
+    this.image = await ensureImage(this.docker, this.source, this.log)
+    return imageMeta(this.docker, this.image, this.source, this.labels)
+  }
+
+  /** The image prepare() ensured; starting before it is a programming error. */
+  requireImage(): string {
+    if (!this.image) throw new Error(`${this.engine} engine: prepare() must run before start()`)
+    return this.image
+  }
+
+  /** Names of one deployment's objects: glb-<run>-<case>-<n>. */
+  prefix(topologyId: string, index: number): string {
+    return `glb-${this.short}-${topologyId}-${index}`
+  }
+}
+
+/** "3 containers and 1 networks", plus Swarm services and configs when there were any. */
+export function describeSweep(removed: Swept): string {
+  const swarm = removed.services + removed.configs
+  const extra = swarm ? `, ${removed.services} services and ${removed.configs} configs` : ''
+  return `${removed.containers} containers and ${removed.networks} networks${extra}`
+}

@@ -1,0 +1,149 @@
+import type Docker from 'dockerode'
+import type { LogTail } from '../log-tail'
+import { pipeOutput } from '../docker/container'
+
+/** Task states after which a task never runs again (RestartPolicy none). */
+const FINAL = new Set(['complete', 'failed', 'shutdown', 'rejected', 'orphaned', 'remove'])
+const POLL_MS = 250
+
+interface TaskInfo {
+  ID: string
+  ServiceID: string
+  Slot?: number
+  NodeID?: string
+  Status: {
+    State: string
+    Message?: string
+    Err?: string
+    ContainerStatus?: { ContainerID?: string; ExitCode?: number }
+  }
+}
+
+/** One replica slot of a service, watched through its task. */
+export class TaskSlot {
+  readonly exited: Promise<string>
+  node: string | null = null
+  containerId: string | null = null
+  private resolveExit: (reason: string) => void = () => undefined
+  private taskId: string | null = null
+  private lastStatus = ''
+  private following = false
+  private logs: NodeJS.ReadableStream | null = null
+
+  constructor(
+    readonly name: string,
+    readonly output: LogTail,
+    private readonly image: string
+  ) {
+    this.exited = new Promise(r => (this.resolveExit = r))
+  }
+
+  update(docker: Docker, task: TaskInfo, nodeName: string | null): void {
+    if (this.taskId && this.taskId !== task.ID) return
+    this.taskId = task.ID
+    this.node = nodeName
+    const s = task.Status
+    this.containerId = s.ContainerStatus?.ContainerID || this.containerId
+    const where = nodeName ? ` on node ${nodeName}` : ''
+    const detail = s.Err || s.Message || ''
+    const status = `[swarm] task ${s.State}${where}${detail ? `: ${detail}` : ''}`
+    if (status !== this.lastStatus) {
+      this.lastStatus = status
+      this.output.note(status)
+    }
+    if (s.State === 'running' && !this.following) {
+      this.following = true
+      void this.follow(docker, task.ID)
+    }
+    if (FINAL.has(s.State)) this.resolveExit(this.reason(task, where))
+  }
+
+  private reason(task: TaskInfo, where: string): string {
+    const s = task.Status
+    const code = s.ContainerStatus?.ExitCode
+    if (s.State === 'rejected' && /No such image/i.test(s.Err ?? '')) {
+      return `could not start${where}: ${s.Err} (the image ${this.image} must be on every node that runs a task; see docs/swarm.md)`
+    }
+    if (code !== undefined && (s.State === 'failed' || s.State === 'complete')) {
+      return `exited (code ${code})`
+    }
+    return `task ${s.State}${where}${s.Err ? `: ${s.Err}` : ''}`
+  }
+
+  private closed = false
+
+  /** Stops following the log: a removed task's log stream does not always end by itself. */
+  close(): void {
+    this.closed = true
+    ;(this.logs as unknown as { destroy(): void } | null)?.destroy()
+    this.output.finish()
+  }
+
+  private async follow(docker: Docker, taskId: string): Promise<void> {
+    try {
+      // dockerode has Task#logs; its typings do not.
+      const task = docker.getTask(taskId) as unknown as {
+        logs(o: object): Promise<NodeJS.ReadableStream>
+      }
+      const logs = await task.logs({ follow: true, stdout: true, stderr: true })
+      if (this.closed) return (logs as unknown as { destroy(): void }).destroy()
+      this.logs = logs
+      pipeOutput(docker.modem, logs, this.output)
+    } catch (err) {
+      this.output.note(`[swarm] cannot follow the task's log: ${(err as Error).message}`)
+    }
+  }
+}
+
+/**
+ * Polls the tasks of a deployment's services (the Engine API has no task events to follow) and
+ * feeds each slot its task's state, node and log.
+ */
+export class TaskWatcher {
+  private readonly services = new Map<string, TaskSlot[]>()
+  private readonly nodeNames = new Map<string, string>()
+  private timer: NodeJS.Timeout | null = null
+  private polling = false
+
+  constructor(private readonly docker: Docker) {}
+
+  watch(serviceId: string, slots: TaskSlot[]): void {
+    this.services.set(serviceId, slots)
+    this.timer ??= setInterval(() => void this.poll(), POLL_MS)
+  }
+
+  /** Stops polling and following; the slots' outputs end. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    for (const slots of this.services.values()) for (const slot of slots) slot.close()
+  }
+
+  private async nodeName(id: string | undefined): Promise<string | null> {
+    if (!id) return null
+    if (!this.nodeNames.has(id)) {
+      const node = (await this.docker.getNode(id).inspect()) as {
+        Description?: { Hostname?: string }
+      }
+      this.nodeNames.set(id, node.Description?.Hostname ?? id)
+    }
+    return this.nodeNames.get(id)!
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || !this.services.size) return
+    this.polling = true
+    try {
+      const filters = JSON.stringify({ service: [...this.services.keys()] })
+      const tasks = (await this.docker.listTasks({ filters })) as TaskInfo[]
+      for (const task of tasks) {
+        const slot = this.services.get(task.ServiceID)?.[(task.Slot ?? 1) - 1]
+        slot?.update(this.docker, task, await this.nodeName(task.NodeID))
+      }
+    } catch {
+      // A poll that fails (a service removed under us) is retried on the next tick.
+    } finally {
+      this.polling = false
+    }
+  }
+}
