@@ -14,7 +14,7 @@ import {
 import { profileKey } from '../src/client/profile'
 import type { DumpedEnvelope } from '../src/metrics/envelope'
 import { latencyHistogram } from '../src/metrics/histogram'
-import { completions, pacedMetricNames, pacedSamples } from '../src/metrics/paced'
+import { completions, pacedMetricNames, pacedSamples, splitStream } from '../src/metrics/paced'
 import {
   achievedRate,
   boundSeconds,
@@ -38,31 +38,68 @@ const LOAD: Load = {
 }
 
 describe('client plans', () => {
-  it('a paced profile: a short burst to warm up, then the measured runs on schedule', () => {
-    const { plan, warmupStreams } = profilePlan({ kind: 'minimal', rate: 5 }, LOAD)
-    expect(warmupStreams).toBe(1)
+  it('a paced profile: one stream on schedule, its warm-up and runs as consecutive parts', () => {
+    const { plan, parts } = profilePlan({ kind: 'minimal', rate: 5 }, LOAD)
+    // One StreamCall: GNES's frontend reconnects its routers at every call.
+    expect(plan.streams).toEqual([{ docs: 650, rate: 5 }])
+    expect(parts).toEqual([
+      [
+        { warmup: true, requests: 5 },
+        { warmup: false, requests: 20 },
+        { warmup: false, requests: 20 },
+        { warmup: false, requests: 20 }
+      ]
+    ])
+    // 65 requests at 5 req/s.
+    expect(scheduledSeconds(plan)).toBeCloseTo(13, 9)
+  })
+  it('a burst: a warm-up stream, then one stream per run carrying the standard documents', () => {
+    const { plan, parts } = profilePlan({ kind: 'burst' }, LOAD)
     expect(plan.streams).toEqual([
       { docs: 50, rate: null },
-      { docs: 200, rate: 5 },
-      { docs: 200, rate: 5 },
-      { docs: 200, rate: 5 }
-    ])
-    // 3 × 20 requests at 5 req/s; the warm-up has no schedule.
-    expect(scheduledSeconds(plan)).toBeCloseTo(12, 9)
-  })
-  it('a burst run carries the standard documents all at once; no warm-up when it is 0', () => {
-    const { plan, warmupStreams } = profilePlan({ kind: 'burst' }, { ...LOAD, warmupRequests: 0 })
-    expect(warmupStreams).toBe(0)
-    expect(plan.streams).toEqual([
       { docs: 500, rate: null },
       { docs: 500, rate: null },
       { docs: 500, rate: null }
     ])
+    expect(parts.map(p => p[0])).toEqual([
+      { warmup: true, requests: 5 },
+      { warmup: false, requests: 50 },
+      { warmup: false, requests: 50 },
+      { warmup: false, requests: 50 }
+    ])
     expect(scheduledSeconds(plan)).toBe(0)
+    expect(
+      profilePlan({ kind: 'burst' }, { ...LOAD, warmupRequests: 0 }).plan.streams
+    ).toHaveLength(3)
   })
-  it('a sweep step lasts its seconds at the rate, with at least SWEEP_MIN_REQUESTS requests', () => {
-    expect(sweepStepPlan(40, 5, LOAD).streams).toEqual([{ docs: 2000, rate: 40 }])
-    expect(sweepStepPlan(1, 5, LOAD).streams).toEqual([{ docs: SWEEP_MIN_REQUESTS * 10, rate: 1 }])
+  it('a sweep step: about a second of lead-in, then its seconds at the rate (at least SWEEP_MIN_REQUESTS)', () => {
+    expect(sweepStepPlan(40, 5, LOAD)).toEqual({
+      plan: { batchSize: 10, docBytes: 1000, streams: [{ docs: 2050, rate: 40 }] },
+      parts: [
+        [
+          { warmup: true, requests: 5 },
+          { warmup: false, requests: 200 }
+        ]
+      ]
+    })
+    expect(sweepStepPlan(1, 5, LOAD).parts).toEqual([
+      [
+        { warmup: true, requests: 1 },
+        { warmup: false, requests: SWEEP_MIN_REQUESTS }
+      ]
+    ])
+  })
+  it('splits a stream into parts with their own request ids and schedule', () => {
+    const sent = [0, 0.2, 0.4, 0.6]
+    const [lead, run] = splitStream(stream(sent), answered(sent), [1, 3])
+    expect(lead.report).toMatchObject({ requests: 1, responses: 1 })
+    expect(run.report.requests).toBe(3)
+    expect(run.report.scheduled!.map(t => t - T0)).toEqual(
+      [0.2, 0.4, 0.6].map(x => expect.closeTo(x, 6))
+    )
+    expect(run.envelopes.map(e => e.requestId)).toEqual([0, 1, 2])
+    expect(pacedSamples(run.report, run.envelopes).samples.latency).toHaveLength(3)
+    expect(() => splitStream(stream(sent), answered(sent), [1, 2])).toThrow(/parts add up to 3/)
   })
   it('series keys: profiles and rates are never mixed, a sweep is one series', () => {
     expect(profileKey({ kind: 'minimal', rate: 0.5 })).toBe('minimal@0.5')

@@ -2,20 +2,54 @@ import type { Load } from '../result/schema'
 import type { ClientPlan, ClientStream } from './load-client'
 import type { Profile } from './profile'
 
+/** Consecutive requests of one stream that form one run, or its warm-up. */
+export interface StreamPart {
+  warmup: boolean
+  requests: number
+}
+
+/** A client plan, and how each of its streams divides into runs. */
+export interface ProfilePlan {
+  plan: ClientPlan
+  /** Per stream, its parts in request order. */
+  parts: StreamPart[][]
+}
+
+const requestsOf = (docs: number, load: Load): number => Math.ceil(docs / load.batchSize)
+
 /**
- * The streams of one non-sweep profile: a short warm-up (`warmupRequests` requests as a burst,
- * measured but not published), then `runs` measured streams. A burst run carries `docs`
- * documents, a paced one `requests` requests.
+ * A burst profile: an optional warm-up stream (`warmupRequests` handed over at once), then `runs`
+ * streams of `docs` documents, each a run as the legacy pipeline ran it.
+ *
+ * A paced profile: ONE stream at the profile's rate, its first `warmupRequests` requests the
+ * warm-up and then `runs` consecutive blocks of `requests` requests. GNES's frontend opens new
+ * ZeroMQ sockets for every StreamCall and the first requests of a call wait for the routers to
+ * reconnect (about 100 ms, settling over some ten requests): one stream pays that once, inside
+ * the warm-up, instead of at the start of every run.
  */
-export function profilePlan(
-  profile: Exclude<Profile, { kind: 'sweep' }>,
-  load: Load
-): { plan: ClientPlan; warmupStreams: number } {
-  const rate = profile.kind === 'burst' ? null : profile.rate
-  const runDocs = profile.kind === 'burst' ? load.docs : load.requests * load.batchSize
-  const warmup = warmupStreams(load)
-  const runs = Array.from({ length: load.runs }, () => ({ docs: runDocs, rate }))
-  return { plan: planOf(load, [...warmup, ...runs]), warmupStreams: warmup.length }
+export function profilePlan(profile: Exclude<Profile, { kind: 'sweep' }>, load: Load): ProfilePlan {
+  const warmup = load.warmupRequests
+  if (profile.kind === 'burst') {
+    const streams: ClientStream[] = [
+      ...(warmup > 0 ? [{ docs: warmup * load.batchSize, rate: null }] : []),
+      ...Array.from({ length: load.runs }, () => ({ docs: load.docs, rate: null }))
+    ]
+    return {
+      plan: planOf(load, streams),
+      parts: streams.map((s, i) => [
+        { warmup: warmup > 0 && i === 0, requests: requestsOf(s.docs, load) }
+      ])
+    }
+  }
+  const parts: StreamPart[] = [
+    ...(warmup > 0 ? [{ warmup: true, requests: warmup }] : []),
+    ...Array.from({ length: load.runs }, () => ({ warmup: false, requests: load.requests }))
+  ]
+  const total = parts.reduce((n, p) => n + p.requests, 0)
+  return {
+    plan: planOf(load, [{ docs: total * load.batchSize, rate: profile.rate }]),
+    parts: [parts]
+  }
 }
 
 const planOf = (load: Load, streams: ClientStream[]): ClientPlan => ({
@@ -24,24 +58,28 @@ const planOf = (load: Load, streams: ClientStream[]): ClientPlan => ({
   streams
 })
 
-/**
- * The warm-up: `warmupRequests` requests handed over at once (none when that is 0). Its job is to
- * open connections and warm caches, not to measure, so it takes as little time as the topology
- * allows; a blocking case serves it as fast as its routers sleep.
- */
-export function warmupStreams(load: Load): ClientStream[] {
-  return load.warmupRequests > 0 ? [{ docs: load.warmupRequests * load.batchSize, rate: null }] : []
-}
-
-export const warmupPlan = (load: Load): ClientPlan => planOf(load, warmupStreams(load))
-
 /** Fewest requests of one sweep step, so its p99 rests on more than a handful of values. */
 export const SWEEP_MIN_REQUESTS = 20
 
-/** One sweep step: `stepSeconds` of requests at `rate`, at least SWEEP_MIN_REQUESTS of them. */
-export function sweepStepPlan(rate: number, stepSeconds: number, load: Load): ClientPlan {
+/** A sweep step's lead-in, not counted: about one second of requests, 1 to `warmupRequests`. */
+export const sweepLeadIn = (rate: number, load: Load): number =>
+  Math.min(load.warmupRequests, Math.max(1, Math.ceil(rate)))
+
+/**
+ * One sweep step: a lead-in (each step is a new StreamCall, whose first requests wait for the
+ * routers to reconnect), then `stepSeconds` of requests at `rate`, at least SWEEP_MIN_REQUESTS.
+ */
+export function sweepStepPlan(rate: number, stepSeconds: number, load: Load): ProfilePlan {
+  const lead = load.warmupRequests > 0 ? sweepLeadIn(rate, load) : 0
   const requests = Math.max(SWEEP_MIN_REQUESTS, Math.ceil(rate * stepSeconds))
-  return planOf(load, [{ docs: requests * load.batchSize, rate }])
+  const parts = [
+    ...(lead > 0 ? [{ warmup: true, requests: lead }] : []),
+    { warmup: false, requests }
+  ]
+  return {
+    plan: planOf(load, [{ docs: (lead + requests) * load.batchSize, rate }]),
+    parts: [parts]
+  }
 }
 
 /** How long a plan takes on schedule, seconds: what a deadline must at least allow. */

@@ -150,7 +150,7 @@ export const DEFAULTS: RawInputs = {
   rate: '',
   'minimal-rate': '',
   requests: '20',
-  'warmup-requests': '5',
+  'warmup-requests': '10',
   'sweep-rates': 'auto',
   'sweep-step-seconds': '5',
   'sweep-max-steps': '10',

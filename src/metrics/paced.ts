@@ -74,3 +74,38 @@ export function pacedSamples(
 /** When each answered request left the last router, epoch seconds, in time order. */
 export const completions = (envelopes: DumpedEnvelope[]): number[] =>
   envelopes.map(e => e.routes[e.routes.length - 1].end).sort((a, b) => a - b)
+
+/**
+ * Cuts one stream (its client report and the frontend's envelopes) into consecutive parts of the
+ * given request counts, each with its own request ids from 0, so each part reads as a stream of
+ * its own. Envelopes of requests past the last part are an error.
+ */
+export function splitStream(
+  report: StreamReport,
+  envelopes: DumpedEnvelope[],
+  sizes: number[]
+): { report: StreamReport; envelopes: DumpedEnvelope[] }[] {
+  const total = sizes.reduce((a, b) => a + b, 0)
+  if (total !== report.requests) {
+    throw new RouteDumpError(
+      `stream ${report.stream} sent ${report.requests} requests, its parts add up to ${total}`
+    )
+  }
+  let first = 0
+  return sizes.map(size => {
+    const from = first
+    first += size
+    const own = envelopes.filter(e => e.requestId >= from && e.requestId < from + size)
+    const cut = <T>(xs: T[] | null): T[] | null => (xs ? xs.slice(from, from + size) : null)
+    return {
+      report: {
+        ...report,
+        requests: size,
+        responses: own.length,
+        scheduled: cut(report.scheduled),
+        sent: cut(report.sent)!
+      },
+      envelopes: own.map(e => ({ ...e, requestId: e.requestId - from }))
+    }
+  })
+}

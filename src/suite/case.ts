@@ -54,8 +54,12 @@ export async function runCase(
   const outcomes: ProfileOutcome[] = []
   try {
     for (const request of settings.profiles) {
-      // The first profile warms the topology up for all that follow on it.
-      const load = outcomes.length ? { ...settings.load, warmupRequests: 0 } : settings.load
+      // A burst's warm-up stream serves every profile after it on this topology; paced streams
+      // and sweep steps each lead in with requests of their own (every StreamCall reconnects).
+      const load =
+        outcomes.length && request.kind === 'burst'
+          ? { ...settings.load, warmupRequests: 0 }
+          : settings.load
       if (request.kind === 'sweep') {
         outcomes.push(await runSweep(dep, cursor, minimalRate, settings.sweep, load, deadline, log))
         continue

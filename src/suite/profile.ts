@@ -3,7 +3,7 @@ import { profilePlan } from '../client/plan'
 import { headlineMetric, profileLabel, type Profile } from '../client/profile'
 import type { Deployment } from '../engine/types'
 import type { DumpedEnvelope } from '../metrics/envelope'
-import { pacedSamples } from '../metrics/paced'
+import { pacedSamples, splitStream } from '../metrics/paced'
 import { bestOfRuns, dataRateMBps, medianOfRunMedians, summarizeRun } from '../metrics/run'
 import { requestSamples } from '../metrics/samples'
 import type { CaseResult, Load, RunResult } from '../result/schema'
@@ -19,18 +19,24 @@ export type ProfileOutcome = Pick<
 const ms = (s: number | undefined): string =>
   s === undefined ? '-' : `${(s * 1000).toFixed(1)} ms`
 
+/**
+ * One run from its part of a stream. A paced run's start and length are its schedule's (a run is
+ * a block of a longer stream); a burst run is a whole stream.
+ */
 function runFrom(
   index: number,
   warmup: boolean,
   report: StreamReport,
   envelopes: DumpedEnvelope[],
-  payloadBytes: number
+  load: Load
 ): RunResult {
+  const payloadBytes = report.requests * load.batchSize * load.docBytes
+  const began = report.scheduled?.[0] ?? report.startedAt
   const base = {
     index,
     warmup,
-    startedAt: new Date(report.startedAt * 1000).toISOString(),
-    clientSeconds: report.seconds,
+    startedAt: new Date(began * 1000).toISOString(),
+    clientSeconds: report.scheduled ? report.requests / (report.rate ?? 1) : report.seconds,
     rate: report.rate,
     requests: report.requests,
     payloadBytes
@@ -58,29 +64,36 @@ export async function runProfile(
   timeoutSec: number,
   log: Log
 ): Promise<ProfileOutcome> {
-  const { plan, warmupStreams } = profilePlan(profile, load)
+  const { plan, parts } = profilePlan(profile, load)
   log.info(
-    `${profileLabel(profile)}: ${warmupStreams ? `a burst of ${load.warmupRequests} warm-up requests, then ` : ''}` +
+    `${profileLabel(profile)}: ${load.warmupRequests ? `${load.warmupRequests} warm-up requests, then ` : ''}` +
       `${load.runs} runs of ${profile.kind === 'burst' ? `${load.docs} documents` : `${load.requests} requests`}`
   )
   const reports = await Promise.race([dep.runClient(plan, timeoutSec), dep.failed])
   const headline = headlineMetric(profile)
   const runs: RunResult[] = []
   let metrics: string[] = []
-  for (const [i, report] of reports.entries()) {
-    const warmup = i < warmupStreams
-    const envelopes = await cursor.next(report.responses)
-    const docs = plan.streams[i].docs
-    const run = runFrom(i, warmup, report, envelopes, docs * load.docBytes)
-    if (!warmup) metrics = Object.keys(run.summaries)
-    runs.push(run)
-    // The warm-up is a burst even before a paced profile: it shows its roundtrip.
-    const shown = warmup ? 'roundtrip' : headline
-    const s = run.summaries[shown]
-    log.info(
-      `${warmup ? 'warm-up' : `run ${i - warmupStreams + 1}/${load.runs}`}: ${report.requests} requests in ` +
-        `${report.seconds.toFixed(3)} s, ${shown} median ${ms(s?.median)}, p90 ${ms(s?.p90)}, max ${ms(s?.max)}`
+  for (const [i, stream] of reports.entries()) {
+    const envelopes = await cursor.next(stream.responses)
+    const pieces = splitStream(
+      stream,
+      envelopes,
+      parts[i].map(p => p.requests)
     )
+    for (const [k, piece] of pieces.entries()) {
+      const { warmup } = parts[i][k]
+      const index = runs.length
+      const run = runFrom(index, warmup, piece.report, piece.envelopes, load)
+      if (!warmup) metrics = Object.keys(run.summaries)
+      runs.push(run)
+      // A burst warm-up shows its roundtrip; a paced one its latency, like the runs.
+      const s = run.summaries[headline] ?? run.summaries.roundtrip
+      const measured = runs.filter(r => !r.warmup).length
+      log.info(
+        `${warmup ? 'warm-up' : `run ${measured}/${load.runs}`}: ${piece.report.requests} requests, ` +
+          `${headline} median ${ms(s?.median)}, p90 ${ms(s?.p90)}, max ${ms(s?.max)}`
+      )
+    }
   }
   if (profile.kind === 'burst') {
     return {

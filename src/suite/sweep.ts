@@ -1,8 +1,8 @@
-import { scheduledSeconds, sweepStepPlan, warmupPlan } from '../client/plan'
+import { scheduledSeconds, sweepStepPlan } from '../client/plan'
 import { fmtRate, type Profile } from '../client/profile'
 import type { Deployment } from '../engine/types'
 import { latencyHistogram } from '../metrics/histogram'
-import { completions, pacedSamples } from '../metrics/paced'
+import { completions, pacedSamples, splitStream } from '../metrics/paced'
 import {
   achievedRate,
   boundSeconds,
@@ -62,20 +62,13 @@ export async function runSweep(
   deadline: number,
   log: Log
 ): Promise<ProfileOutcome> {
-  if (load.warmupRequests > 0) {
-    const [report] = await Promise.race([
-      dep.runClient(warmupPlan(load), Math.floor((deadline - Date.now()) / 1000)),
-      dep.failed
-    ])
-    await cursor.next(report.responses)
-    log.info(`warm-up: ${report.requests} requests in ${report.seconds.toFixed(3)} s`)
-  }
   const points: SweepPoint[] = []
   let maxP99 = Infinity
   const plan = { rates: settings.rates, start, maxSteps: settings.maxSteps, resolution: RESOLUTION }
   for (let rate = nextSweepRate(plan, points); rate !== null; rate = nextSweepRate(plan, points)) {
-    const step = sweepStepPlan(rate, settings.stepSeconds, load)
-    const requests = step.streams[0].docs / load.batchSize
+    const { plan: step, parts } = sweepStepPlan(rate, settings.stepSeconds, load)
+    const sizes = parts[0].map(p => p.requests)
+    const requests = sizes[sizes.length - 1]
     const budget = Math.floor((deadline - Date.now()) / 1000)
     const timeout = Math.min(
       budget,
@@ -96,8 +89,13 @@ export async function runSweep(
       points.push(failedStep(rate, requests))
       break
     }
-    const [report] = outcome.reports
-    const envelopes = await cursor.next(report.responses)
+    const [stream] = outcome.reports
+    // The step's own requests follow its lead-in, which is not counted.
+    const { report, envelopes } = splitStream(
+      stream,
+      await cursor.next(stream.responses),
+      sizes
+    ).pop()!
     const samples = pacedSamples(report, envelopes)
     const latency = latencyHistogram(samples.samples.latency)
     const point = {
