@@ -33,7 +33,8 @@ function historyLocation(inputs: Inputs, ctx: RunContext): HistoryLocation & { k
     repo: `${ctx.serverUrl}/${repository}.git`,
     branch: inputs['gh-pages-branch'],
     dir: inputs['history-dir'],
-    token: inputs['github-token'] ?? undefined
+    token: inputs['github-token'] ?? undefined,
+    adopt: inputs['adopt-branch']
   }
 }
 
@@ -113,7 +114,13 @@ export async function run(): Promise<void> {
     const repositoryUrl = ctx.repository ? `${ctx.serverUrl}/${ctx.repository}` : undefined
     const target = await recordTarget(inputs, location)
     const recorded = await core.group(`Record the result on ${location.branch}`, () =>
-      recordResult(result, inputs, target, renderHook(renderSettings(inputs, repositoryUrl)))
+      recordResult(
+        result,
+        inputs,
+        target,
+        renderHook(renderSettings(inputs, repositoryUrl)),
+        line => (line.startsWith('WARNING: ') ? core.warning(line.slice(9)) : core.info(line))
+      )
     )
     core.info(`history: ${recorded.added.length} entries added at ${describeLocation(target)}`)
   } else {

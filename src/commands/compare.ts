@@ -4,7 +4,7 @@ import { readHistory } from '../history'
 import { compareResult, renderComparisonMarkdown } from '../report'
 import { ResultSchema, type Result } from '../result/schema'
 import type { Command } from './command'
-import { flagText } from './history-flags'
+import { existingHistoryDir, flagText } from './history-flags'
 
 function readResult(file: string): Result {
   let raw: unknown
@@ -46,11 +46,15 @@ export const compareCommand: Command = {
     const threshold = parseInputs({
       'alert-threshold': flagText(values['alert-threshold']) ?? '10%'
     })['alert-threshold']
-    const comparison = compareResult(readResult(resultFile), readHistory(historyDir), {
-      threshold,
-      baseRef: flagText(values['base-ref']),
-      mergeBaseSha: flagText(values['merge-base'])
-    })
+    const comparison = compareResult(
+      readResult(resultFile),
+      readHistory(existingHistoryDir(historyDir)),
+      {
+        threshold,
+        baseRef: flagText(values['base-ref']),
+        mergeBaseSha: flagText(values['merge-base'])
+      }
+    )
     const markdown = renderComparisonMarkdown(comparison, {
       dashboardUrl: flagText(values['dashboard-url']),
       repositoryUrl: flagText(values['repository-url'])

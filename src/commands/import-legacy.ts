@@ -18,9 +18,10 @@ export const importLegacyCommand: Command = {
       parseInputs({ 'max-entries': flagText(values['max-entries']) ?? undefined })
     )
     const out = await appendEntries(entries, location, renderHook(settings))
+    const total = out.total === null ? '' : `; ${out.total} entries in the history`
     console.log(
       `imported ${out.added.length} of ${entries.length} legacy entries into ${describeLocation(location)}` +
-        ` (${out.present.length} were stored already; ${out.all.length} entries in the history)`
+        ` (${out.present.length} were stored already${total})`
     )
     return 0
   }

@@ -3,7 +3,12 @@ import { parseInputs } from '../config/inputs'
 import { pruneBranch, pruneDir, type PruneRule } from '../history'
 import { renderHook, renderSettings } from '../record'
 import type { Command } from './command'
-import { flagText as text, HISTORY_FLAGS, historyLocation } from './history-flags'
+import {
+  existingHistoryDir,
+  flagText as text,
+  HISTORY_FLAGS,
+  historyLocation
+} from './history-flags'
 
 const RuleSchema = z
   .object({
@@ -51,7 +56,7 @@ export const pruneCommand: Command = {
     const out =
       location.kind === 'branch'
         ? await pruneBranch({ ...location, rule, dryRun, render })
-        : await pruneDir({ dir: location.dir, rule, dryRun, render })
+        : await pruneDir({ dir: existingHistoryDir(location.dir), rule, dryRun, render })
     const verb = dryRun ? 'would delete' : 'deleted'
     // A dry run leaves the history as it is, so what would remain is the rest of it.
     const remain = dryRun ? out.all.length - out.removed.length : out.all.length

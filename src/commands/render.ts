@@ -4,7 +4,7 @@ import { readHistory } from '../history'
 import { renderReport } from '../render'
 import { knownTopologies } from '../record'
 import type { Command } from './command'
-import { flagText } from './history-flags'
+import { existingHistoryDir, flagText } from './history-flags'
 
 /** A user's topology files (`*.yml` in --topologies DIR), for their diagrams. */
 const topologyFiles = (dir: string | null): string[] =>
@@ -38,7 +38,7 @@ export const renderCommand: Command = {
     const template = flagText(values.template)
     if (template && !fs.existsSync(template))
       throw new Error(`--template ${template}: no such file`)
-    const entries = readHistory(historyDir)
+    const entries = readHistory(existingHistoryDir(historyDir))
     const caseIds = [...new Set(entries.map(e => e.caseId))]
     const files = await renderReport({
       entries,

@@ -58,9 +58,10 @@ export const runCommand: Command = {
         location,
         renderHook(renderSettings(inputs))
       )
+      const total = recorded.total === null ? '' : ` (${recorded.total} in all)`
       console.log(
-        `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)} ` +
-          `(${recorded.all.length} in all); report: README.md and index.html there`
+        `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)}` +
+          `${total}; report: README.md and index.html there`
       )
     }
     return 0

@@ -1,10 +1,12 @@
+import { z } from 'zod'
 import { roundMicros } from '../history/from-result'
+import { encodeSegment } from '../history/layout'
 import type { HistoryEntry } from '../history/schema'
 import { buildTime, commitRef, fmtTime, safeUrl, versionLabel } from './format'
 import { SERIES } from './charts'
 import { hopMetrics } from './metrics'
 
-export const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@1'
+export const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@2'
 
 /** Files of the dashboard, relative to the output directory, copied from templates/dashboard. */
 export const DASHBOARD_ASSETS = [
@@ -17,37 +19,22 @@ export const DASHBOARD_ASSETS = [
   'dashboard/vendor/LICENSES.txt'
 ] as const
 
-export interface DashboardEntry {
-  id: string
-  version: string
-  built: string
-  evaluated: string
-  origin: HistoryEntry['origin']
-  ref: string
-  commit: string
-  url: string | null
-  message: string
-  best: Record<string, number>
-  dataRateMBps: number | null
-  legacyMBps: number | null
-}
-
-export interface DashboardCase {
-  id: string
-  name: string
-  description: string
-  metrics: string[]
-  /** Hop metrics in path order; the page averages them per version as the README's hop chart. */
-  hops: string[]
-}
-
-export interface DashboardData {
-  schema: typeof DASHBOARD_SCHEMA
-  labels: Record<string, string>
-  cases: DashboardCase[]
-  /** Per case id, newest first; samples and per-run summaries are left out to keep it small. */
-  entries: Record<string, DashboardEntry[]>
-}
+/** What the page shows of one entry: no samples or per-run summaries, to keep the data small. */
+const DashboardEntrySchema = z.object({
+  id: z.string(),
+  version: z.string(),
+  built: z.string(),
+  evaluated: z.string(),
+  origin: z.enum(['bench', 'legacy']),
+  ref: z.string(),
+  commit: z.string(),
+  url: z.string().nullable(),
+  message: z.string(),
+  best: z.record(z.number()),
+  dataRateMBps: z.number().nullable(),
+  legacyMBps: z.number().nullable()
+})
+export type DashboardEntry = z.infer<typeof DashboardEntrySchema>
 
 export function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry {
   const ref = commitRef(e, repositoryUrl)
@@ -67,28 +54,107 @@ export function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): Dashboa
   }
 }
 
-export interface DashboardCaseInput {
+/** One case and month of the dashboard's data (`data/<case>/<YYYY-MM>.js`), newest first. */
+const MonthDataSchema = z.object({
+  schema: z.literal(DASHBOARD_SCHEMA),
+  caseId: z.string(),
+  month: z.string().regex(/^\d{4}-\d{2}$/),
+  entries: z.array(DashboardEntrySchema)
+})
+type MonthData = z.infer<typeof MonthDataSchema>
+
+export interface DashboardCase {
   id: string
   name: string
   description: string
   metrics: string[]
-  /** All entries of the case, newest first. */
-  entries: HistoryEntry[]
+  /** Hop metrics in path order; the page averages them per version as the README's hop chart. */
+  hops: string[]
+  /** Months holding entries, newest first: the page loads `data/<case>/<month>.js` for each. */
+  months: string[]
+  total: number
+  /** The case's folder under data/ (its id, encoded as entry paths are). */
+  file: string
 }
 
-export function dashboardData(cases: DashboardCaseInput[], repositoryUrl?: string): DashboardData {
-  return {
+/**
+ * The page loads its data as scripts, not with fetch(), so it works from file:// as over HTTP.
+ * Each file calls one function of `window.glbData`; `<` is escaped so no text can end a script.
+ */
+const script = (fn: string, payload: unknown): string =>
+  `window.glbData.${fn}(${JSON.stringify(payload)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')});\n`
+
+export const monthDataPath = (caseId: string, month: string): string =>
+  `data/${encodeSegment(caseId)}/${month}.js`
+
+/** Month data files as renderReport names them, so files of pruned months can be removed. */
+export const MONTH_DATA_FILE = /^data\/[A-Za-z0-9._~-]+\/\d{4}-\d{2}\.js$/
+
+const newestFirst = (a: DashboardEntry, b: DashboardEntry): number =>
+  a.built < b.built
+    ? 1
+    : a.built > b.built
+      ? -1
+      : a.evaluated < b.evaluated
+        ? 1
+        : a.evaluated > b.evaluated
+          ? -1
+          : a.id < b.id
+            ? -1
+            : 1
+
+function parseMonthData(file: string, text: string): MonthData {
+  const m = /^window\.glbData\.month\(([\s\S]*)\);\n?$/.exec(text)
+  let raw: unknown
+  try {
+    raw = m ? JSON.parse(m[1]) : undefined
+  } catch {
+    raw = undefined
+  }
+  const parsed = MonthDataSchema.safeParse(raw)
+  if (!parsed.success)
+    throw new Error(`${file}: not dashboard data this version wrote; remove it to rebuild it`)
+  return parsed.data
+}
+
+/**
+ * The month's data file with `added` merged into its previous text (null when new): an append
+ * rewrites one small file per case and month, never one that grows with the whole history.
+ */
+export function mergeMonthData(
+  file: string,
+  caseId: string,
+  month: string,
+  previous: string | null,
+  added: HistoryEntry[],
+  repositoryUrl?: string
+): string {
+  const old = previous === null ? [] : parseMonthData(file, previous).entries
+  const ids = new Set(added.map(e => e.id))
+  const entries = [
+    ...old.filter(e => !ids.has(e.id)),
+    ...added.map(e => dashboardEntry(e, repositoryUrl))
+  ].sort(newestFirst)
+  return script('month', { schema: DASHBOARD_SCHEMA, caseId, month, entries })
+}
+
+/** `data/cases.js`: labels and the cases, each with the months the page loads. */
+export function casesScript(cases: DashboardCase[]): string {
+  return script('cases', {
     schema: DASHBOARD_SCHEMA,
     labels: { dataRateMBps: SERIES.dataRate, legacyMBps: SERIES.legacy },
-    cases: cases.map(c => ({
-      id: c.id,
-      name: c.name,
-      description: c.description,
-      metrics: c.metrics,
-      hops: hopMetrics(c.metrics)
-    })),
-    entries: Object.fromEntries(
-      cases.map(c => [c.id, c.entries.map(e => dashboardEntry(e, repositoryUrl))])
-    )
-  }
+    cases
+  })
 }
+
+/** `dashboard/charts.js`: the chart templates, so the page draws exactly the README's charts. */
+export const chartsScript = (templates: unknown): string => script('charts', templates)
+
+export const dashboardCase = (c: Omit<DashboardCase, 'hops' | 'file'>): DashboardCase => ({
+  ...c,
+  hops: hopMetrics(c.metrics),
+  file: encodeSegment(c.id)
+})

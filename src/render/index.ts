@@ -1,16 +1,27 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { monthOf } from '../history/layout'
+import type { CaseView } from '../history/render-hook'
 import type { HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
 import type { Topology } from '../topology/schema'
 import { caseCharts, CHART_TEMPLATE_NAMES, loadChartTemplates, renderSvg } from './charts'
-import { DASHBOARD_ASSETS, dashboardData } from './dashboard'
+import {
+  casesScript,
+  chartsScript,
+  DASHBOARD_ASSETS,
+  dashboardCase,
+  mergeMonthData,
+  MONTH_DATA_FILE,
+  monthDataPath
+} from './dashboard'
 import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
 
 export { jobSummary } from './summary'
 export { topologyMermaid } from './mermaid'
+export { mergeMonthData, monthDataPath } from './dashboard'
 
 export interface RenderOptions {
   entries: HistoryEntry[]
@@ -24,6 +35,8 @@ export interface RenderOptions {
   /** Base for commit links of entries that record no repository, e.g. https://github.com/o/r. */
   repositoryUrl?: string
 }
+
+export type StaticOptions = Omit<RenderOptions, 'entries'> & { cases: CaseView[] }
 
 /** Groups entries by case, newest first within a case and cases in natural id order. */
 export function byCase(entries: readonly HistoryEntry[]): [string, HistoryEntry[]][] {
@@ -40,11 +53,20 @@ export function byCase(entries: readonly HistoryEntry[]): [string, HistoryEntry[
 
 const CHART_FILE = /^case-[\w-]+-(roundtrip|rate|hops)\.(svg|vl\.json)$/
 
+function writer(outDir: string, written: string[]) {
+  return (rel: string, content: string | Buffer): void => {
+    const file = path.join(outDir, rel)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, content)
+    written.push(file)
+  }
+}
+
 /**
- * Writes README.md, charts/*.svg with their Vega-Lite specs, and the dashboard (index.html, its
- * scripts, data/history.json) under outDir. Returns the absolute paths written.
+ * Writes what depends only on each case's newest entries: README.md, charts/*.svg with their
+ * Vega-Lite specs, the dashboard page and its case list. Returns the absolute paths written.
  */
-export async function renderReport(o: RenderOptions): Promise<string[]> {
+export async function renderStatic(o: StaticOptions): Promise<string[]> {
   if (!Number.isInteger(o.maxEntries) || o.maxEntries < 1) {
     throw new Error(`max-entries must be a whole number of at least 1, got ${o.maxEntries}`)
   }
@@ -54,26 +76,25 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
     'utf8'
   )
   const written: string[] = []
-  const write = (rel: string, content: string | Buffer): void => {
-    const file = path.join(o.outDir, rel)
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.writeFileSync(file, content)
-    written.push(file)
-  }
+  const write = writer(o.outDir, written)
 
-  const cases = byCase(o.entries).map(([id, entries]) => {
-    const shown = entries.slice(0, o.maxEntries)
-    const name = o.topologies[id]?.name ?? entries[0].caseName
-    return {
-      id,
-      name,
-      description: o.topologies[id]?.description ?? '',
-      entries,
-      shown,
-      metrics: metricOrder(entries),
-      charts: caseCharts(id, name, shown, templates)
-    }
-  })
+  const cases = [...o.cases]
+    .sort((a, b) => compareCaseIds(a.id, b.id))
+    .map(view => {
+      const recent = newestFirst(view.recent)
+      const shown = recent.slice(0, o.maxEntries)
+      const name = o.topologies[view.id]?.name ?? recent[0]?.caseName ?? view.id
+      return {
+        id: view.id,
+        name,
+        description: o.topologies[view.id]?.description ?? '',
+        total: view.total,
+        months: view.months,
+        shown,
+        metrics: metricOrder(recent),
+        charts: caseCharts(view.id, name, shown, templates)
+      }
+    })
 
   for (const c of cases) {
     for (const chart of c.charts) {
@@ -90,10 +111,57 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
   for (const rel of DASHBOARD_ASSETS)
     write(rel, fs.readFileSync(path.join(shipped, rel.replace(/^dashboard\//, ''))))
   write(
-    'dashboard/charts.json',
-    JSON.stringify(Object.fromEntries(CHART_TEMPLATE_NAMES.map(n => [n, templates[n]])))
+    'dashboard/charts.js',
+    chartsScript(Object.fromEntries(CHART_TEMPLATE_NAMES.map(n => [n, templates[n]])))
   )
-  write('data/history.json', JSON.stringify(dashboardData(cases, o.repositoryUrl)))
+  write(
+    'data/cases.js',
+    casesScript(
+      cases.map(c =>
+        dashboardCase({
+          id: c.id,
+          name: c.name,
+          description: c.description,
+          metrics: c.metrics,
+          months: c.months,
+          total: c.total
+        })
+      )
+    )
+  )
+  return written
+}
+
+/**
+ * Writes the whole report from the whole history: renderStatic plus one dashboard data file per
+ * case and month (files of months no longer in the history are removed). Returns the paths written.
+ */
+export async function renderReport(o: RenderOptions): Promise<string[]> {
+  const groups = byCase(o.entries)
+  const written = await renderStatic({
+    ...o,
+    cases: groups.map(([id, entries]) => ({
+      id,
+      recent: entries.slice(0, o.maxEntries),
+      total: entries.length,
+      months: [...new Set(entries.map(e => monthOf(e.timestampEval)))].sort().reverse()
+    }))
+  })
+  const write = writer(o.outDir, written)
+  const data = new Set<string>()
+  for (const [id, entries] of groups) {
+    const months = new Map<string, HistoryEntry[]>()
+    for (const e of entries) {
+      const m = monthOf(e.timestampEval)
+      months.set(m, [...(months.get(m) ?? []), e])
+    }
+    for (const [month, list] of months) {
+      const rel = monthDataPath(id, month)
+      data.add(rel)
+      write(rel, mergeMonthData(rel, id, month, null, list, o.repositoryUrl))
+    }
+  }
+  removeStaleData(o.outDir, data)
   return written
 }
 
@@ -104,5 +172,18 @@ function removeStaleCharts(dir: string, keep: readonly string[]): void {
   for (const name of fs.readdirSync(dir)) {
     const file = path.resolve(dir, name)
     if (CHART_FILE.test(name) && !kept.has(file)) fs.rmSync(file)
+  }
+}
+
+/** Month data files of pruned months or cases; only files named as ours go. */
+function removeStaleData(outDir: string, keep: Set<string>): void {
+  const data = path.join(outDir, 'data')
+  if (!fs.existsSync(data)) return
+  for (const d of fs.readdirSync(data, { withFileTypes: true })) {
+    if (!d.isDirectory()) continue
+    for (const name of fs.readdirSync(path.join(data, d.name))) {
+      const rel = `data/${d.name}/${name}`
+      if (MONTH_DATA_FILE.test(rel) && !keep.has(rel)) fs.rmSync(path.join(outDir, rel))
+    }
   }
 }

@@ -32,8 +32,8 @@ export interface ReadmeContext {
 
 export interface CaseInput {
   id: string
-  /** All entries of the case, newest first. */
-  entries: HistoryEntry[]
+  /** How many entries the case holds in all. */
+  total: number
   /** The newest `maxEntries`, which the README shows. */
   shown: HistoryEntry[]
   metrics: string[]
@@ -51,7 +51,7 @@ export function readmeContext(
   topologies: Record<string, Topology>,
   repositoryUrl?: string
 ): ReadmeContext {
-  const newest = cases.flatMap(c => c.entries.slice(0, 1))
+  const newest = cases.flatMap(c => c.shown.slice(0, 1))
   const load = newest.find(e => e.origin === 'bench')?.load ??
     newest[0]?.load ?? { docs: 500, batchSize: 10, docBytes: 1000000, runs: 3, warmupRuns: 1 }
   const metricNames = [...new Set(cases.flatMap(c => c.metrics))]
@@ -66,15 +66,15 @@ export function readmeContext(
       const topology = topologies[c.id]
       return {
         id: c.id,
-        name: topology?.name ?? c.entries[0]?.caseName ?? c.id,
+        name: topology?.name ?? c.shown[0]?.caseName ?? c.id,
         description: topology?.description ?? '',
         notes: topology?.notes ?? '',
         mermaid: topology ? topologyMermaid(topology) : '',
         charts: c.charts.map(ch => ({ alt: CHART_ALT[ch.kind], file: `charts/${ch.name}.svg` })),
         table: markdownTable(c.shown, c.metrics, repositoryUrl),
         shown: c.shown.length,
-        total: c.entries.length,
-        truncated: c.shown.length < c.entries.length
+        total: c.total,
+        truncated: c.shown.length < c.total
       }
     })
   }
