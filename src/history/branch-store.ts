@@ -646,7 +646,9 @@ async function pushLoop<T extends { tip: string | null; commit: string | null }>
       const now = Date.now()
       lockedSince = LOCKED.test(err.output) ? (lockedSince ?? now) : null
       const stale = lockedSince !== null && now - lockedSince > STALE_LOCK_MS
+      const rejected = `history: push to ${target.branch} rejected at attempt ${n} (${reason})`
       if (stale || now - started > budget) {
+        log(rejected)
         throw new Error(
           `push to ${target.branch} failed ${n} times over ${((now - started) / 1000).toFixed(0)} s; giving up. ` +
             `git said: ${reason}` +
@@ -656,9 +658,7 @@ async function pushLoop<T extends { tip: string | null; commit: string | null }>
         )
       }
       const wait = backoffMs(n)
-      log(
-        `history: push to ${target.branch} rejected at attempt ${n} (${reason}); retrying in ${(wait / 1000).toFixed(1)} s`
-      )
+      log(`${rejected}; retrying in ${(wait / 1000).toFixed(1)} s`)
       await sleep(wait)
     }
   }
