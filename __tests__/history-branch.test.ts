@@ -46,6 +46,7 @@ test('first run creates gh-pages as an orphan branch holding the entries and the
     schema: 'gnes-latency-bench/history-index@1',
     caseId: '1',
     month: '2026-11',
+    tree: git(bare, 'rev-parse', 'gh-pages:benchmarks/entries/1/2026-11').trim(),
     entries: { [path.posix.basename(entryPath(entries[0]))]: entries[0].id }
   })
   expect(JSON.parse(show(bare, 'gh-pages', `benchmarks/${entryPath(entries[0])}`))).toEqual(

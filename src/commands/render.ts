@@ -51,9 +51,7 @@ export const renderCommand: Command = {
     console.log(
       `rendered ${entries.length} entries of ${caseIds.length} case(s): ${files.length} files in ${outDir}`
     )
-    console.log(
-      `preview: cd ${outDir} && python3 -m http.server 8000, then open http://localhost:8000/`
-    )
+    console.log(`preview: open ${path.join(outDir, 'index.html')} (from disk or over HTTP)`)
     return 0
   }
 }

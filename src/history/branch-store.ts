@@ -225,18 +225,22 @@ interface Attempt {
   added: Map<string, string>
 }
 
-/** Month → month tree id, per case directory name, from `entries/` at the tip. */
-async function monthTrees(
-  git: Git,
-  dirTree: string | null
-): Promise<Map<string, Map<string, string>>> {
-  const out = new Map<string, Map<string, string>>()
+interface CaseTree {
+  /** The case's directory `entries/<case>`. */
+  tree: string
+  /** Month → its directory's tree id. */
+  months: Map<string, string>
+}
+
+/** Each case directory of `entries/` at the tip, by its (encoded) name. */
+async function caseTrees(git: Git, dirTree: string | null): Promise<Map<string, CaseTree>> {
+  const out = new Map<string, CaseTree>()
   const entries = dirTree ? await itemAt(git, dirTree, ENTRIES_DIR) : null
   if (entries?.type !== 'tree') return out
   for (const c of await lsTree(git, entries.oid)) {
     if (c.type !== 'tree') continue
     const months = (await lsTree(git, c.oid)).filter(m => m.type === 'tree')
-    out.set(c.name, new Map(months.map(m => [m.name, m.oid])))
+    out.set(c.name, { tree: c.oid, months: new Map(months.map(m => [m.name, m.oid])) })
   }
   return out
 }
@@ -256,17 +260,23 @@ async function blobIds(
   return out
 }
 
+/** One case and month an attempt looks into: its files at the tip, and what the index expects. */
 interface MonthState {
   caseId: string
   month: string
   /** File name → blob id (mode checked: no links). */
   files: Map<string, string>
+  expected: MonthIndex | null
 }
 
+const encoded = (caseId: string): string => caseIndexPath(caseId).slice(INDEX_DIR.length + 1, -5)
+const monthKey = (caseId: string, month: string) => `${caseId}\0${month}`
+
 /**
- * One incremental append on a partial clone: fetch only the trees down to each case's months,
- * the index of every case, and for the months it touches their tree, index and dashboard data.
- * Entries already stored are not read again; the index tells what the branch should hold.
+ * One incremental append on a partial clone. It fetches the trees down to each case's list of
+ * months and each case's index head (a few hundred bytes), and for the months it touches their
+ * tree, month index and dashboard data. Stored entries are not read again: the index heads say
+ * whether anything changed behind this tool's back (then that case's months are all compared).
  */
 async function incrementalAttempt(
   clone: Clone,
@@ -281,57 +291,46 @@ async function incrementalAttempt(
   if (tip) await checkHistoryBranch(clone, target, dirTree)
   const name = (rel: string) => `${target.branch}:${under(dir, rel)}`
 
-  // Every case's index: small files, one per case, fetched in one round trip.
-  const trees = await monthTrees(git, dirTree)
-  const caseIds = new Map<string, string>()
-  const indexBlobs = new Map<string, string>()
+  // Every case's index head and the month index files it has (names only; the tree is local).
+  const trees = await caseTrees(git, dirTree)
+  const headBlobs = new Map<string, string>()
+  const monthIndexes = new Map<string, Set<string>>()
   const indexTree = dirTree ? await itemAt(git, dirTree, INDEX_DIR) : null
-  if (indexTree?.type === 'tree') {
-    for (const i of await lsTree(git, indexTree.oid)) {
-      if (i.type === 'blob' && i.name.endsWith('.json')) indexBlobs.set(i.name.slice(0, -5), i.oid)
+  for (const i of indexTree?.type === 'tree' ? await lsTree(git, indexTree.oid) : []) {
+    if (i.type === 'blob' && i.name.endsWith('.json')) headBlobs.set(i.name.slice(0, -5), i.oid)
+    if (i.type === 'tree') {
+      const files = (await lsTree(git, i.oid)).map(f => f.name.replace(/\.json$/, ''))
+      monthIndexes.set(i.name, new Set(files))
     }
   }
-  await clone.fetchObjects([...indexBlobs.values()])
-  const indexTexts = await readBlobs(git, [...indexBlobs.values()])
-  const indexes = new Map<string, CaseIndex>()
-  for (const [enc, oid] of indexBlobs) {
+  await clone.fetchObjects([...headBlobs.values()])
+  const headTexts = await readBlobs(git, [...headBlobs.values()])
+  const heads = new Map<string, CaseIndex>()
+  for (const [enc, oid] of headBlobs) {
     const file = name(`${INDEX_DIR}/${enc}.json`)
-    const index = parseIndex(CaseIndexSchema, file, indexTexts.get(oid)!)
-    if (caseIndexPath(index.caseId) !== `${INDEX_DIR}/${enc}.json`) {
-      throw new HistoryError(file, `indexes case '${index.caseId}', which belongs elsewhere`)
+    const head = parseIndex(CaseIndexSchema, file, headTexts.get(oid)!)
+    if (encoded(head.caseId) !== enc) {
+      throw new HistoryError(file, `indexes case '${head.caseId}', which belongs elsewhere`)
     }
-    indexes.set(enc, index)
-    caseIds.set(enc, index.caseId)
+    heads.set(enc, head)
   }
 
-  // Validate the new entries; group them by case and month.
-  const touched = new Map<string, HistoryEntry[]>()
-  const key = (caseId: string, month: string) => `${caseId}\0${month}`
-  for (const e of target.entries) {
-    const k = key(e.caseId, monthOf(e.timestampEval))
-    touched.set(k, [...(touched.get(k) ?? []), e])
-  }
-  const enc = (caseId: string) => caseIndexPath(caseId).slice(INDEX_DIR.length + 1, -5)
-
-  // Months to look into: those touched, and those whose tree differs from the index or that
-  // already miss entries (a force-push or a hand edit happened there).
+  // Months to look into: those the new entries go to, and every month of a case whose directory
+  // changed behind the index (or that misses entries already, so the warning repeats).
   const look = new Map<string, { caseId: string; month: string }>()
-  for (const [k, list] of touched)
-    look.set(k, { caseId: list[0].caseId, month: monthOf(list[0].timestampEval) })
-  for (const [e, index] of indexes) {
-    const actual = trees.get(e) ?? new Map<string, string>()
-    for (const [month, rec] of Object.entries(index.months)) {
-      if (rec.missing > 0 || rec.tree !== (actual.get(month) ?? null)) {
-        look.set(key(index.caseId, month), { caseId: index.caseId, month })
-      }
-    }
+  for (const e of target.entries) {
+    const month = monthOf(e.timestampEval)
+    look.set(monthKey(e.caseId, month), { caseId: e.caseId, month })
   }
-  for (const [e, months] of trees) {
-    if (indexes.has(e)) continue
-    // Entries of a case the index does not know (added by hand, or by an older version): indexed now.
-    const caseId = caseIdOf(e, name)
-    caseIds.set(e, caseId)
-    for (const month of months.keys()) look.set(key(caseId, month), { caseId, month })
+  const audited = new Set<string>()
+  for (const enc of new Set([...heads.keys(), ...trees.keys()])) {
+    const head = heads.get(enc)
+    const actual = trees.get(enc)
+    if (head && head.missing === 0 && head.tree === (actual?.tree ?? null)) continue
+    audited.add(enc)
+    const caseId = head?.caseId ?? caseIdOf(enc, name)
+    const months = new Set([...(actual?.months.keys() ?? []), ...(monthIndexes.get(enc) ?? [])])
+    for (const month of months) look.set(monthKey(caseId, month), { caseId, month })
   }
 
   const render = target.render
@@ -342,7 +341,7 @@ async function incrementalAttempt(
   ])
   const side = await blobIds(git, dirTree, sidePaths)
   const monthOids = lookList
-    .map(l => trees.get(enc(l.caseId))?.get(l.month))
+    .map(l => trees.get(encoded(l.caseId))?.months.get(l.month))
     .filter((o): o is string => !!o)
   await clone.fetchObjects([...monthOids, ...side.values()])
   const sideTexts = await readBlobs(git, [...side.values()])
@@ -353,10 +352,11 @@ async function incrementalAttempt(
 
   const states = new Map<string, MonthState>()
   for (const l of lookList) {
-    const oid = trees.get(enc(l.caseId))?.get(l.month)
+    const enc = encoded(l.caseId)
+    const oid = trees.get(enc)?.months.get(l.month)
     const files = new Map<string, string>()
     for (const item of oid ? await lsTree(git, oid) : []) {
-      const rel = `${ENTRIES_DIR}/${enc(l.caseId)}/${l.month}/${item.name}`
+      const rel = `${ENTRIES_DIR}/${enc}/${l.month}/${item.name}`
       if (item.mode !== '100644' && item.mode !== '100755') {
         throw new HistoryError(
           name(rel),
@@ -365,16 +365,23 @@ async function incrementalAttempt(
       }
       files.set(item.name, item.oid)
     }
-    states.set(key(l.caseId, l.month), { ...l, files })
+    const mPath = monthIndexPath(l.caseId, l.month)
+    const before = text(mPath)
+    const expected = before ? parseIndex(MonthIndexSchema, name(mPath), before) : null
+    states.set(monthKey(l.caseId, l.month), { ...l, files, expected })
   }
 
   const plan = planAppend(
     e =>
       states
-        .get(key(e.caseId, monthOf(e.timestampEval)))!
+        .get(monthKey(e.caseId, monthOf(e.timestampEval)))!
         .files.has(path.posix.basename(entryPath(e))),
     target.entries
   )
+  if (plan.add.length === 0 && !(withReport && target.entries.length === 0)) {
+    const outcome = { added: [], present: plan.present, all: [], missing: [], total: null }
+    return { tip, commit: null, added: new Map(), outcome }
+  }
   const changes: TreeChanges = new Map()
   const added = new Map<string, string>()
   for (const e of plan.add) {
@@ -382,60 +389,59 @@ async function incrementalAttempt(
     const blob = await writeBlob(git, serializeEntry(e))
     changes.set(rel, blob)
     added.set(rel, blob)
-    states.get(key(e.caseId, monthOf(e.timestampEval)))!.files.set(path.posix.basename(rel), blob)
-  }
-  if (plan.add.length === 0 && !(withReport && target.entries.length === 0)) {
-    return {
-      tip,
-      commit: null,
-      added,
-      outcome: { added: [], present: plan.present, all: [], missing: [], total: null }
-    }
   }
 
-  // The index and dashboard data of every month looked into; the missing are named, kept, and warned about.
+  // Month indexes and dashboard data of the months looked into; the missing are named and kept.
   const missing: string[] = []
-  const changedIndexes = new Map<string, CaseIndex>()
+  const newHeads = new Map<string, CaseIndex>()
+  const monthChanges = new Map<string, Map<string, string | null>>()
   for (const s of states.values()) {
-    const e = enc(s.caseId)
-    const caseIndex =
-      changedIndexes.get(e) ??
-      structuredClone(
-        indexes.get(e) ?? ({ schema: INDEX_SCHEMA, caseId: s.caseId, months: {} } as CaseIndex)
-      )
-    changedIndexes.set(e, caseIndex)
-    const mPath = monthIndexPath(s.caseId, s.month)
-    const before = text(mPath)
-    const expected: MonthIndex = before
-      ? parseIndex(MonthIndexSchema, name(mPath), before)
-      : { schema: INDEX_SCHEMA, caseId: s.caseId, month: s.month, entries: {} }
-    const entries = { ...expected.entries, ...idsOfFiles([...s.files.keys()]) }
-    const gone = Object.keys(entries).filter(f => !s.files.has(f))
-    missing.push(...gone.map(f => entries[f]))
-    const monthChanges: TreeChanges = new Map(
-      [...s.files]
-        .filter(([f]) => changes.has(`${ENTRIES_DIR}/${e}/${s.month}/${f}`))
-        .map(([f, b]) => [f, b])
-    )
-    const monthTree = await editTree(git, trees.get(e)?.get(s.month) ?? null, monthChanges)
-    caseIndex.months[s.month] = {
-      entries: Object.keys(entries).length,
-      missing: gone.length,
-      tree: monthTree
-    }
-    const monthIndex: MonthIndex = { ...expected, entries }
-    changes.set(mPath, await writeBlob(git, serializeIndex(monthIndex)))
+    const enc = encoded(s.caseId)
     const newHere = plan.add.filter(
       x => x.caseId === s.caseId && monthOf(x.timestampEval) === s.month
     )
+    const fileChanges: TreeChanges = new Map(
+      newHere.map(e => [path.posix.basename(entryPath(e)), added.get(entryPath(e))!])
+    )
+    const monthTree = await editTree(git, trees.get(enc)?.months.get(s.month) ?? null, fileChanges)
+    const names = new Set([...s.files.keys(), ...fileChanges.keys()])
+    const entries = { ...(s.expected?.entries ?? {}), ...idsOfFiles([...names]) }
+    const gone = Object.keys(entries).filter(f => !names.has(f))
+    missing.push(...gone.map(f => entries[f]))
+    const index: MonthIndex = {
+      schema: INDEX_SCHEMA,
+      caseId: s.caseId,
+      month: s.month,
+      tree: monthTree,
+      entries
+    }
+    changes.set(monthIndexPath(s.caseId, s.month), await writeBlob(git, serializeIndex(index)))
+    const perCase = monthChanges.get(enc) ?? new Map()
+    perCase.set(s.month, monthTree)
+    monthChanges.set(enc, perCase)
+    const head = newHeads.get(enc) ?? {
+      schema: INDEX_SCHEMA,
+      caseId: s.caseId,
+      tree: null,
+      // An audited case is counted afresh, month by month; others add what they append.
+      entries: audited.has(enc) ? 0 : (heads.get(enc)?.entries ?? 0),
+      missing: audited.has(enc) ? 0 : (heads.get(enc)?.missing ?? 0)
+    }
+    head.entries += audited.has(enc) ? Object.keys(entries).length : newHere.length
+    head.missing += audited.has(enc) ? gone.length : 0
+    newHeads.set(enc, head)
     if (render && newHere.length > 0) {
       const dPath = render.monthDataPath(s.caseId, s.month)
       const merged = render.mergeMonthData(name(dPath), s.caseId, s.month, text(dPath), newHere)
       changes.set(dPath, await writeBlob(git, merged))
     }
   }
-  for (const [e, index] of changedIndexes) {
-    changes.set(`${INDEX_DIR}/${e}.json`, await writeBlob(git, serializeIndex(index)))
+  for (const [enc, head] of newHeads) {
+    const months: TreeChanges = new Map(
+      [...(monthChanges.get(enc) ?? [])].map(([m, t]) => [m, t ? { tree: t } : null])
+    )
+    head.tree = await editTree(git, trees.get(enc)?.tree ?? null, months)
+    changes.set(`${INDEX_DIR}/${enc}.json`, await writeBlob(git, serializeIndex(head)))
   }
   if (missing.length > 0) {
     log(
@@ -445,41 +451,36 @@ async function incrementalAttempt(
     )
   }
 
-  const allIndexes = new Map([...indexes, ...changedIndexes])
-  const total = [...allIndexes.values()].reduce(
-    (n, index) => n + Object.values(index.months).reduce((m, r) => m + r.entries - r.missing, 0),
-    0
-  )
+  const allHeads = new Map([...heads, ...newHeads])
+  const total = [...allHeads.values()].reduce((n, h) => n + h.entries - h.missing, 0)
   if (withReport && render) {
-    const local = new Set(
-      [...changedIndexes.values()].flatMap(i => Object.values(i.months).map(r => r.tree))
-    )
-    for (const [rel, blob] of await renderReport(clone, allIndexes, changes, local, render, name)) {
-      changes.set(rel, blob)
+    const months = new Map<string, Map<string, string | null>>()
+    for (const [enc, head] of allHeads) {
+      const list = new Map<string, string | null>(
+        [...(monthIndexes.get(enc) ?? [])].map(m => [m, trees.get(enc)?.months.get(m) ?? null])
+      )
+      for (const [m, t] of monthChanges.get(enc) ?? []) list.set(m, t)
+      months.set(head.caseId, list)
     }
+    const report = await renderReport(clone, allHeads, months, changes, render, name)
+    for (const [rel, blob] of report) changes.set(rel, blob)
   }
 
   const prefixed: TreeChanges = new Map([...changes].map(([rel, oid]) => [under(dir, rel), oid]))
   const newRoot = await editTree(git, root, prefixed)
   if (!newRoot || newRoot === root) {
-    return {
-      tip,
-      commit: null,
-      added,
-      outcome: { added: [], present: plan.present, all: [], missing, total }
-    }
+    const outcome = { added: [], present: plan.present, all: [], missing, total }
+    return { tip, commit: null, added, outcome }
   }
   // Nothing may get lost between writing and committing: every added entry is in the new tree.
   for (const [rel, blob] of added) {
     const item = await itemAt(git, newRoot, under(dir, rel))
-    if (item?.oid !== blob)
-      throw new Error(`internal error: ${rel} is not in the tree about to be pushed`)
+    if (item?.oid !== blob) throw new Error(`internal error: ${rel} is not in the tree to push`)
   }
   const message =
     plan.add.length > 0 ? (target.message ?? appendMessage(plan.add)) : 'history: render the report'
-  const commit = (
-    await git(['commit-tree', newRoot, ...(tip ? ['-p', tip] : []), '-m', message])
-  ).trim()
+  const parents = tip ? ['-p', tip] : []
+  const commit = (await git(['commit-tree', newRoot, ...parents, '-m', message])).trim()
   return {
     tip,
     commit,
@@ -495,106 +496,79 @@ async function incrementalAttempt(
 }
 
 /** A case directory's id, from the name it is stored under. */
-function caseIdOf(encoded: string, name: (rel: string) => string): string {
-  const id = idsOfFiles([`${encoded}.json`])[`${encoded}.json`]
-  if (!id)
-    throw new HistoryError(
-      name(`${ENTRIES_DIR}/${encoded}`),
-      'is not a case directory this tool writes'
-    )
+function caseIdOf(encodedName: string, name: (rel: string) => string): string {
+  const id = idsOfFiles([`${encodedName}.json`])[`${encodedName}.json`]
+  if (!id) {
+    throw new HistoryError(name(`${ENTRIES_DIR}/${encodedName}`), 'is not a case directory')
+  }
   return id
 }
 
 /**
- * Renders README, charts and pages from each case's newest entries: the newest months, by the
- * index, until they hold `render.recent` entries. Returns path → blob id of every file written.
+ * Renders README, charts and pages from each case's newest entries: its newest months, fetched a
+ * month at a time, until they hold `render.recent` entries. Returns path → blob id of the files.
  */
 async function renderReport(
   clone: Clone,
-  indexes: Map<string, CaseIndex>,
+  heads: Map<string, CaseIndex>,
+  months: Map<string, Map<string, string | null>>,
   changes: TreeChanges,
-  local: Set<string | null>,
   render: Render,
   name: (rel: string) => string
 ): Promise<Map<string, string>> {
   const { git } = clone
-  const views: (CaseView & { files: { rel: string; oid: string }[] })[] = []
-  const monthTreeIds: string[] = []
-  for (const [enc, index] of indexes) {
-    const months = Object.entries(index.months)
-      .filter(([, r]) => r.tree && r.entries > r.missing)
-      .map(([m]) => m)
-      .sort()
-      .reverse()
-    let count = 0
-    const wanted: string[] = []
-    for (const m of months) {
-      if (count >= render.recent) break
-      wanted.push(m)
-      count += index.months[m].entries - index.months[m].missing
-    }
-    views.push({
-      id: index.caseId,
+  const written = new Set([...changes.values()].filter((v): v is string => typeof v === 'string'))
+  const views: CaseView[] = []
+  const wanted: { view: CaseView; rel: string; oid: string }[] = []
+  for (const [enc, head] of heads) {
+    const list = [...(months.get(head.caseId) ?? [])]
+      .filter((e): e is [string, string] => !!e[1])
+      .sort(([a], [b]) => (a < b ? 1 : -1))
+    const view: CaseView = {
+      id: head.caseId,
       recent: [],
-      total: months.reduce((n, m) => n + index.months[m].entries - index.months[m].missing, 0),
-      months,
-      files: wanted.map(m => ({ rel: `${ENTRIES_DIR}/${enc}/${m}`, oid: index.months[m].tree! }))
-    })
-    monthTreeIds.push(...wanted.map(m => index.months[m].tree!))
-  }
-  // Month trees and entries written here are local; the others come from the remote.
-  await clone.fetchObjects(monthTreeIds.filter(oid => !local.has(oid)))
-  const blobs: { view: CaseView; rel: string; oid: string }[] = []
-  for (const v of views) {
-    for (const f of v.files) {
-      for (const item of await lsTree(git, f.oid)) {
-        blobs.push({
-          view: v,
-          rel: `${f.rel}/${item.name}`,
-          oid: changes.get(`${f.rel}/${item.name}`) ?? item.oid
-        })
+      total: head.entries - head.missing,
+      months: list.map(([m]) => m)
+    }
+    views.push(view)
+    let count = 0
+    for (const [m, tree] of list) {
+      if (count >= render.recent) break
+      if (!written.has(tree)) await clone.fetchObjects([tree])
+      for (const item of await lsTree(git, tree)) {
+        wanted.push({ view, rel: `${ENTRIES_DIR}/${enc}/${m}/${item.name}`, oid: item.oid })
+        count++
       }
     }
   }
-  const written = new Set(changes.values())
-  await clone.fetchObjects(blobs.map(b => b.oid).filter(o => !written.has(o)))
+  await clone.fetchObjects(wanted.map(w => w.oid).filter(o => !written.has(o)))
   const texts = await readBlobs(
     git,
-    blobs.map(b => b.oid)
+    wanted.map(w => w.oid)
   )
-  for (const b of blobs) {
+  for (const w of wanted) {
     let raw: unknown
     try {
-      raw = JSON.parse(texts.get(b.oid)!)
+      raw = JSON.parse(texts.get(w.oid)!)
     } catch (err) {
-      throw new HistoryError(name(b.rel), `not valid JSON (${(err as Error).message})`)
+      throw new HistoryError(name(w.rel), `not valid JSON (${(err as Error).message})`)
     }
-    let entry: HistoryEntry
     try {
-      entry = upgradeEntry(raw)
+      w.view.recent.push(upgradeEntry(raw))
     } catch (err) {
-      throw new HistoryError(name(b.rel), (err as Error).message)
+      throw new HistoryError(name(w.rel), (err as Error).message)
     }
-    b.view.recent.push(entry)
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-report-'))
   try {
-    await render.report(
-      scratch,
-      views.map(({ files: _files, ...v }) => v)
-    )
+    await render.report(scratch, views)
     const files = fs
       .readdirSync(scratch, { recursive: true, withFileTypes: true })
       .filter(d => d.isFile())
       .map(d => path.relative(scratch, path.join(d.parentPath, d.name)).split(path.sep).join('/'))
-    const oids = (
-      await git(
-        ['hash-object', '-w', '--stdin-paths'],
-        files.map(f => path.join(scratch, f)).join('\n') + '\n'
-      )
-    )
-      .trim()
-      .split('\n')
+    if (files.length === 0) return new Map()
+    const paths = `${files.map(f => path.join(scratch, f)).join('\n')}\n`
+    const oids = (await git(['hash-object', '-w', '--stdin-paths'], paths)).trim().split('\n')
     return new Map(files.map((f, i) => [f, oids[i]]))
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true })
@@ -746,19 +720,26 @@ async function writeIndexFiles(clone: Clone): Promise<void> {
   fs.rmSync(path.join(historyDir, INDEX_DIR), { recursive: true, force: true })
   await git(['add', '-A', '-f', '--', '.'])
   const root = (await git(['write-tree'])).trim()
-  const trees = await monthTrees(git, await historyTree(git, root, dir))
-  for (const [enc, months] of trees) {
+  const trees = await caseTrees(git, await historyTree(git, root, dir))
+  for (const [enc, c] of trees) {
     const caseId = caseIdOf(enc, rel => `${clone.label}/${rel}`)
-    const index: CaseIndex = { schema: INDEX_SCHEMA, caseId, months: {} }
-    for (const [month, oid] of months) {
-      const files = (await lsTree(git, oid)).map(i => i.name)
-      const entries = idsOfFiles(files)
-      index.months[month] = { entries: files.length, missing: 0, tree: oid }
+    let count = 0
+    for (const [month, tree] of c.months) {
+      const files = (await lsTree(git, tree)).map(i => i.name)
+      count += files.length
       const file = path.join(historyDir, monthIndexPath(caseId, month))
       fs.mkdirSync(path.dirname(file), { recursive: true })
-      fs.writeFileSync(file, serializeIndex({ schema: INDEX_SCHEMA, caseId, month, entries }))
+      const entries = idsOfFiles(files)
+      fs.writeFileSync(file, serializeIndex({ schema: INDEX_SCHEMA, caseId, month, tree, entries }))
     }
-    fs.writeFileSync(path.join(historyDir, caseIndexPath(caseId)), serializeIndex(index))
+    const head: CaseIndex = {
+      schema: INDEX_SCHEMA,
+      caseId,
+      tree: c.tree,
+      entries: count,
+      missing: 0
+    }
+    fs.writeFileSync(path.join(historyDir, caseIndexPath(caseId)), serializeIndex(head))
   }
 }
 

@@ -4,9 +4,9 @@ import { decodeSegment, encodeSegment } from './layout'
 
 /**
  * The history's index, in its own files and schema, generic over entry content: which entry ids
- * (by file name) each case and month holds, and the git tree of each month as last written. An
- * append compares it with the branch to notice entries that vanished (a force-push, a hand edit)
- * without reading any entry, and its presence marks a branch as a history branch.
+ * (by file name) each case and month holds, and the git trees as last written by this tool. An
+ * append compares one small head per case with the branch to notice entries that vanished (a
+ * force-push, a hand edit) without reading any entry; its presence marks a history branch.
  */
 export const INDEX_SCHEMA = 'gnes-latency-bench/history-index@1'
 export const INDEX_DIR = 'index'
@@ -14,20 +14,19 @@ export const INDEX_DIR = 'index'
 const MONTH = /^\d{4}-\d{2}$/
 const oid = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
 
-/** `index/<case>.json`: per month, how many entries the index expects and how many are gone. */
+/**
+ * `index/<case>.json`, the head of a case: a few hundred bytes whatever the history's size. When
+ * `tree` differs from the case's directory at the tip, something else changed it.
+ */
 export const CaseIndexSchema = z
   .object({
     schema: z.literal(INDEX_SCHEMA),
     caseId: z.string().min(1),
-    months: z.record(
-      z.string().regex(MONTH),
-      z.object({
-        entries: z.number().int().nonnegative(),
-        missing: z.number().int().nonnegative(),
-        /** The month's directory of entries at the last write; null when it is gone. */
-        tree: oid.nullable()
-      })
-    )
+    /** The case's directory of entries (`entries/<case>`) at the last write; null when gone. */
+    tree: oid.nullable(),
+    /** Entries the index lists, and how many of them the branch lacked at the last write. */
+    entries: z.number().int().nonnegative(),
+    missing: z.number().int().nonnegative()
   })
   .strict()
 export type CaseIndex = z.infer<typeof CaseIndexSchema>
@@ -38,6 +37,8 @@ export const MonthIndexSchema = z
     schema: z.literal(INDEX_SCHEMA),
     caseId: z.string().min(1),
     month: z.string().regex(MONTH),
+    /** The month's directory of entries at the last write; null when it is gone. */
+    tree: oid.nullable(),
     entries: z.record(z.string())
   })
   .strict()

@@ -37,8 +37,8 @@ export async function itemAt(git: Git, root: string, path: string): Promise<Tree
 export const writeBlob = async (git: Git, text: string): Promise<string> =>
   (await git(['hash-object', '-w', '--stdin'], text)).trim()
 
-/** Path → blob id to set, or null to delete. */
-export type TreeChanges = Map<string, string | null>
+/** Path → blob id to set, `{ tree }` to set a directory's tree, or null to delete. */
+export type TreeChanges = Map<string, string | { tree: string } | null>
 
 /**
  * The tree `base` with `changes` applied; null when nothing is left. Only trees on the changed
@@ -54,7 +54,9 @@ export async function editTree(
   for (const [file, oid] of changes) {
     const slash = file.indexOf('/')
     if (slash < 0) {
-      if (oid) items.set(file, { mode: '100644', type: 'blob', oid, name: file })
+      if (typeof oid === 'string')
+        items.set(file, { mode: '100644', type: 'blob', oid, name: file })
+      else if (oid) items.set(file, { mode: '040000', type: 'tree', oid: oid.tree, name: file })
       else items.delete(file)
       continue
     }
