@@ -2,9 +2,10 @@
  * One append of a suite result (4 entries) to a history of N entries on a gh-pages branch, real
  * git and a bare remote that serves partial fetches as GitHub does: time, bytes fetched, bytes
  * pushed, and how much the remote grows; cold (a fresh clone directory, as on Actions) and warm.
- * Run: npm run bench:history -- [entries=10000]
+ * Run: npm run bench:history -- [entries=10000] [suite results per day=1]
  *
- * The history has one suite result every 6 hours (about 120 entries per case and month). Entries
+ * The history has one suite result per day by default (nightly runs: about 30 entries per case
+ * and month; what an append rewrites grows with that, not with the history's size). Entries
  * of the newest three months are full size (samples and runs, ~16 kB); older ones are stored
  * without samples (~1 kB) to keep seeding 100,000 entries short: an append never reads those.
  */
@@ -16,10 +17,10 @@ import { writeEntryFiles } from '../src/history/dir-store'
 import { entriesFromResult } from '../src/history/from-result'
 import type { Render } from '../src/history/render-hook'
 import { knownTopologies, renderHook } from '../src/record'
-import { dirBytes, kb, load, result, secs, sh } from './history-fixtures'
+import { dirBytes, kb, load, objectBytes, result, secs, sh } from './history-fixtures'
 
 const ENTRIES = Number(process.argv[2] ?? 10000)
-const STEP_MS = 6 * 3600_000
+const STEP_MS = 86_400_000 / Number(process.argv[3] ?? 1)
 const FULL_MONTHS_MS = 92 * 86_400_000
 
 /** Writes `count` entries to a gh-pages branch written by an earlier version (entries, no index). */
@@ -67,8 +68,8 @@ async function append(
   label: string
 ): Promise<BranchAppend> {
   const objects = path.join(workDir, '.git', 'objects')
-  const fetchedBefore = dirBytes(objects)
-  const remoteBefore = dirBytes(path.join(bare, 'objects'))
+  const fetchedBefore = objectBytes(objects)
+  const remoteBefore = objectBytes(path.join(bare, 'objects'))
   const packsBefore = packs(bare)
   const t0 = performance.now()
   const out = await appendToBranch({
@@ -87,8 +88,8 @@ async function append(
     .trim()
     .split('\n')
   console.log(
-    `${label}: ${took}, ${out.attempts} attempt(s); fetched ${kb(dirBytes(objects) - fetchedBefore)}, ` +
-      `pushed ${kb(pushed)}, remote grew ${kb(dirBytes(path.join(bare, 'objects')) - remoteBefore)}; ` +
+    `${label}: ${took}, ${out.attempts} attempt(s); fetched ${kb(objectBytes(objects) - fetchedBefore)}, ` +
+      `pushed ${kb(pushed)}, remote grew ${kb(objectBytes(path.join(bare, 'objects')) - remoteBefore)}; ` +
       `${changed.length} files changed`
   )
   return out

@@ -127,3 +127,16 @@ export const load = (): string =>
     .loadavg()
     .map(l => l.toFixed(1))
     .join(' ')} on ${os.cpus().length} cores`
+
+/** Bytes of git objects as transferred: packs and loose objects, not pack indexes. */
+export function objectBytes(objects: string): number {
+  if (!fs.existsSync(objects)) return 0
+  let bytes = 0
+  for (const d of fs.readdirSync(objects, { withFileTypes: true, recursive: true })) {
+    const loose = /^[0-9a-f]{38}$/.test(d.name)
+    if (d.isFile() && (loose || d.name.endsWith('.pack'))) {
+      bytes += fs.statSync(path.join(d.parentPath, d.name)).size
+    }
+  }
+  return bytes
+}

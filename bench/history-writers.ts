@@ -103,6 +103,9 @@ async function main(): Promise<void> {
         `time min ${times[0]?.toFixed(1)} s, median ${times[Math.floor(times.length / 2)]?.toFixed(1)} s, max ${times.at(-1)?.toFixed(1)} s; ` +
         `attempts min ${attempts[0]}, median ${attempts[Math.floor(attempts.length / 2)]}, max ${attempts.at(-1)}`
     )
+    console.log(
+      `per writer (seconds/attempts): ${done.map(d => `${d.seconds.toFixed(1)}/${d.attempts}`).join(' ')}`
+    )
     const check = path.join(tmp, 'check')
     sh(tmp, 'clone', '-q', '-b', 'gh-pages', bare, check)
     const ids = readHistory(path.join(check, 'benchmarks')).map(e => e.id)

@@ -123,6 +123,17 @@ interface Clone {
   fetchObjects(oids: string[]): Promise<void>
   /** Fetches the tip in full and makes the work tree exactly its tree (empty when absent). */
   checkout(): Promise<string | null>
+  /** Pushes `commit` to the branch without force, and checks the remote's tip is that commit. */
+  push(commit: string): Promise<void>
+}
+
+/** True when the work repository holds a partial fetch of the history remote. */
+async function isPartial(git: Git): Promise<boolean> {
+  try {
+    return (await git(['config', '--get', `remote.${REMOTE}.promisor`])).trim() === 'true'
+  } catch {
+    return false
+  }
 }
 
 /** Runs `use` in the caller's work dir, or in a temporary one removed afterwards. */
@@ -159,12 +170,34 @@ async function withClone<T>(loc: BranchLocation, use: (clone: Clone) => Promise<
       fetchTip,
       async fetchObjects(oids) {
         if (oids.length === 0) return
+        // Objects made or fetched by an earlier append in this clone are not fetched again.
+        const list = ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']
+        const local = new Set((await git(list)).split('\n'))
+        oids = oids.filter(o => !local.has(o))
+        if (oids.length === 0) return
         // As git's own lazy fetch asks: objects by id, no negotiation, no connectivity walk.
         const args = ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '-q', '--no-tags']
         const only = ['--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none']
         await git([...args, ...only, '--stdin', '--', REMOTE], `${[...new Set(oids)].join('\n')}\n`)
       },
+      async push(commit) {
+        const ref = `refs/heads/${loc.branch}`
+        await git(['push', '-q', '--porcelain', '--', REMOTE, `${commit}:${ref}`])
+        const remote = (await git(['ls-remote', '--', REMOTE, ref])).split(/\s/)[0]
+        if (remote !== commit) {
+          throw new Error(
+            `pushed ${commit} to ${loc.branch}, but the remote shows ${remote || 'no branch'}`
+          )
+        }
+      },
       async checkout() {
+        // A clone that fetched partially would fetch each missing tree on its own at checkout:
+        // the full path starts from an empty repository instead.
+        if (await isPartial(git)) {
+          fs.rmSync(path.join(work, '.git'), { recursive: true, force: true })
+          await git(['init', '-q'])
+          await git(['config', `remote.${REMOTE}.url`, repo])
+        }
         const tip = await fetchTip()
         await git(tip ? ['reset', '-q', '--hard', tip] : ['read-tree', '--empty'])
         await git(['clean', '-q', '-ffdx'])
@@ -593,22 +626,7 @@ async function pushLoop<T extends { tip: string | null; commit: string | null }>
     const result = await attempt(n)
     if (!result.commit) return { result, attempts: n, pushed: false }
     try {
-      await clone.git([
-        'push',
-        '-q',
-        '--porcelain',
-        '--',
-        clone.repo,
-        `${result.commit}:refs/heads/${target.branch}`
-      ])
-      const remote = (
-        await clone.git(['ls-remote', '--', clone.repo, `refs/heads/${target.branch}`])
-      ).split(/\s/)[0]
-      if (remote !== result.commit) {
-        throw new Error(
-          `pushed ${result.commit} to ${target.branch}, but the remote shows ${remote || 'no branch'}`
-        )
-      }
+      await clone.push(result.commit)
       if (n > 1)
         log(
           `history: landed on ${target.branch} at attempt ${n} after ${((Date.now() - started) / 1000).toFixed(1)} s`
@@ -658,7 +676,12 @@ export async function appendToBranch(
       incrementalAttempt(clone, target, n === 1, log)
     )
     const out = landed.result.outcome
-    if (landed.pushed && landed.attempts > 1 && target.render) {
+    const ref = `refs/heads/${target.branch}`
+    const stillTip = async () =>
+      (await clone.git(['ls-remote', '--', REMOTE, ref])).split(/\s/)[0] === landed.result.commit
+    if (landed.pushed && landed.attempts > 1 && target.render && !(await stillTip())) {
+      log('history: README and charts left to the writer that pushed after this one')
+    } else if (landed.pushed && landed.attempts > 1 && target.render) {
       // The landed commit carries entries and dashboard data but an older README: render it now.
       const again = await incrementalAttempt(
         clone,
@@ -668,14 +691,7 @@ export async function appendToBranch(
       )
       if (again.commit) {
         try {
-          await clone.git([
-            'push',
-            '-q',
-            '--porcelain',
-            '--',
-            clone.repo,
-            `${again.commit}:refs/heads/${target.branch}`
-          ])
+          await clone.push(again.commit)
           landed.result.commit = again.commit
         } catch (err) {
           if (!(err instanceof GitError && REJECTED.test(err.output))) throw err
