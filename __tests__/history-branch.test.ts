@@ -5,9 +5,9 @@ import { appendToBranch, pruneBranch, readBranchHistory } from '../src/history/b
 import { HistoryError } from '../src/history/errors'
 import { entriesFromResult } from '../src/history/from-result'
 import { entryPath } from '../src/history/layout'
-import type { HistoryEntry } from '../src/history/schema'
 import { git, initBare, lsTree, seedMain, show, treeHash } from './fixtures/history/git'
 import { makeResult } from './fixtures/history/result'
+import { listRender } from './fixtures/history/render'
 
 let tmp: string
 let bare: string
@@ -18,11 +18,7 @@ beforeEach(() => {
 })
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
-/** Writes a README listing every entry id: proves the render lands in the append's commit. */
-const render = async (historyDir: string, all: HistoryEntry[]) =>
-  fs.writeFileSync(path.join(historyDir, 'README.md'), all.map(e => `- ${e.id}\n`).join(''))
-
-const target = { branch: 'gh-pages', dir: 'benchmarks', render }
+const target = { branch: 'gh-pages', dir: 'benchmarks', render: listRender }
 
 test('first run creates gh-pages as an orphan branch holding the entries and the render', async () => {
   const entries = entriesFromResult(makeResult())
@@ -33,8 +29,26 @@ test('first run creates gh-pages as an orphan branch holding the entries and the
   expect(git(bare, 'rev-parse', 'gh-pages').trim()).toBe(out.commit)
   expect(git(bare, 'rev-list', '--count', 'gh-pages').trim()).toBe('1')
   expect(lsTree(bare, 'gh-pages').sort()).toEqual(
-    ['benchmarks/README.md', ...entries.map(e => `benchmarks/${entryPath(e)}`)].sort()
+    [
+      'benchmarks/README.md',
+      ...entries.map(e => `benchmarks/${entryPath(e)}`),
+      // The render hook's dashboard data, and the index, one file per case and per case-month.
+      'benchmarks/data/1/2026-11.txt',
+      'benchmarks/data/3/2026-11.txt',
+      'benchmarks/index/1.json',
+      'benchmarks/index/1/2026-11.json',
+      'benchmarks/index/3.json',
+      'benchmarks/index/3/2026-11.json'
+    ].sort()
   )
+  expect(show(bare, 'gh-pages', 'benchmarks/data/1/2026-11.txt')).toBe(`${entries[0].id}\n`)
+  expect(JSON.parse(show(bare, 'gh-pages', 'benchmarks/index/1/2026-11.json'))).toEqual({
+    schema: 'gnes-latency-bench/history-index@1',
+    caseId: '1',
+    month: '2026-11',
+    tree: git(bare, 'rev-parse', 'gh-pages:benchmarks/entries/1/2026-11').trim(),
+    entries: { [path.posix.basename(entryPath(entries[0]))]: entries[0].id }
+  })
   expect(JSON.parse(show(bare, 'gh-pages', `benchmarks/${entryPath(entries[0])}`))).toEqual(
     entries[0]
   )
@@ -70,9 +84,10 @@ test('appends to an existing branch in one commit, keeps files it does not own, 
   expect(git(bare, 'rev-parse', `${two.commit}^`).trim()).toBe(dashboard)
   const files = lsTree(bare, 'gh-pages')
   expect(files).toContain('index.html')
-  expect(files.filter(f => f.endsWith('.json'))).toHaveLength(4)
+  expect(files.filter(f => f.startsWith('benchmarks/entries/'))).toHaveLength(4)
   expect(show(bare, 'gh-pages', 'benchmarks/README.md').trim().split('\n')).toHaveLength(4)
-  expect(git(bare, 'show', '--stat', '--format=', 'gh-pages')).toMatch(/3 files changed/)
+  // Two entries, README, and per case its data file, month index and case index.
+  expect(git(bare, 'show', '--stat', '--format=', 'gh-pages')).toMatch(/9 files changed/)
 
   const again = await appendToBranch({ ...target, repo: bare, workDir, entries: second })
   expect(again).toMatchObject({ pushed: false, commit: two.commit, added: [] })
@@ -90,10 +105,10 @@ test('a corrupt history file stops the append and leaves the remote byte-for-byt
   git(scratch, 'push', '-q', 'origin', 'gh-pages')
   const before = treeHash(bare)
 
-  const rendered = jest.fn(render)
+  const rendered = jest.fn(listRender.report)
   const attempt = appendToBranch({
     ...target,
-    render: rendered,
+    render: { ...listRender, report: rendered },
     repo: bare,
     entries: entriesFromResult(makeResult())
   })
@@ -111,8 +126,11 @@ test('a failing render pushes nothing', async () => {
     ...target,
     repo: bare,
     entries: entriesFromResult(makeResult()),
-    render: async () => {
-      throw new Error('template broke')
+    render: {
+      ...listRender,
+      report: async () => {
+        throw new Error('template broke')
+      }
     }
   })
   await expect(attempt).rejects.toThrow('template broke')
@@ -133,7 +151,7 @@ test('prune deletes only what the rule selects, in one commit', async () => {
   const out = await pruneBranch({ ...target, repo: bare, rule: { keep: 1 } })
   expect(out.pushed).toBe(true)
   const files = lsTree(bare, 'gh-pages')
-  expect(files.filter(f => f.endsWith('.json')).sort()).toEqual(
+  expect(files.filter(f => f.startsWith('benchmarks/entries/')).sort()).toEqual(
     newer.map(e => `benchmarks/${entryPath(e)}`).sort()
   )
   expect(files.some(f => f.includes('2026-01'))).toBe(false)

@@ -52,18 +52,19 @@ describe('planAppend', () => {
   const [a, b] = entriesFromResult(makeResult())
   test('adds unknown ids and keeps stored ones untouched', () => {
     const changed: HistoryEntry = { ...a, best: { roundtrip: 9 } }
-    expect(planAppend([a], [changed, b])).toEqual({ add: [b], present: [a.id] })
+    expect(planAppend(e => e.id === a.id, [changed, b])).toEqual({ add: [b], present: [a.id] })
   })
   test('rejects an invalid or repeated entry before anything is written', () => {
-    expect(() => planAppend([], [{ ...a, timestampEval: 'yesterday' }])).toThrow(
+    expect(() => planAppend(() => false, [{ ...a, timestampEval: 'yesterday' }])).toThrow(
       /new entry '.*\/1\/burst': invalid: at timestampEval/
     )
-    expect(() => planAppend([], [a, a])).toThrow(/given twice/)
+    expect(() => planAppend(() => false, [a, a])).toThrow(/given twice/)
   })
   test('the commit message names the case set and the commit', () => {
     expect(appendMessage([a, b])).toBe(
       'history: add cases 1,3 of 0123456 (refs/heads/main) [2 entries]'
     )
+    expect(appendMessage([a])).toBe('history: add cases 1 of 0123456 (refs/heads/main) [1 entry]')
   })
 })
 

@@ -159,13 +159,22 @@ test('render command: reads a history directory and writes README, charts and da
   } finally {
     log.mockRestore()
   }
-  for (const f of ['README.md', 'index.html', 'data/history.json', 'charts/case-4-hops.svg']) {
+  for (const f of [
+    'README.md',
+    'index.html',
+    'data/cases.js',
+    'data/4/2019-09.js',
+    'charts/case-4-hops.svg'
+  ]) {
     expect(fs.existsSync(path.join(out, f))).toBe(true)
   }
   expect(fs.readFileSync(path.join(out, 'README.md'), 'utf8')).toContain('```mermaid')
   await expect(
     renderCommand.run({ 'history-dir': history, out, 'max-entries': '0' }, [])
   ).rejects.toThrow('--max-entries must be a whole number of at least 1')
+  await expect(
+    renderCommand.run({ 'history-dir': path.join(tmp, 'nowhere'), out }, [])
+  ).rejects.toThrow(`--history-dir ${path.join(tmp, 'nowhere')}: no such directory`)
 })
 
 test('jobSummary: one row per case with the published figures, and every run', () => {

@@ -3,10 +3,13 @@ import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import * as url from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { importLegacy } from '../src/history'
+import { appendToBranch, importLegacy } from '../src/history'
+import { renderHook } from '../src/pipeline'
 import { renderReport } from '../src/render'
 import { resolveTopology } from '../src/topology/load'
+import { git, initBare, lsTree } from './fixtures/history/git'
 import { benchEntry, pacedEntry, sweepEntry } from './fixtures/render/entries'
 
 /** The dashboard in the browser CI installs (Debian's chromium), served from localhost. */
@@ -191,4 +194,74 @@ test('a sweep series draws maximum throughput per entry and the throughput–lat
 test('no console errors and no request leaves localhost', () => {
   expect(consoleErrors).toEqual([])
   expect(foreign).toEqual([])
+})
+
+/** Selects a series (`<case>/<profile key>`) on `on` and waits until its metric is drawn. */
+async function showOn(on: Page, series: string, metric: string): Promise<void> {
+  await on.selectOption('#case', series)
+  await on.waitForSelector(`body[data-rendered="${series}/${metric}"]`, { timeout: 60_000 })
+}
+
+/**
+ * Opens a dashboard from disk in a fresh page and shows a series' roundtrip; returns the page and
+ * the errors it logged.
+ */
+async function openFile(dir: string, series: string): Promise<{ page: Page; errors: string[] }> {
+  const errors: string[] = []
+  const filePage = await browser.newPage()
+  filePage.on('console', m => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
+  filePage.on('pageerror', e => errors.push(e.message))
+  await filePage.goto(url.pathToFileURL(path.join(dir, 'index.html')).href)
+  await filePage.waitForSelector('body[data-rendered]', { timeout: 60_000 })
+  await showOn(filePage, series, 'roundtrip')
+  return { page: filePage, errors }
+}
+
+test('opened from disk (file://) it shows the same data as over HTTP', async () => {
+  const { page: filePage, errors } = await openFile(tmp, '1/burst')
+  try {
+    // Case 1 holds legacy entries from several months: every month's data file was loaded.
+    expect(await filePage.locator('#trend .mark-symbol.role-mark path').count()).toBe(49)
+    expect(await filePage.locator('#table tbody tr').count()).toBe(49)
+    expect(await filePage.locator('#table tbody tr').allTextContents()).toEqual(
+      await page.locator('#table tbody tr').allTextContents()
+    )
+    expect(errors).toEqual([])
+  } finally {
+    await filePage.close()
+  }
+})
+
+test('the data appends write, month by month on a branch, is what the page shows', async () => {
+  const work = path.join(tmp, 'appends')
+  const bare = initBare(path.join(work, 'remote.git'))
+  const render = renderHook({ template: null, maxEntries: 5 })
+  const batches = [
+    // Two series of case 2 share its month files: the burst and a minimal-load entry.
+    [1, 2].map(i => benchEntry(i, '2')).concat([pacedEntry(3, '2')]),
+    // A month later, and a case the branch did not have yet.
+    [800, 801].map(i => benchEntry(i, '2')).concat([benchEntry(802, '3')])
+  ]
+  for (const entries of batches) {
+    await appendToBranch({ repo: bare, branch: 'gh-pages', dir: 'benchmarks', entries, render })
+  }
+  const site = path.join(work, 'site')
+  git(work, 'clone', '-q', '-b', 'gh-pages', bare, site)
+  const months = lsTree(bare, 'gh-pages').filter(f => f.startsWith('benchmarks/data/2/'))
+  expect(months).toEqual(['benchmarks/data/2/2026-01.js', 'benchmarks/data/2/2026-02.js'])
+  const { page: filePage, errors } = await openFile(path.join(site, 'benchmarks'), '2/burst')
+  try {
+    const rows = await filePage.locator('#table tbody tr td.message').allTextContents()
+    expect(rows).toEqual(['change 801', 'change 800', 'change 2', 'change 1'])
+    expect(await filePage.locator('#trend .mark-symbol.role-mark path').count()).toBe(4)
+    await showOn(filePage, '2/minimal@0.5', 'latency')
+    expect(await filePage.locator('#table tbody tr').count()).toBe(1)
+    await showOn(filePage, '3/burst', 'roundtrip')
+    expect(await filePage.locator('#table tbody tr').count()).toBe(1)
+    expect(errors).toEqual([])
+  } finally {
+    await filePage.close()
+  }
 })

@@ -2,13 +2,13 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { importLegacy, LEGACY_METRICS } from '../src/history'
-import { GENERATED_MARKER, renderReport } from '../src/render'
+import { GENERATED_MARKER, renderReport, renderStatic } from '../src/render'
 import { newestFirst } from '../src/render/format'
 import { escapeMarkdown } from '../src/text/escape'
 import { topologyMermaid } from '../src/render/mermaid'
 import { markdownTable } from '../src/render/table'
 import { parseTopology, resolveTopology } from '../src/topology/load'
-import { benchEntry } from './fixtures/render/entries'
+import { benchEntry, pacedEntry } from './fixtures/render/entries'
 
 const LEGACY = path.join(__dirname, 'fixtures/legacy')
 const CASES = ['1', '2', '3', '4']
@@ -237,5 +237,35 @@ describe('how to run it', () => {
       Router2: ['vm']
     })
     expect(one).toBe(topologyMermaid(topologies['1']))
+  })
+})
+
+describe("an append's render, from each case's newest entries only", () => {
+  test('groups them into series; a count it cannot know is left out, and the dashboard lists every series', async () => {
+    const dir = path.join(out, 'static')
+    const recent = [1, 2, 3].map(i => benchEntry(i, '1')).concat([pacedEntry(4, '1')])
+    await renderStatic({
+      cases: [{ id: '1', recent, total: 40, months: ['2026-01', '2025-12'] }],
+      topologies,
+      outDir: dir,
+      maxEntries: 2
+    })
+    const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8')
+    // Minimal load first, then the burst; the case holds 40 entries, how many per series is unknown.
+    expect(readme.match(/^### .*$/gm)).toEqual([
+      '### minimal load (paced, 0.5 req/s)',
+      '### burst (standard load, legacy-comparable)'
+    ])
+    expect(readme.match(/^Showing the newest .*$/gm)).toEqual([
+      'Showing the newest 1 entries; the dashboard has them all.',
+      'Showing the newest 2 entries; the dashboard has them all.'
+    ])
+    const script = fs.readFileSync(path.join(dir, 'data/cases.js'), 'utf8')
+    let listed: { cases: { id: string; months: string[]; total: number }[] } | undefined
+    new Function('window', script)({ glbData: { cases: (d: typeof listed) => (listed = d) } })
+    expect(listed!.cases.map(c => [c.id, c.months, c.total])).toEqual([
+      ['1/minimal@0.5', ['2026-01', '2025-12'], 40],
+      ['1/burst', ['2026-01', '2025-12'], 40]
+    ])
   })
 })

@@ -1,165 +1,48 @@
 /**
- * Time and bytes of one append to a history of 10,000 entries, with real git and a bare remote.
- * Run: npm run bench:history -- [entries=10000]
+ * One append of a suite result (4 entries) to a history of N entries on a gh-pages branch, real
+ * git and a bare remote that serves partial fetches as GitHub does: time, bytes fetched, bytes
+ * pushed, and how much the remote grows; cold (a fresh clone directory, as on Actions) and warm.
+ * Run: npm run bench:history -- [entries=10000] [suite results per day=1]
+ *
+ * The history has one suite result per day by default (nightly runs: about 30 entries per case
+ * and month; what an append rewrites grows with that, not with the history's size). Entries
+ * of the newest three months are full size (samples and runs, ~16 kB); older ones are stored
+ * without samples (~1 kB) to keep seeding 100,000 entries short: an append never reads those.
  */
-import { execFileSync } from 'node:child_process'
-import { metricNames } from '../src/metrics/samples'
-import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { appendToBranch } from '../src/history/branch-store'
+import { appendToBranch, type BranchAppend } from '../src/history/branch-store'
 import { writeEntryFiles } from '../src/history/dir-store'
 import { entriesFromResult } from '../src/history/from-result'
-import { entryPath, serializeEntry } from '../src/history/layout'
-import { readHistory } from '../src/history/read'
-import { RESULT_SCHEMA, type Result, type RunResult, type Summary } from '../src/result/schema'
+import type { Render } from '../src/history/render-hook'
+import { renderHook } from '../src/pipeline'
+import { dirBytes, kb, load, objectBytes, result, secs, sh } from './history-fixtures'
 
 const ENTRIES = Number(process.argv[2] ?? 10000)
-const CASES = ['1', '2', '3', '4']
-const REQUESTS = 50
-// The shape the suite produces for a two-router chain: roundtrip, frontend, hops, service times.
-const METRICS = metricNames(2)
+const STEP_MS = 86_400_000 / Number(process.argv[3] ?? 1)
+const FULL_MONTHS_MS = 92 * 86_400_000
 
-const summarize = (v: number[]): Summary => {
-  const s = [...v].sort((a, b) => a - b)
-  const mean = v.reduce((a, b) => a + b, 0) / v.length
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]
-  const std = Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / v.length)
-  return {
-    n: v.length,
-    mean,
-    median: at(0.5),
-    p90: at(0.9),
-    p99: at(0.99),
-    min: s[0],
-    max: s[s.length - 1],
-    std
-  }
-}
-
-function run(index: number, startedAt: Date): RunResult {
-  const samples = Object.fromEntries(
-    METRICS.map(m => [
-      m,
-      Array.from(
-        { length: m.startsWith('f:') ? REQUESTS - 1 : REQUESTS },
-        () => 0.02 + Math.random() * 0.2
-      )
-    ])
-  )
-  return {
-    index,
-    rate: null,
-    warmup: index === 0,
-    startedAt: new Date(startedAt.getTime() + index * 10_000).toISOString(),
-    clientSeconds: 6,
-    requests: REQUESTS,
-    payloadBytes: 500_000_000,
-    dataRateMBps: 80,
-    summaries: Object.fromEntries(Object.entries(samples).map(([m, v]) => [m, summarize(v)])),
-    samples
-  }
-}
-
-/** A suite result like the standard one: 4 cases, one warm-up and three measured runs each. */
-function result(day: number): Result {
-  const startedAt = new Date(Date.UTC(2020, 0, 1) + day * 86_400_000)
-  const sha = randomUUID().replace(/-/g, '').padEnd(40, '0')
-  return {
-    schema: RESULT_SCHEMA,
-    id: randomUUID(),
-    meta: {
-      gnes: { version: '0.0.47', tag: '0.0.47', vcs: null, buildDate: null },
-      engine: 'local',
-      load: {
-        docs: 500,
-        batchSize: 10,
-        docBytes: 1_000_000,
-        runs: 3,
-        requests: 20,
-        warmupRequests: 5
-      },
-      host: {
-        hostname: 'bench',
-        os: 'linux',
-        arch: 'x64',
-        cpus: 2,
-        memoryBytes: 2 ** 34,
-        node: process.version,
-        runner: 'GitHub Actions 2'
-      },
-      git: {
-        sha,
-        ref: 'refs/heads/master',
-        event: 'push',
-        repository: 'gnes-ai/gnes',
-        runId: '1',
-        serverUrl: 'https://github.com',
-        message: 'bench'
-      },
-      startedAt: startedAt.toISOString(),
-      finishedAt: startedAt.toISOString()
-    },
-    cases: CASES.map(id => {
-      const runs = [0, 1, 2, 3].map(i => run(i, startedAt))
-      const best = Object.fromEntries(
-        METRICS.map(m => [m, Math.min(...runs.slice(1).map(r => r.summaries[m].mean))])
-      )
-      return {
-        id,
-        name: `case ${id}`,
-        topologyFile: `case${id}.yml`,
-        services: [],
-        profile: { kind: 'burst' as const },
-        headline: 'roundtrip',
-        sweep: null,
-        metrics: METRICS,
-        runs,
-        best,
-        dataRateMBps: 80,
-        legacyMBps: 500 / best.roundtrip
-      }
-    })
-  }
-}
-
-const sh = (cwd: string, ...args: string[]) =>
-  execFileSync(
-    'git',
-    ['-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args],
-    {
-      cwd,
-      encoding: 'utf8',
-      maxBuffer: 1 << 28
-    }
-  )
-
-function dirBytes(dir: string): { files: number; bytes: number } {
-  let files = 0
-  let bytes = 0
-  for (const d of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (d.isFile()) {
-      files++
-      bytes += fs.statSync(path.join(d.parentPath, d.name)).size
-    }
-  }
-  return { files, bytes }
-}
-
-const mb = (b: number) => `${(b / 1e6).toFixed(2)} MB`
-const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(2)} s`
-
-/** Writes `count` entries to a gh-pages branch of a new bare remote; they are not kept in memory. */
-function seed(tmp: string, count: number): string {
+/** Writes `count` entries to a gh-pages branch written by an earlier version (entries, no index). */
+function seed(tmp: string, count: number): { bare: string; end: Date } {
   const bare = path.join(tmp, 'remote.git')
   const scratch = path.join(tmp, 'seed')
   sh(tmp, 'init', '-q', '--bare', bare)
+  // As GitHub: partial fetches served; each push kept as one pack, so its size is what was sent.
+  sh(bare, 'config', 'uploadpack.allowFilter', 'true')
+  sh(bare, 'config', 'receive.unpackLimit', '1')
   sh(tmp, 'init', '-q', '-b', 'gh-pages', scratch)
   const t0 = performance.now()
+  const start = Date.UTC(2010, 0, 1)
+  const results = Math.ceil(count / 4)
+  const end = new Date(start + results * STEP_MS)
   let written = 0
-  for (let day = 0; written < count; day++) {
-    const entries = entriesFromResult(result(day)).slice(0, count - written)
+  for (let i = 0; written < count; i++) {
+    const at = new Date(start + i * STEP_MS)
+    const full = end.getTime() - at.getTime() < FULL_MONTHS_MS
+    const entries = entriesFromResult(result(at))
+      .slice(0, count - written)
+      .map(e => (full ? e : { ...e, samples: null, runs: [] }))
     writeEntryFiles(path.join(scratch, 'benchmarks'), entries)
     written += entries.length
   }
@@ -167,76 +50,85 @@ function seed(tmp: string, count: number): string {
   sh(scratch, 'commit', '-qm', 'seed')
   sh(scratch, 'push', '-q', bare, 'gh-pages')
   sh(bare, 'gc', '-q')
-  const stored = dirBytes(path.join(scratch, 'benchmarks'))
-  const pack = dirBytes(path.join(bare, 'objects'))
   console.log(
-    `seeded ${stored.files} entries in ${secs(t0)}: ${mb(stored.bytes)} of JSON, ` +
-      `${(stored.bytes / stored.files / 1000).toFixed(1)} kB per entry; remote packed ${mb(pack.bytes)} ` +
-      `(${(pack.bytes / stored.files / 1000).toFixed(1)} kB per entry)`
+    `seeded ${written} entries (${results} suite results, ${end.toISOString().slice(0, 7)} newest) in ${secs(t0)}; remote ${kb(dirBytes(path.join(bare, 'objects')))}`
   )
   fs.rmSync(scratch, { recursive: true, force: true })
-  return bare
+  return { bare, end }
 }
 
-async function append(bare: string, workDir: string, label: string): Promise<void> {
-  const added = entriesFromResult(result(5_000 + label.length))
-  const before = dirBytes(path.join(bare, 'objects'))
+const packs = (bare: string): Set<string> =>
+  new Set(fs.readdirSync(path.join(bare, 'objects', 'pack')).filter(f => f.endsWith('.pack')))
+
+async function append(
+  bare: string,
+  workDir: string,
+  at: Date,
+  render: Render,
+  label: string
+): Promise<BranchAppend> {
+  const objects = path.join(workDir, '.git', 'objects')
+  const fetchedBefore = objectBytes(objects)
+  const remoteBefore = objectBytes(path.join(bare, 'objects'))
+  const packsBefore = packs(bare)
   const t0 = performance.now()
   const out = await appendToBranch({
     repo: bare,
     branch: 'gh-pages',
     dir: 'benchmarks',
     workDir,
-    entries: added
+    entries: entriesFromResult(result(at)),
+    render
   })
   const took = secs(t0)
-  const after = dirBytes(path.join(bare, 'objects'))
-  const entryBytes = added.reduce((n, e) => n + Buffer.byteLength(serializeEntry(e)), 0)
+  const pushed = [...packs(bare)]
+    .filter(p => !packsBefore.has(p))
+    .reduce((n, p) => n + fs.statSync(path.join(bare, 'objects', 'pack', p)).size, 0)
   const changed = sh(bare, 'diff-tree', '-r', '--name-only', `${out.commit}^`, out.commit!)
     .trim()
     .split('\n')
   console.log(
-    `append, ${label}: ${added.length} entries (one suite result) in ${took}, ${out.attempts} attempt(s)`
+    `${label}: ${took}, ${out.attempts} attempt(s); fetched ${kb(objectBytes(objects) - fetchedBefore)}, ` +
+      `pushed ${kb(pushed)}, remote grew ${kb(objectBytes(path.join(bare, 'objects')) - remoteBefore)}; ` +
+      `${changed.length} files changed`
   )
-  console.log(
-    `  ${changed.length} files changed (e.g. ${entryPath(added[0])}), ${mb(entryBytes)} of entries;`
-  )
-  console.log(
-    `  remote grew by ${mb(after.bytes - before.bytes)} in ${after.files - before.files} loose objects`
-  )
+  return out
 }
 
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'history-bench-'))
   try {
-    console.log(
-      `load average ${os
-        .loadavg()
-        .map(l => l.toFixed(1))
-        .join(' ')} on ${os.cpus().length} cores`
-    )
-    const bare = seed(tmp, ENTRIES)
-    await append(bare, path.join(tmp, 'cold'), 'cold (fresh clone directory, as on Actions)')
+    console.log(load())
+    const { bare, end } = seed(tmp, ENTRIES)
+    const hook = renderHook({ template: null, maxEntries: 50 })
+    // What a retried push carries: entries, index, dashboard data; README and charts wait.
+    const dataOnly: Render = { ...hook, recent: 0, report: async () => undefined }
+    const next = (n: number) => new Date(end.getTime() + n * STEP_MS)
 
-    // The phases of a cold append, measured apart: git transfer and checkout, then validation.
-    const phases = path.join(tmp, 'phases')
-    fs.mkdirSync(phases)
-    let t0 = performance.now()
-    sh(phases, 'init', '-q')
-    sh(phases, 'fetch', '-q', '--depth=1', bare, '+refs/heads/gh-pages:refs/remotes/h/gh-pages')
-    sh(phases, 'reset', '-q', '--hard', 'refs/remotes/h/gh-pages')
-    console.log(`  of which git fetch --depth=1 + checkout: ${secs(t0)}`)
-    t0 = performance.now()
-    const all = readHistory(path.join(phases, 'benchmarks'))
-    console.log(`  of which readHistory (read, parse, validate ${all.length} entries): ${secs(t0)}`)
-
-    await append(bare, path.join(tmp, 'cold'), 'warm (clone directory reused)')
-    console.log(
-      `load average ${os
-        .loadavg()
-        .map(l => l.toFixed(1))
-        .join(' ')}`
+    await append(
+      bare,
+      path.join(tmp, 'first'),
+      next(1),
+      hook,
+      'first append (indexes the branch once: full read)'
     )
+    await append(bare, path.join(tmp, 'cold'), next(2), hook, 'cold append with README/charts')
+    await append(bare, path.join(tmp, 'cold'), next(3), hook, 'warm append with README/charts')
+    await append(
+      bare,
+      path.join(tmp, 'cold-data'),
+      next(4),
+      dataOnly,
+      'cold append, entries + index + dashboard data'
+    )
+    await append(
+      bare,
+      path.join(tmp, 'cold-data'),
+      next(5),
+      dataOnly,
+      'warm append, entries + index + dashboard data'
+    )
+    console.log(load())
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }

@@ -95,7 +95,7 @@ export async function run(): Promise<void> {
   if (record) {
     const target = await recordTarget(inputs, targets)
     const recorded = await core.group(`Record the result on ${targets.history.branch}`, () =>
-      recordResult(result, inputs, target, targets.repositoryUrl ?? undefined)
+      recordResult(result, inputs, target, targets.repositoryUrl ?? undefined, actionsLog)
     )
     actionsLog.info(
       `history: ${recorded.added.length} entries added at ${describeLocation(target)}`

@@ -31,7 +31,8 @@ export function actionTargets(inputs: Inputs, ctx: WorkflowContext): ActionTarge
     repository: `${serverUrl}/${historyRepository}.git`,
     branch: inputs['gh-pages-branch'],
     dir: inputs['history-dir'],
-    token: inputs['github-token']
+    token: inputs['github-token'],
+    adopt: inputs['adopt-branch']
   })
   const [owner, name] = historyRepository.split('/')
   const [repoOwner, repoName] = (repository ?? '').split('/')

@@ -3,7 +3,7 @@ import { parseInput } from '../config/input'
 import { readHistory } from '../history'
 import { compareWithHistory, readResult } from '../pipeline'
 import type { Command } from './command'
-import { flagText } from './history-flags'
+import { existingHistoryDir, flagText } from './history-flags'
 import { terminalSafe } from '../text/terminal'
 
 export const compareCommand: Command = {
@@ -45,7 +45,7 @@ export const compareCommand: Command = {
     const threshold = parseInput('alert-threshold', flagText(values['alert-threshold']))
     const { comparison, markdown } = compareWithHistory(
       readResult(resultFile, '--result'),
-      readHistory(historyDir),
+      readHistory(existingHistoryDir(historyDir)),
       {
         threshold,
         baseRef: flagText(values['base-ref']),

@@ -24,9 +24,10 @@ export const importLegacyCommand: Command = {
       maxEntries: parseInput('max-entries', flagText(values['max-entries']))
     })
     const out = await appendEntries(entries, location, render)
+    const total = out.total === null ? '' : `; ${out.total} entries in the history`
     print(
       `imported ${out.added.length} of ${entries.length} legacy entries into ${describeLocation(location)}` +
-        ` (${out.present.length} were stored already; ${out.all.length} entries in the history)`
+        ` (${out.present.length} were stored already${total})`
     )
     return 0
   }

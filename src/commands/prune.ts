@@ -4,7 +4,7 @@ import { parseInput } from '../config/input'
 import type { PruneRule } from '../history'
 import { pruneEntries, renderHook } from '../pipeline'
 import type { Command } from './command'
-import { flagLocation, flagText as text, HISTORY_FLAGS } from './history-flags'
+import { existingHistoryDir, flagLocation, flagText as text, HISTORY_FLAGS } from './history-flags'
 import { print } from './output'
 
 const DATE =
@@ -92,7 +92,12 @@ export const pruneCommand: Command = {
       template: null,
       maxEntries: parseInput('max-entries', text(values['max-entries']))
     })
-    const out = await pruneEntries(location, rule, dryRun, render)
+    const out = await pruneEntries(
+      location.kind === 'dir' ? { ...location, dir: existingHistoryDir(location.dir) } : location,
+      rule,
+      dryRun,
+      render
+    )
     const verb = dryRun ? 'would delete' : 'deleted'
     // A dry run leaves the history as it is, so what would remain is the rest of it.
     const remain = dryRun ? out.all.length - out.removed.length : out.all.length

@@ -5,7 +5,7 @@ import { DEFAULTS, InputError } from '../config/inputs'
 import { foreignFiles, renderReport } from '../render'
 import { knownTopologies } from '../pipeline'
 import type { Command } from './command'
-import { flagText } from './history-flags'
+import { existingHistoryDir, flagText } from './history-flags'
 import { print } from './output'
 
 /** A user's topology files (`*.yml` in --topologies DIR), for their diagrams. */
@@ -54,6 +54,7 @@ export const renderCommand: Command = {
     const template = flagText(values.template)
     if (template && !fs.existsSync(template))
       throw new Error(`--template ${template}: no such file`)
+    existingHistoryDir(historyDir)
     const foreign = values.force === true ? [] : foreignFiles(outDir)
     if (foreign.length) {
       throw new InputError(
@@ -74,7 +75,7 @@ export const renderCommand: Command = {
     print(
       `rendered ${entries.length} entries of ${caseIds.length} case(s): ${files.length} files in ${outDir}`
     )
-    print(`preview: cd ${outDir} && python3 -m http.server 8000, then open http://localhost:8000/`)
+    print(`preview: open ${path.join(outDir, 'index.html')} (from disk or over HTTP)`)
     return 0
   }
 }

@@ -56,9 +56,10 @@ export const runCommand: Command = {
     print(`\nresult: ${file}\n\n${resultTable(result)}`)
     if (record) {
       const recorded = await recordResult(result, inputs, location)
+      const total = recorded.total === null ? '' : ` (${recorded.total} in all)`
       print(
-        `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)} ` +
-          `(${recorded.all.length} in all); report: README.md and index.html there`
+        `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)}` +
+          `${total}; report: README.md and index.html there`
       )
     }
     return 0

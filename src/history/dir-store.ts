@@ -5,15 +5,14 @@ import { planAppend, selectPrune, type PruneRule } from './plan'
 import { readHistory, sortEntries } from './read'
 import type { HistoryEntry } from './schema'
 
-/** Re-renders README/charts from the whole history into the history directory. */
-export type Render = (historyDirAbs: string, all: HistoryEntry[]) => Promise<void>
+import type { Render } from './render-hook'
 
 export interface AppendOutcome {
   /** Ids written by this call. */
   added: string[]
   /** Ids that were stored already and left untouched. */
   present: string[]
-  /** The history after the append, oldest first. */
+  /** The history after the append, oldest first (on a branch: only the entries read, see appendToBranch). */
   all: HistoryEntry[]
 }
 
@@ -57,7 +56,8 @@ export function removeEntryFiles(dir: string, entries: HistoryEntry[]): void {
 /** Validates the stored history, then adds the entries not stored yet. */
 export function applyAppend(dir: string, entries: HistoryEntry[], label?: string): AppendOutcome {
   const existing = readHistory(dir, { label })
-  const plan = planAppend(existing, entries)
+  const ids = new Set(existing.map(e => e.id))
+  const plan = planAppend(e => ids.has(e.id), entries)
   writeEntryFiles(dir, plan.add)
   return {
     added: plan.add.map(e => e.id),
@@ -88,7 +88,7 @@ export async function appendToDir(options: {
 }): Promise<AppendOutcome> {
   const outcome = applyAppend(options.dir, options.entries)
   if (options.render && outcome.added.length > 0) {
-    await options.render(path.resolve(options.dir), outcome.all)
+    await options.render.full(path.resolve(options.dir), outcome.all)
   }
   return outcome
 }
@@ -101,7 +101,7 @@ export async function pruneDir(options: {
 }): Promise<PruneOutcome> {
   const outcome = applyPrune(options.dir, options.rule, options.dryRun ?? false)
   if (options.render && !options.dryRun && outcome.removed.length > 0) {
-    await options.render(path.resolve(options.dir), outcome.all)
+    await options.render.full(path.resolve(options.dir), outcome.all)
   }
   return outcome
 }

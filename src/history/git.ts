@@ -11,17 +11,37 @@ export const BOT_IDENTITY: GitIdentity = {
   email: '41898282+github-actions[bot]@users.noreply.github.com'
 }
 
+/** `https://user:token@host/x` → `https://***@host/x`: a credential in a URL is never printed. */
+export const redactUrl = (text: string): string => text.replace(/(\w+:\/\/)[^/@\s]+@/g, '$1***@')
+
+/**
+ * A repository as git would take it: a value starting with `-` (`--upload-pack=…`) would be read
+ * as an option, and `ext::` runs a command. Checked before any git call; git also gets `--`.
+ */
+export function checkRepository(repo: string): string {
+  if (repo.startsWith('-') || /^ext::/i.test(repo) || /[\0\n\r]/.test(repo)) {
+    throw new Error(
+      `history-repository '${redactUrl(repo)}' is not a repository path or URL (it would reach git as an option or a command)`
+    )
+  }
+  return repo
+}
+
 export class GitError extends Error {
+  readonly output: string
   constructor(
     readonly args: string[],
-    readonly output: string
+    output: string
   ) {
-    super(`git ${args[0]} failed: ${output.trim()}`)
+    const clean = redactUrl(output)
+    super(`git ${args[0]} failed: ${clean.trim()}`)
+    this.output = clean
     this.name = 'GitError'
   }
 }
 
-export type Git = (args: string[]) => Promise<string>
+/** Runs one git command; `input` goes to its stdin. */
+export type Git = (args: string[], input?: string) => Promise<string>
 
 /**
  * Runs git in `cwd` with everything it needs passed per call, never in global config: the identity,
@@ -33,7 +53,10 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
   const config: [string, string][] = [
     ['gc.auto', '0'],
     ['maintenance.auto', 'false'],
-    ['core.autocrlf', 'false']
+    ['core.autocrlf', 'false'],
+    // Transports that run commands are never wanted for a history remote.
+    ['protocol.ext.allow', 'never'],
+    ['protocol.fd.allow', 'never']
   ]
   if (options.token) {
     const basic = Buffer.from(`x-access-token:${options.token}`).toString('base64')
@@ -56,11 +79,19 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
       ])
     )
   })
-  return args =>
+  return (args, input) =>
     new Promise((resolve, reject) => {
-      execFile('git', args, { cwd, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-        if (err) reject(new GitError(args, `${stderr}${stdout}` || err.message))
-        else resolve(stdout)
-      })
+      const child = execFile(
+        'git',
+        args,
+        { cwd, env, maxBuffer: 256 << 20 },
+        (err, stdout, stderr) => {
+          if (err) reject(new GitError(args, `${stderr}${stdout}` || err.message))
+          else resolve(stdout)
+        }
+      )
+      // A command that exits without reading its input closes the pipe; its exit status decides.
+      child.stdin?.on('error', () => undefined)
+      child.stdin?.end(input)
     })
 }

@@ -7,17 +7,13 @@ export { readHistory } from './read'
 export { entryPath } from './layout'
 export { selectPrune, type PruneRule } from './plan'
 export { shouldRecord } from './policy'
-export {
-  appendToDir,
-  pruneDir,
-  type AppendOutcome,
-  type PruneOutcome,
-  type Render
-} from './dir-store'
+export { appendToDir, pruneDir, type AppendOutcome, type PruneOutcome } from './dir-store'
+export { type CaseView, type Render } from './render-hook'
 export {
   appendToBranch,
   pruneBranch,
   readBranchHistory,
+  type BranchAppend,
   type BranchCommit,
   type BranchLocation,
   type BranchTarget

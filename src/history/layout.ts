@@ -39,3 +39,14 @@ export function entryPath(entry: Pick<HistoryEntry, 'id' | 'caseId' | 'timestamp
 export function serializeEntry(entry: HistoryEntry): string {
   return `${JSON.stringify(entry)}\n`
 }
+
+/** The inverse of encodeSegment (`legacy~2F1` → `legacy/1`); null for a name it never writes. */
+export function decodeSegment(name: string): string | null {
+  if (!/^(?:[A-Za-z0-9._-]|~[0-9A-F]{2})*$/.test(name)) return null
+  try {
+    const text = decodeURIComponent(name.replace(/~([0-9A-F]{2})/g, '%$1'))
+    return encodeSegment(text) === name ? text : null
+  } catch {
+    return null
+  }
+}

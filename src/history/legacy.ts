@@ -47,8 +47,12 @@ const FILE_NAME = /^history(\d+)\.jsonl$/
  */
 export function epochToIso(seconds: number): string {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(String(seconds))
-  if (!m) throw new Error(`timestamp ${seconds} is not plain epoch seconds`)
-  const whole = new Date(Number(m[1]) * 1000).toISOString().slice(0, 19)
+  if (!m) throw new Error(`timestamp_eval ${seconds} is not plain epoch seconds`)
+  const date = new Date(Number(m[1]) * 1000)
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999) {
+    throw new Error(`timestamp_eval ${seconds} is not a date between 1970 and 9999`)
+  }
+  const whole = date.toISOString().slice(0, 19)
   return m[2] ? `${whole}.${m[2]}Z` : `${whole}Z`
 }
 
@@ -106,7 +110,12 @@ export function parseLegacyFile(file: string): HistoryEntry[] {
       }
       const parsed = LegacyLineSchema.safeParse(raw)
       if (!parsed.success) throw new HistoryError(where, describeIssues(parsed.error))
-      return toEntry(m[1], parsed.data)
+      try {
+        return toEntry(m[1], parsed.data)
+      } catch (err) {
+        // e.g. a timestamp_eval beyond the dates JavaScript can hold ("Invalid time value").
+        throw new HistoryError(where, `cannot convert: ${(err as Error).message}`)
+      }
     })
 }
 

@@ -8,9 +8,11 @@ export interface AppendPlan {
   present: string[]
 }
 
-/** Validates the incoming entries and splits them by whether their id is stored already. Pure. */
-export function planAppend(existing: HistoryEntry[], incoming: HistoryEntry[]): AppendPlan {
-  const stored = new Set(existing.map(e => e.id))
+/** Validates the incoming entries and splits them by whether they are stored already. Pure. */
+export function planAppend(
+  stored: (entry: HistoryEntry) => boolean,
+  incoming: HistoryEntry[]
+): AppendPlan {
   const batch = new Set<string>()
   const plan: AppendPlan = { add: [], present: [] }
   for (const entry of incoming) {
@@ -20,7 +22,7 @@ export function planAppend(existing: HistoryEntry[], incoming: HistoryEntry[]): 
     }
     if (batch.has(entry.id)) throw new HistoryError(`new entry '${entry.id}'`, 'given twice')
     batch.add(entry.id)
-    if (stored.has(entry.id)) plan.present.push(entry.id)
+    if (stored(parsed.data)) plan.present.push(entry.id)
     else plan.add.push(parsed.data)
   }
   return plan
@@ -68,5 +70,5 @@ export function appendMessage(entries: HistoryEntry[]): string {
   const refs = [...new Set(entries.map(e => e.commit.ref).filter((r): r is string => !!r))]
   const of = shas.length === 1 ? shas[0] : `${shas.length} commits`
   const origin = entries.every(e => e.origin === 'legacy') ? 'legacy ' : ''
-  return `history: add ${origin}cases ${cases} of ${of}${refs.length === 1 ? ` (${refs[0]})` : ''} [${entries.length} entries]`
+  return `history: add ${origin}cases ${cases} of ${of}${refs.length === 1 ? ` (${refs[0]})` : ''} [${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}]`
 }

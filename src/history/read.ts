@@ -10,14 +10,22 @@ export interface ReadOptions {
   label?: string
 }
 
-/** Relative paths (forward slashes) of every file under `root`, skipping dotfiles. */
-function listFiles(root: string, rel = ''): string[] {
+/**
+ * Relative paths (forward slashes) of every file under `root`, skipping dotfiles. A symbolic link
+ * (or anything but a file or directory) is an error naming it: nothing outside the history is read.
+ */
+function listFiles(root: string, label: string, rel = ''): string[] {
   return fs
     .readdirSync(path.join(root, rel), { withFileTypes: true })
     .filter(d => !d.name.startsWith('.'))
     .flatMap(d => {
       const child = rel ? `${rel}/${d.name}` : d.name
-      return d.isDirectory() ? listFiles(root, child) : [child]
+      if (d.isDirectory()) return listFiles(root, label, child)
+      if (d.isFile()) return [child]
+      throw new HistoryError(
+        path.posix.join(label, ENTRIES_DIR, child),
+        `is ${d.isSymbolicLink() ? 'a symbolic link' : 'not a plain file'}; a history holds plain files only and follows no links`
+      )
     })
 }
 
@@ -30,8 +38,14 @@ export function readHistory(dir: string, options: ReadOptions = {}): HistoryEntr
   const label = options.label ?? dir
   const entriesDir = path.join(dir, ENTRIES_DIR)
   if (!fs.existsSync(entriesDir)) return []
+  if (!fs.lstatSync(entriesDir).isDirectory()) {
+    throw new HistoryError(
+      path.posix.join(label, ENTRIES_DIR),
+      'is not a directory (a link?); a history follows no links'
+    )
+  }
   const seen = new Map<string, string>()
-  const entries = listFiles(entriesDir).map(rel => {
+  const entries = listFiles(entriesDir, label).map(rel => {
     const file = `${ENTRIES_DIR}/${rel}`
     const name = path.posix.join(label, file)
     let raw: unknown

@@ -13,6 +13,7 @@ export {
   historyLocation,
   pruneEntries,
   type BranchHistory,
-  type HistoryLocation
+  type HistoryLocation,
+  type Recorded
 } from './location'
 export { knownTopologies, renderHook } from './render'

@@ -1,8 +1,9 @@
+import type { Log } from '../log'
 import { caseList, type Inputs } from '../config/inputs'
-import { entriesFromResult, type AppendOutcome } from '../history'
+import { entriesFromResult } from '../history'
 import type { Result } from '../result/schema'
 import { resolveTopology } from '../topology/load'
-import { appendEntries, type HistoryLocation } from './location'
+import { appendEntries, type HistoryLocation, type Recorded } from './location'
 import { renderHook } from './render'
 
 /**
@@ -13,15 +14,17 @@ export async function recordResult(
   result: Result,
   inputs: Inputs,
   location: HistoryLocation,
-  repositoryUrl?: string
-): Promise<AppendOutcome> {
+  repositoryUrl?: string,
+  log?: Log
+): Promise<Recorded> {
   const cases = caseList(inputs)
   const expected = cases.map(c => resolveTopology(c).topology.id)
   const render = renderHook({
     topologyFiles: cases,
     template: inputs['readme-template'],
     maxEntries: inputs['max-entries'],
+    profilesPerCase: inputs.profiles.length,
     repositoryUrl
   })
-  return appendEntries(entriesFromResult(result, expected), location, render)
+  return appendEntries(entriesFromResult(result, expected), location, render, log)
 }

@@ -1,5 +1,5 @@
 import type { Render } from '../history'
-import { renderReport } from '../render'
+import { mergeMonthData, monthDataPath, renderReport, renderStatic } from '../render'
 import { resolveTopology } from '../topology/load'
 import type { Topology } from '../topology/schema'
 
@@ -19,19 +19,31 @@ interface RenderSettings {
   template: string | null
   maxEntries: number
   repositoryUrl?: string
+  /**
+   * Load profiles a case is run under (1 when unknown): an append reads a case's newest
+   * `maxEntries` × this many entries, so each series' table and charts can fill.
+   */
+  profilesPerCase?: number
 }
 
-/** Re-renders README, charts and dashboard from the whole history into the history directory. */
+/** README, charts and dashboard into the history directory, in the same write as the entries. */
 export function renderHook(s: RenderSettings): Render {
-  const topologies = knownTopologies(s.topologyFiles)
-  return async (historyDir, all) => {
-    await renderReport({
-      entries: all,
-      topologies,
-      outDir: historyDir,
-      template: s.template ?? undefined,
-      maxEntries: s.maxEntries,
-      repositoryUrl: s.repositoryUrl
-    })
+  const options = {
+    topologies: knownTopologies(s.topologyFiles),
+    template: s.template ?? undefined,
+    maxEntries: s.maxEntries,
+    repositoryUrl: s.repositoryUrl
+  }
+  return {
+    recent: s.maxEntries * (s.profilesPerCase ?? 1),
+    async report(outDir, cases) {
+      await renderStatic({ ...options, outDir, cases })
+    },
+    monthDataPath,
+    mergeMonthData: (file, caseId, month, previous, added) =>
+      mergeMonthData(file, caseId, month, previous, added, s.repositoryUrl),
+    async full(outDir, entries) {
+      await renderReport({ ...options, outDir, entries })
+    }
   }
 }

@@ -1,7 +1,8 @@
-import { profileLabel, type Profile } from '../client/profile'
+import { z } from 'zod'
+import type { Profile } from '../client/profile'
 import { roundMicros } from '../history/from-result'
-import type { HistoryEntry } from '../history/schema'
-import type { Topology } from '../topology/schema'
+import { encodeSegment } from '../history/layout'
+import { seriesKey, type HistoryEntry } from '../history/schema'
 import { safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtTime, versionLabel } from './format'
 import { SERIES, SWEEP_CURVES } from './charts'
@@ -20,61 +21,46 @@ export const DASHBOARD_ASSETS = [
   'dashboard/vendor/LICENSES.txt'
 ] as const
 
-export interface DashboardEntry {
-  id: string
-  version: string
-  built: string
-  evaluated: string
-  origin: HistoryEntry['origin']
-  ref: string
-  commit: string
-  url: string | null
-  message: string
-  best: Record<string, number>
-  dataRateMBps: number | null
-  legacyMBps: number | null
+/** What the page shows of one entry: no samples or per-run summaries, to keep the data small. */
+const DashboardEntrySchema = z.object({
+  id: z.string(),
+  /** The entry's series (`<case id>/<profile key>`): a case's month file holds all its profiles. */
+  series: z.string(),
+  version: z.string(),
+  built: z.string(),
+  evaluated: z.string(),
+  origin: z.enum(['bench', 'legacy']),
+  ref: z.string(),
+  commit: z.string(),
+  url: z.string().nullable(),
+  message: z.string(),
+  best: z.record(z.number()),
+  dataRateMBps: z.number().nullable(),
+  legacyMBps: z.number().nullable(),
   /** A sweep's steps (percentiles only) and maximum throughput; null for other profiles. */
-  sweep: {
-    maxThroughput: number | null
-    points: {
-      offered: number
-      achieved: number
-      p50: number
-      p99: number
-      errors: number
-      sustained: boolean
-    }[]
-  } | null
-}
-
-/** One series: a case under one load profile. */
-export interface DashboardCase {
-  /** `<case id>/<profile key>`. */
-  id: string
-  caseId: string
-  name: string
-  profile: string
-  kind: Profile['kind']
-  description: string
-  metrics: string[]
-  /** Hop metrics in path order; the page averages them per version as the README's hop chart. */
-  hops: string[]
-}
-
-export interface DashboardData {
-  schema: typeof DASHBOARD_SCHEMA
-  labels: Record<string, string>
-  /** Sweep curves of this many newest entries share one chart, as in the README. */
-  sweepCurves: number
-  cases: DashboardCase[]
-  /** Per series id, newest first; samples and per-run summaries are left out to keep it small. */
-  entries: Record<string, DashboardEntry[]>
-}
+  sweep: z
+    .object({
+      maxThroughput: z.number().nullable(),
+      points: z.array(
+        z.object({
+          offered: z.number(),
+          achieved: z.number(),
+          p50: z.number(),
+          p99: z.number(),
+          errors: z.number(),
+          sustained: z.boolean()
+        })
+      )
+    })
+    .nullable()
+})
+export type DashboardEntry = z.infer<typeof DashboardEntrySchema>
 
 export function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry {
   const ref = commitRef(e, repositoryUrl)
   return {
     id: e.id,
+    series: seriesKey(e),
     version: versionLabel(e),
     built: fmtTime(buildTime(e)),
     evaluated: fmtTime(e.timestampEval),
@@ -100,42 +86,120 @@ export function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): Dashboa
   }
 }
 
-export interface DashboardSeriesInput {
+/** One case and month of the dashboard's data (`data/<case>/<YYYY-MM>.js`), newest first. */
+const MonthDataSchema = z.object({
+  schema: z.literal(DASHBOARD_SCHEMA),
+  caseId: z.string(),
+  month: z.string().regex(/^\d{4}-\d{2}$/),
+  entries: z.array(DashboardEntrySchema)
+})
+type MonthData = z.infer<typeof MonthDataSchema>
+
+/** One series of the page's selector: a case under one load profile. */
+export interface DashboardCase {
+  /** `<case id>/<profile key>`, as entries' `series`. */
+  id: string
   caseId: string
-  caseName: string
-  key: string
-  profile: Profile
+  name: string
+  /** The profile's label, e.g. `minimal load (paced, 5 req/s)`. */
+  profile: string
+  kind: Profile['kind']
+  description: string
   metrics: string[]
-  /** All entries of the series, newest first. */
-  entries: HistoryEntry[]
+  /** Hop metrics in path order; the page averages them per version as the README's hop chart. */
+  hops: string[]
+  /** Months of the case holding entries, newest first: the page loads `data/<file>/<month>.js`. */
+  months: string[]
+  /** Entries of the whole case (all its profiles). */
+  total: number
+  /** The case's folder under data/ (its id, encoded as entry paths are). */
+  file: string
 }
 
-export function dashboardData(
-  series: DashboardSeriesInput[],
-  topologies: Record<string, Topology>,
+/**
+ * The page loads its data as scripts, not with fetch(), so it works from file:// as over HTTP.
+ * Each file calls one function of `window.glbData`; `<` is escaped so no text can end a script.
+ */
+const script = (fn: string, payload: unknown): string =>
+  `window.glbData.${fn}(${JSON.stringify(payload)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')});\n`
+
+export const monthDataPath = (caseId: string, month: string): string =>
+  `data/${encodeSegment(caseId)}/${month}.js`
+
+/** Month data files as renderReport names them, so files of pruned months can be removed. */
+export const MONTH_DATA_FILE = /^data\/[A-Za-z0-9._~-]+\/\d{4}-\d{2}\.js$/
+
+const newestFirst = (a: DashboardEntry, b: DashboardEntry): number =>
+  a.built < b.built
+    ? 1
+    : a.built > b.built
+      ? -1
+      : a.evaluated < b.evaluated
+        ? 1
+        : a.evaluated > b.evaluated
+          ? -1
+          : a.id < b.id
+            ? -1
+            : 1
+
+function parseMonthData(file: string, text: string): MonthData {
+  const m = /^window\.glbData\.month\(([\s\S]*)\);\n?$/.exec(text)
+  let raw: unknown
+  try {
+    raw = m ? JSON.parse(m[1]) : undefined
+  } catch {
+    raw = undefined
+  }
+  const parsed = MonthDataSchema.safeParse(raw)
+  if (!parsed.success)
+    throw new Error(`${file}: not dashboard data this version wrote; remove it to rebuild it`)
+  return parsed.data
+}
+
+/**
+ * The month's data file with `added` merged into its previous text (null when new): an append
+ * rewrites one small file per case and month, never one that grows with the whole history.
+ */
+export function mergeMonthData(
+  file: string,
+  caseId: string,
+  month: string,
+  previous: string | null,
+  added: HistoryEntry[],
   repositoryUrl?: string
-): DashboardData {
-  const id = (s: DashboardSeriesInput): string => `${s.caseId}/${s.key}`
-  return {
+): string {
+  const old = previous === null ? [] : parseMonthData(file, previous).entries
+  const ids = new Set(added.map(e => e.id))
+  const entries = [
+    ...old.filter(e => !ids.has(e.id)),
+    ...added.map(e => dashboardEntry(e, repositoryUrl))
+  ].sort(newestFirst)
+  return script('month', { schema: DASHBOARD_SCHEMA, caseId, month, entries })
+}
+
+/** `data/cases.js`: labels and the series, each with its case's months the page loads. */
+export function casesScript(cases: DashboardCase[]): string {
+  return script('cases', {
     schema: DASHBOARD_SCHEMA,
     labels: {
       dataRateMBps: SERIES.dataRate,
       legacyMBps: SERIES.legacy,
       maxThroughput: SERIES.maxThroughput
     },
+    /** Sweep curves of this many newest entries share one chart, as in the README. */
     sweepCurves: SWEEP_CURVES,
-    cases: series.map(s => ({
-      id: id(s),
-      caseId: s.caseId,
-      name: s.caseName,
-      profile: profileLabel(s.profile),
-      kind: s.profile.kind,
-      description: topologies[s.caseId]?.description ?? '',
-      metrics: s.metrics,
-      hops: hopMetrics(s.metrics)
-    })),
-    entries: Object.fromEntries(
-      series.map(s => [id(s), s.entries.map(e => dashboardEntry(e, repositoryUrl))])
-    )
-  }
+    cases
+  })
 }
+
+/** `dashboard/charts.js`: the chart templates, so the page draws exactly the README's charts. */
+export const chartsScript = (templates: unknown): string => script('charts', templates)
+
+export const dashboardCase = (c: Omit<DashboardCase, 'hops' | 'file'>): DashboardCase => ({
+  ...c,
+  hops: hopMetrics(c.metrics),
+  file: encodeSegment(c.caseId)
+})

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { profileKey, type Profile } from '../client/profile'
+import { profileKey, profileLabel, type Profile } from '../client/profile'
+import { monthOf } from '../history/layout'
+import type { CaseView } from '../history/render-hook'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
 import type { Topology } from '../topology/schema'
@@ -11,13 +13,22 @@ import {
   seriesCharts,
   type ChartSpec
 } from './charts'
-import { DASHBOARD_ASSETS, dashboardData } from './dashboard'
+import {
+  casesScript,
+  chartsScript,
+  DASHBOARD_ASSETS,
+  dashboardCase,
+  mergeMonthData,
+  MONTH_DATA_FILE,
+  monthDataPath
+} from './dashboard'
 import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
 
 export { jobSummary } from './summary'
 export { topologyMermaid } from './mermaid'
+export { mergeMonthData, monthDataPath } from './dashboard'
 
 export interface RenderOptions {
   entries: HistoryEntry[]
@@ -26,11 +37,13 @@ export interface RenderOptions {
   outDir: string
   /** A user's Handlebars README template; templates/README.template.md when absent. */
   template?: string
-  /** Rows per case in the README tables and points in the static charts (newest first). */
+  /** Rows per series in the README tables and points in the static charts (newest first). */
   maxEntries: number
   /** Base for commit links of entries that record no repository, e.g. https://github.com/o/r. */
   repositoryUrl?: string
 }
+
+export type StaticOptions = Omit<RenderOptions, 'entries'> & { cases: CaseView[] }
 
 /** Entries of one case and profile, newest first, with what the README and dashboard show of them. */
 export interface Series {
@@ -39,10 +52,16 @@ export interface Series {
   key: string
   /** The newest entry's profile (a sweep's rates change from run to run). */
   profile: Profile
-  entries: HistoryEntry[]
+  /** Entries of the series; null when only the case's newest entries were read. */
+  total: number | null
+  /** Whether the series holds entries beyond `shown`. */
+  truncated: boolean
   shown: HistoryEntry[]
   metrics: string[]
   charts: ChartSpec[]
+  /** The case's months holding entries (newest first) and its entries of every profile. */
+  caseMonths: string[]
+  caseTotal: number
 }
 
 /**
@@ -81,13 +100,66 @@ export function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
     )
 }
 
+/** Groups entries by case, newest first within a case and cases in natural id order. */
+function byCase(entries: readonly HistoryEntry[]): [string, HistoryEntry[]][] {
+  const groups = new Map<string, HistoryEntry[]>()
+  for (const e of entries) groups.set(e.caseId, [...(groups.get(e.caseId) ?? []), e])
+  return [...groups.entries()]
+    .sort(([a], [b]) => compareCaseIds(a, b))
+    .map(([id, list]) => [id, newestFirst(list)])
+}
+
 const CHART_FILE = /^case-[\w.-]+-(roundtrip|rate|hops|latency|curve|throughput)\.(svg|vl\.json)$/
 
+function writer(outDir: string, written: string[]) {
+  const root = path.resolve(outDir)
+  return (rel: string, content: string | Buffer): void => {
+    const file = path.resolve(root, rel)
+    // Names derive from case ids (slugs by schema); nothing may land outside outDir regardless.
+    if (!file.startsWith(root + path.sep))
+      throw new Error(`refusing to write ${rel} outside ${root}`)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, content)
+    written.push(file)
+  }
+}
+
 /**
- * Writes README.md, charts/*.svg with their Vega-Lite specs, and the dashboard (index.html, its
- * scripts, data/history.json) under outDir. Returns the absolute paths written.
+ * The series of each case's newest entries. A view that holds the whole case gives exact counts;
+ * otherwise older entries of a series may lie beyond it, so its count is unknown.
  */
-export async function renderReport(o: RenderOptions): Promise<string[]> {
+function seriesOf(o: StaticOptions, templates: ReturnType<typeof loadChartTemplates>): Series[] {
+  return [...o.cases]
+    .sort((a, b) => compareCaseIds(a.id, b.id))
+    .flatMap(view => {
+      const complete = view.recent.length >= view.total
+      return bySeries(view.recent).map(entries => {
+        const caseId = view.id
+        const caseName = o.topologies[caseId]?.name ?? entries[0].caseName
+        const profile = entries[0].profile
+        const shown = entries.slice(0, o.maxEntries)
+        return {
+          caseId,
+          caseName,
+          key: profileKey(profile),
+          profile,
+          total: complete ? entries.length : null,
+          truncated: !complete || shown.length < entries.length,
+          shown,
+          metrics: metricOrder(entries),
+          charts: seriesCharts({ caseId, caseName, profile, entries: shown }, templates),
+          caseMonths: view.months,
+          caseTotal: view.total
+        }
+      })
+    })
+}
+
+/**
+ * Writes what depends only on each case's newest entries: README.md, charts/*.svg with their
+ * Vega-Lite specs, the dashboard page and its series list. Returns the absolute paths written.
+ */
+export async function renderStatic(o: StaticOptions): Promise<string[]> {
   if (!Number.isInteger(o.maxEntries) || o.maxEntries < 1) {
     throw new Error(`max-entries must be a whole number of at least 1, got ${o.maxEntries}`)
   }
@@ -97,33 +169,8 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
     'utf8'
   )
   const written: string[] = []
-  const root = path.resolve(o.outDir)
-  const write = (rel: string, content: string | Buffer): void => {
-    const file = path.resolve(root, rel)
-    // Names derive from case ids (slugs by schema); nothing may land outside outDir regardless.
-    if (!file.startsWith(root + path.sep))
-      throw new Error(`refusing to write ${rel} outside ${root}`)
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.writeFileSync(file, content)
-    written.push(file)
-  }
-
-  const series: Series[] = bySeries(o.entries).map(entries => {
-    const caseId = entries[0].caseId
-    const caseName = o.topologies[caseId]?.name ?? entries[0].caseName
-    const profile = entries[0].profile
-    const shown = entries.slice(0, o.maxEntries)
-    return {
-      caseId,
-      caseName,
-      key: profileKey(profile),
-      profile,
-      entries,
-      shown,
-      metrics: metricOrder(entries),
-      charts: seriesCharts({ caseId, caseName, profile, entries: shown }, templates)
-    }
-  })
+  const write = writer(o.outDir, written)
+  const series = seriesOf(o, templates)
 
   for (const s of series) {
     for (const chart of s.charts) {
@@ -140,10 +187,61 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
   for (const rel of DASHBOARD_ASSETS)
     write(rel, fs.readFileSync(path.join(shipped, rel.replace(/^dashboard\//, ''))))
   write(
-    'dashboard/charts.json',
-    JSON.stringify(Object.fromEntries(CHART_TEMPLATE_NAMES.map(n => [n, templates[n]])))
+    'dashboard/charts.js',
+    chartsScript(Object.fromEntries(CHART_TEMPLATE_NAMES.map(n => [n, templates[n]])))
   )
-  write('data/history.json', JSON.stringify(dashboardData(series, o.topologies, o.repositoryUrl)))
+  write(
+    'data/cases.js',
+    casesScript(
+      series.map(s =>
+        dashboardCase({
+          id: `${s.caseId}/${s.key}`,
+          caseId: s.caseId,
+          name: s.caseName,
+          profile: profileLabel(s.profile),
+          kind: s.profile.kind,
+          description: o.topologies[s.caseId]?.description ?? '',
+          metrics: s.metrics,
+          months: s.caseMonths,
+          total: s.caseTotal
+        })
+      )
+    )
+  )
+  return written
+}
+
+/**
+ * Writes the whole report from the whole history: renderStatic plus one dashboard data file per
+ * case and month, holding every profile's entries (files of months no longer in the history are
+ * removed). Returns the paths written.
+ */
+export async function renderReport(o: RenderOptions): Promise<string[]> {
+  const groups = byCase(o.entries)
+  const written = await renderStatic({
+    ...o,
+    cases: groups.map(([id, entries]) => ({
+      id,
+      recent: entries,
+      total: entries.length,
+      months: [...new Set(entries.map(e => monthOf(e.timestampEval)))].sort().reverse()
+    }))
+  })
+  const write = writer(o.outDir, written)
+  const data = new Set<string>()
+  for (const [id, entries] of groups) {
+    const months = new Map<string, HistoryEntry[]>()
+    for (const e of entries) {
+      const m = monthOf(e.timestampEval)
+      months.set(m, [...(months.get(m) ?? []), e])
+    }
+    for (const [month, list] of months) {
+      const rel = monthDataPath(id, month)
+      data.add(rel)
+      write(rel, mergeMonthData(rel, id, month, null, list, o.repositoryUrl))
+    }
+  }
+  removeStaleData(o.outDir, data)
   return written
 }
 
@@ -154,5 +252,18 @@ function removeStaleCharts(dir: string, keep: readonly string[]): void {
   for (const name of fs.readdirSync(dir)) {
     const file = path.resolve(dir, name)
     if (CHART_FILE.test(name) && !kept.has(file)) fs.rmSync(file)
+  }
+}
+
+/** Month data files of pruned months or cases; only files named as ours go. */
+function removeStaleData(outDir: string, keep: Set<string>): void {
+  const data = path.join(outDir, 'data')
+  if (!fs.existsSync(data)) return
+  for (const d of fs.readdirSync(data, { withFileTypes: true })) {
+    if (!d.isDirectory()) continue
+    for (const name of fs.readdirSync(path.join(data, d.name))) {
+      const rel = `data/${d.name}/${name}`
+      if (MONTH_DATA_FILE.test(rel) && !keep.has(rel)) fs.rmSync(path.join(outDir, rel))
+    }
   }
 }

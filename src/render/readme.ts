@@ -16,7 +16,8 @@ export interface ReadmeSeries {
   /** Markdown table (escaped; emit raw). */
   table: string
   shown: number
-  total: number
+  /** Entries of the series; null when an append read only the case's newest (the count is unknown). */
+  total: number | null
   truncated: boolean
 }
 
@@ -71,7 +72,11 @@ export interface SeriesInput {
   caseId: string
   key: string
   profile: Profile
-  entries: HistoryEntry[]
+  /** Entries of the series in the history; null when only the case's newest were read. */
+  total: number | null
+  /** Whether the series holds entries beyond `shown`. */
+  truncated: boolean
+  /** The newest `maxEntries`, which the README shows. */
   shown: HistoryEntry[]
   metrics: string[]
   charts: { name: string; kind: string }[]
@@ -91,7 +96,7 @@ export function readmeContext(
   topologies: Record<string, Topology>,
   repositoryUrl?: string
 ): ReadmeContext {
-  const newest = series.flatMap(s => s.entries.slice(0, 1))
+  const newest = series.flatMap(s => s.shown.slice(0, 1))
   const load = newest.find(e => e.origin === 'bench')?.load ??
     newest[0]?.load ?? {
       docs: 500,
@@ -118,10 +123,10 @@ export function readmeContext(
       // Handlebars escapes HTML in `{{name}}`; Markdown is escaped here, so text stays text.
       return {
         id: escapeMarkdownText(id),
-        name: escapeMarkdownText(topology?.name ?? own[0].entries[0].caseName),
+        name: escapeMarkdownText(topology?.name ?? own[0].shown[0].caseName),
         description: escapeMarkdownText(topology?.description ?? ''),
         notes: escapeMarkdownText(topology?.notes ?? ''),
-        mermaid: topology ? topologyMermaid(topology, own[0].entries[0]?.nodes) : '',
+        mermaid: topology ? topologyMermaid(topology, own[0].shown[0]?.nodes) : '',
         series: own.map(s => ({
           key: s.key,
           label: profileLabel(s.profile),
@@ -131,8 +136,8 @@ export function readmeContext(
               ? sweepTable(s.shown, repositoryUrl)
               : markdownTable(s.shown, s.metrics, repositoryUrl, s.profile.kind),
           shown: s.shown.length,
-          total: s.entries.length,
-          truncated: s.shown.length < s.entries.length
+          total: s.total,
+          truncated: s.truncated
         }))
       }
     })

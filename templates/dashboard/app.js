@@ -1,11 +1,14 @@
 /* global document, window, vegaEmbed */
-// The dashboard: reads data/history.json (written by `gnes-latency-bench render`) and the chart
-// templates, and draws the chosen case and metric. History text is untrusted: it only ever
-// reaches the page through textContent and vetted http(s) links, never as HTML.
+// The dashboard: loads data/cases.js (one option per series: a case under one load profile), the
+// chart templates and, per case, one data file per month holding every profile's entries (written
+// by `gnes-latency-bench render` and by every append), and draws the chosen series and metric. The
+// data comes as script files calling window.glbData, not through fetch(), so the page works from
+// file:// as well as over HTTP. History text is untrusted: it only ever reaches the page through
+// textContent and vetted http(s) links, never as HTML.
 ;(function () {
   'use strict'
   var MAX_ROWS = 1000
-  var state = { data: null, charts: null, views: [] }
+  var state = { data: null, charts: null, views: [], months: {}, entries: {} }
   var zero = function () {
     return 0
   }
@@ -291,10 +294,69 @@
       select.value = keep
   }
 
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var el = document.createElement('script')
+      el.src = src
+      el.onload = resolve
+      el.onerror = function () {
+        reject(new Error(src + ' did not load'))
+      }
+      document.body.appendChild(el)
+    })
+  }
+
+  // Data files call these; each month file adds its entries under its case and month.
+  window.glbData = {
+    cases: function (data) {
+      state.data = data
+    },
+    charts: function (charts) {
+      state.charts = charts
+    },
+    month: function (data) {
+      state.months[data.caseId + '/' + data.month] = data.entries
+    }
+  }
+
+  function byNewest(a, b) {
+    if (a.built !== b.built) return a.built < b.built ? 1 : -1
+    if (a.evaluated !== b.evaluated) return a.evaluated < b.evaluated ? 1 : -1
+    return a.id < b.id ? -1 : 1
+  }
+
+  // Every month of the series' case, loaded once; the series' entries newest first across months.
+  function seriesEntries(c) {
+    if (state.entries[c.id]) return Promise.resolve(state.entries[c.id])
+    return Promise.all(
+      c.months.map(function (m) {
+        if (state.months[c.caseId + '/' + m]) return null
+        return loadScript('data/' + encodeURIComponent(c.file) + '/' + m + '.js')
+      })
+    ).then(function () {
+      var all = []
+      c.months.forEach(function (m) {
+        all = all.concat(state.months[c.caseId + '/' + m] || [])
+      })
+      state.entries[c.id] = all
+        .filter(function (e) {
+          return e.series === c.id
+        })
+        .sort(byNewest)
+      return state.entries[c.id]
+    })
+  }
+
   function draw() {
     var c = selectedCase()
+    $('status').textContent = 'Loading case ' + c.caseId + ' (' + c.profile + ')…'
+    return seriesEntries(c).then(function (entries) {
+      return drawEntries(c, entries)
+    })
+  }
+
+  function drawEntries(c, entries) {
     var metric = $('metric').value
-    var entries = state.data.entries[c.id] || []
     var title = 'Case ' + c.caseId + ': ' + c.name + ' — ' + c.profile
     state.views.forEach(function (v) {
       v.finalize()
@@ -376,18 +438,10 @@
     $('status').className = 'error'
   }
 
-  function getJson(url) {
-    return fetch(url).then(function (r) {
-      if (!r.ok) throw new Error(url + ': HTTP ' + r.status)
-      return r.json()
-    })
-  }
-
   function start() {
-    Promise.all([getJson('data/history.json'), getJson('dashboard/charts.json')])
-      .then(function (loaded) {
-        state.data = loaded[0]
-        state.charts = loaded[1]
+    Promise.all([loadScript('data/cases.js'), loadScript('dashboard/charts.js')])
+      .then(function () {
+        if (!state.data || !state.charts) throw new Error('the data files are incomplete')
         if (!state.data.cases.length) throw new Error('the history is empty')
         state.data.cases.forEach(function (c) {
           var option = cell('option', 'Case ' + c.caseId + ': ' + c.name + ' — ' + c.profile)
@@ -404,13 +458,7 @@
         })
         return draw()
       })
-      .catch(function (err) {
-        // Browsers refuse fetch() from file:// pages; say how to preview instead of failing mutely.
-        if (window.location.protocol === 'file:') {
-          err = new Error('open it over HTTP, e.g. `python3 -m http.server` in this folder')
-        }
-        fail(err)
-      })
+      .catch(fail)
   }
 
   start()

@@ -1,0 +1,143 @@
+/**
+ * N writers recording at once, each a separate process on the action's recording path (one suite
+ * result of 4 entries, the real render, the default retry settings), onto one bare remote that
+ * already holds a history. Prints per writer its wall time and attempts, and checks that every
+ * entry is present exactly once and the final README lists the newest ones.
+ * Run: npm run bench:writers -- [writers=32] [entries=2000]
+ */
+import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { appendToBranch } from '../src/history/branch-store'
+import { entriesFromResult } from '../src/history/from-result'
+import { readHistory } from '../src/history/read'
+import { appendEntries, renderHook } from '../src/pipeline'
+import { load, result, secs, sh } from './history-fixtures'
+
+const render = () => renderHook({ template: null, maxEntries: 50 })
+
+/** One writer: `node <this> writer <remote> <work-dir> <start ms>`; prints its outcome as JSON. */
+async function writer([repo, workDir, at]: string[]): Promise<void> {
+  const t0 = performance.now()
+  const entries = entriesFromResult(result(new Date(Number(at))))
+  const log: string[] = []
+  const out = await appendEntries(
+    entries,
+    { kind: 'branch', repo, branch: 'gh-pages', dir: 'benchmarks' },
+    render(),
+    {
+      info: line => log.push(line),
+      warn: line => log.push(`WARNING: ${line}`),
+      group: (_name, work) => work()
+    }
+  )
+  // appendEntries keeps the clone in a temporary directory; the writer's own is for its output.
+  fs.rmSync(workDir, { recursive: true, force: true })
+  console.log(
+    JSON.stringify({
+      seconds: (performance.now() - t0) / 1000,
+      added: out.added,
+      sha: entries[0].commit.sha,
+      attempts: log.filter(l => / rejected at attempt /.test(l)).length + 1,
+      log
+    })
+  )
+}
+
+function spawnWriter(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise(resolve => {
+    const child = spawn(process.execPath, [process.argv[1], 'writer', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', d => (out += d))
+    child.stderr.on('data', d => (err += d))
+    child.on('close', code => resolve({ code, out, err }))
+  })
+}
+
+async function main(): Promise<void> {
+  const writers = Number(process.argv[2] ?? 32)
+  const seedEntries = Number(process.argv[3] ?? 2000)
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'history-writers-'))
+  try {
+    console.log(load())
+    const bare = path.join(tmp, 'remote.git')
+    sh(tmp, 'init', '-q', '--bare', bare)
+    sh(bare, 'config', 'uploadpack.allowFilter', 'true')
+    const start = Date.UTC(2024, 0, 1)
+    const seed = Array.from({ length: Math.ceil(seedEntries / 4) }, (_, i) =>
+      entriesFromResult(result(new Date(start + i * 6 * 3600_000))).map(e => ({
+        ...e,
+        samples: null,
+        runs: []
+      }))
+    ).flat()
+    await appendToBranch({
+      repo: bare,
+      branch: 'gh-pages',
+      dir: 'benchmarks',
+      entries: seed,
+      render: render()
+    })
+    console.log(`seeded ${seed.length} entries; starting ${writers} writers at once`)
+
+    const t0 = performance.now()
+    const end = start + (seed.length / 4) * 6 * 3600_000
+    const outcomes = await Promise.all(
+      Array.from({ length: writers }, (_, i) =>
+        spawnWriter([bare, path.join(tmp, `w${i}`), String(end + (i + 1) * 60_000)])
+      )
+    )
+    const wall = secs(t0)
+    const failed = outcomes.filter(o => o.code !== 0)
+    for (const f of failed) console.log(`writer failed: ${f.err.trim().split('\n').pop()}`)
+    const done = outcomes
+      .filter(o => o.code === 0)
+      .map(
+        o =>
+          JSON.parse(o.out) as { seconds: number; added: string[]; attempts: number; sha: string }
+      )
+    const times = done.map(d => d.seconds).sort((a, b) => a - b)
+    const attempts = done.map(d => d.attempts).sort((a, b) => a - b)
+    console.log(
+      `${done.length} of ${writers} writers landed in ${wall}; per writer: ` +
+        `time min ${times[0]?.toFixed(1)} s, median ${times[Math.floor(times.length / 2)]?.toFixed(1)} s, max ${times.at(-1)?.toFixed(1)} s; ` +
+        `attempts min ${attempts[0]}, median ${attempts[Math.floor(attempts.length / 2)]}, max ${attempts.at(-1)}`
+    )
+    console.log(
+      `per writer (seconds/attempts): ${done.map(d => `${d.seconds.toFixed(1)}/${d.attempts}`).join(' ')}`
+    )
+    const check = path.join(tmp, 'check')
+    sh(tmp, 'clone', '-q', '-b', 'gh-pages', bare, check)
+    const ids = readHistory(path.join(check, 'benchmarks')).map(e => e.id)
+    const added = done.flatMap(d => d.added)
+    const unique = new Set(ids)
+    console.log(
+      `history: ${ids.length} entries, ${unique.size} distinct; ${added.length} reported added, ` +
+        `${added.filter(id => unique.has(id)).length} of them present; ` +
+        `${sh(bare, 'rev-list', '--count', 'gh-pages').trim()} commits`
+    )
+    const readme = fs.readFileSync(path.join(check, 'benchmarks', 'README.md'), 'utf8')
+    // The last writer rendered: the README shows every writer's commit.
+    const shown = done.filter(d => readme.includes(d.sha.slice(0, 7))).length
+    console.log(`README shows the commits of ${shown} of ${done.length} writers`)
+    console.log(load())
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[2] === 'writer') {
+  writer(process.argv.slice(3)).catch(err => {
+    console.error(err)
+    process.exit(1)
+  })
+} else {
+  main().catch(err => {
+    console.error(err)
+    process.exit(1)
+  })
+}
