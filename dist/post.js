@@ -11808,9 +11808,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list = this[kHeadersList].cookies;
-        if (list) {
-          return [...list];
+        const list2 = this[kHeadersList].cookies;
+        if (list2) {
+          return [...list2];
         }
         return [];
       }
@@ -19735,11 +19735,11 @@ Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
       (0, command_1.issue)("echo", enabled ? "on" : "off");
     }
     exports2.setCommandEcho = setCommandEcho;
-    function setFailed(message) {
+    function setFailed2(message) {
       process.exitCode = ExitCode.Failure;
       error(message);
     }
-    exports2.setFailed = setFailed;
+    exports2.setFailed = setFailed2;
     function isDebug() {
       return process.env["RUNNER_DEBUG"] === "1";
     }
@@ -19772,7 +19772,7 @@ Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
       (0, command_1.issue)("endgroup");
     }
     exports2.endGroup = endGroup;
-    function group(name, fn) {
+    function group2(name, fn) {
       return __awaiter(this, void 0, void 0, function* () {
         startGroup(name);
         let result;
@@ -19784,7 +19784,7 @@ Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
         return result;
       });
     }
-    exports2.group = group;
+    exports2.group = group2;
     function saveState2(name, value) {
       const filePath = process.env["GITHUB_STATE"] || "";
       if (filePath) {
@@ -24440,10 +24440,10 @@ var require_utils4 = __commonJS({
             return !!buffer[pos++];
         },
         readList: () => {
-          const list = self2.readString(true);
-          if (list === void 0)
+          const list2 = self2.readString(true);
+          if (list2 === void 0)
             return;
-          return list ? list.split(",") : [];
+          return list2 ? list2.split(",") : [];
         },
         readString: (dest, maxLen) => {
           if (typeof dest === "number") {
@@ -33677,7 +33677,7 @@ var require_SFTP = __commonJS({
           const reread = (err, handle) => {
             if (err)
               return cb(err);
-            this.readdir(handle, opts, (err2, list) => {
+            this.readdir(handle, opts, (err2, list2) => {
               const eof = err2 && err2.code === STATUS_CODE.EOF;
               if (err2 && !eof)
                 return this.close(handle, () => cb(err2));
@@ -33688,8 +33688,8 @@ var require_SFTP = __commonJS({
                   cb(void 0, entries);
                 });
               }
-              for (let i = 0; i < list.length; ++i, ++e)
-                entries[e] = list[i];
+              for (let i = 0; i < list2.length; ++i, ++e)
+                entries[e] = list2[i];
               reread(void 0, handle);
             });
           };
@@ -33705,16 +33705,16 @@ var require_SFTP = __commonJS({
         writeUInt32BE(buf, handleLen, p);
         buf.set(where, p += 4);
         this._requests[reqid] = {
-          cb: doFilter ? (err, list) => {
+          cb: doFilter ? (err, list2) => {
             if (typeof cb !== "function")
               return;
             if (err)
               return cb(err);
-            for (let i = list.length - 1; i >= 0; --i) {
-              if (list[i].filename === "." || list[i].filename === "..")
-                list.splice(i, 1);
+            for (let i = list2.length - 1; i >= 0; --i) {
+              if (list2[i].filename === "." || list2[i].filename === "..")
+                list2.splice(i, 1);
             }
-            cb(void 0, list);
+            cb(void 0, list2);
           } : cb
         };
         const isBuffered = sendOrBuffer(this, buf);
@@ -36409,7 +36409,7 @@ var require_utils5 = __commonJS({
       }
       if (typeof algoList === "object" && algoList !== null) {
         const keys = Object.keys(algoList);
-        let list = defaultList;
+        let list2 = defaultList;
         for (let i = 0; i < keys.length; ++i) {
           const key = keys[i];
           let val = algoList[key];
@@ -36421,22 +36421,22 @@ var require_utils5 = __commonJS({
                 for (let j = 0; j < val.length; ++j) {
                   const append = val[j];
                   if (typeof append === "string") {
-                    if (!append || list.indexOf(append) !== -1)
+                    if (!append || list2.indexOf(append) !== -1)
                       continue;
                     if (supportedList.indexOf(append) === -1)
                       throw new Error(`Unsupported algorithm: ${append}`);
-                    if (list === defaultList)
-                      list = list.slice();
-                    list.push(append);
+                    if (list2 === defaultList)
+                      list2 = list2.slice();
+                    list2.push(append);
                   } else if (isRegExp(append)) {
                     for (let k = 0; k < supportedList.length; ++k) {
                       const algo = supportedList[k];
                       if (append.test(algo)) {
-                        if (list.indexOf(algo) !== -1)
+                        if (list2.indexOf(algo) !== -1)
                           continue;
-                        if (list === defaultList)
-                          list = list.slice();
-                        list.push(algo);
+                        if (list2 === defaultList)
+                          list2 = list2.slice();
+                        list2.push(algo);
                       }
                     }
                   }
@@ -36450,22 +36450,22 @@ var require_utils5 = __commonJS({
                 for (let j = val.length; j >= 0; --j) {
                   const prepend = val[j];
                   if (typeof prepend === "string") {
-                    if (!prepend || list.indexOf(prepend) !== -1)
+                    if (!prepend || list2.indexOf(prepend) !== -1)
                       continue;
                     if (supportedList.indexOf(prepend) === -1)
                       throw new Error(`Unsupported algorithm: ${prepend}`);
-                    if (list === defaultList)
-                      list = list.slice();
-                    list.unshift(prepend);
+                    if (list2 === defaultList)
+                      list2 = list2.slice();
+                    list2.unshift(prepend);
                   } else if (isRegExp(prepend)) {
                     for (let k = supportedList.length; k >= 0; --k) {
                       const algo = supportedList[k];
                       if (prepend.test(algo)) {
-                        if (list.indexOf(algo) !== -1)
+                        if (list2.indexOf(algo) !== -1)
                           continue;
-                        if (list === defaultList)
-                          list = list.slice();
-                        list.unshift(algo);
+                        if (list2 === defaultList)
+                          list2 = list2.slice();
+                        list2.unshift(algo);
                       }
                     }
                   }
@@ -36481,18 +36481,18 @@ var require_utils5 = __commonJS({
                   if (typeof search === "string") {
                     if (!search)
                       continue;
-                    const idx = list.indexOf(search);
+                    const idx = list2.indexOf(search);
                     if (idx === -1)
                       continue;
-                    if (list === defaultList)
-                      list = list.slice();
-                    list.splice(idx, 1);
+                    if (list2 === defaultList)
+                      list2 = list2.slice();
+                    list2.splice(idx, 1);
                   } else if (isRegExp(search)) {
-                    for (let k = 0; k < list.length; ++k) {
-                      if (search.test(list[k])) {
-                        if (list === defaultList)
-                          list = list.slice();
-                        list.splice(k, 1);
+                    for (let k = 0; k < list2.length; ++k) {
+                      if (search.test(list2[k])) {
+                        if (list2 === defaultList)
+                          list2 = list2.slice();
+                        list2.splice(k, 1);
                         --k;
                       }
                     }
@@ -36502,7 +36502,7 @@ var require_utils5 = __commonJS({
               break;
           }
         }
-        return list;
+        return list2;
       }
       return defaultList;
     }
@@ -45986,8 +45986,8 @@ var require_tar_fs = __commonJS({
       onnextentry();
       return pack2;
     };
-    var head = function(list) {
-      return list.length ? list[list.length - 1] : null;
+    var head = function(list2) {
+      return list2.length ? list2[list2.length - 1] : null;
     };
     var processGetuid = function() {
       return process.getuid ? process.getuid() : -1;
@@ -66664,8 +66664,8 @@ var require_retrying_call = __commonJS({
           this.commitCall(callWithMostMessages);
         }
       }
-      isStatusCodeInList(list, code) {
-        return list.some((value) => {
+      isStatusCodeInList(list2, code) {
+        return list2.some((value) => {
           var _a;
           return value === code || value.toString().toLowerCase() === ((_a = constants_1.Status[code]) === null || _a === void 0 ? void 0 : _a.toLowerCase());
         });
@@ -71018,8 +71018,8 @@ var require_load_balancer_pick_first = __commonJS({
         };
       }
     };
-    function shuffled(list) {
-      const result = list.slice();
+    function shuffled(list2) {
+      const result = list2.slice();
       for (let i = result.length - 1; i > 1; i--) {
         const j = Math.floor(Math.random() * (i + 1));
         const temp = result[i];
@@ -71815,8 +71815,8 @@ var require_load_balancer_round_robin = __commonJS({
         return this.children[this.nextIndex].endpoint;
       }
     };
-    function rotateArray(list, startIndex) {
-      return [...list.slice(startIndex), ...list.slice(0, startIndex)];
+    function rotateArray(list2, startIndex) {
+      return [...list2.slice(startIndex), ...list2.slice(0, startIndex)];
     }
     var RoundRobinLoadBalancer = class {
       constructor(channelControlHelper) {
@@ -72244,8 +72244,8 @@ var require_load_balancer_outlier_detection = __commonJS({
         }
         const successRateMean = successRates.reduce((a, b) => a + b) / successRates.length;
         let successRateDeviationSum = 0;
-        for (const rate of successRates) {
-          const deviation = rate - successRateMean;
+        for (const rate3 of successRates) {
+          const deviation = rate3 - successRateMean;
           successRateDeviationSum += deviation * deviation;
         }
         const successRateVariance = successRateDeviationSum / successRates.length;
@@ -77945,13 +77945,31 @@ var require_tar_stream2 = __commonJS({
   }
 });
 
+// src/action/log.ts
+var core = __toESM(require_core());
+
+// src/text/terminal.ts
+function terminalSafe(text) {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => c === "\r\n" ? "\n" : c.charCodeAt(0) < 256 ? `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+var actionsSafe = (text) => terminalSafe(text).replace(/^(\s*)::/gm, "$1:\u200B:");
+
+// src/action/log.ts
+var actionsLog = {
+  info: (message) => core.info(actionsSafe(message)),
+  warn: (message) => core.warning(actionsSafe(message)),
+  group: (name, work) => core.group(actionsSafe(name), work)
+};
+
 // src/post.ts
-var post_exports = {};
-__export(post_exports, {
-  post: () => post
-});
-module.exports = __toCommonJS(post_exports);
-var core2 = __toESM(require_core());
+var core3 = __toESM(require_core());
+
+// src/action/state.ts
+var STATE_ENGINE = "engine";
 
 // src/engine/docker/client.ts
 var import_dockerode = __toESM(require_docker());
@@ -77965,12 +77983,12 @@ function withDeadline(promise, ms, onTimeout) {
   });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
+var withTimeout = (promise, ms, what) => withDeadline(promise, ms, () => new Error(`${what} timed out after ${ms / 1e3} s`));
 
 // src/engine/docker/client.ts
 function dockerClient() {
   return new import_dockerode.default();
 }
-var withTimeout = (promise, ms, what) => withDeadline(promise, ms, () => new Error(`${what} timed out after ${ms / 1e3}s`));
 async function dockerAvailable(timeoutMs = 3e3) {
   try {
     await withTimeout(dockerClient().ping(), timeoutMs, "docker ping");
@@ -77983,58 +78001,8 @@ function statusOf(err) {
   return err.statusCode;
 }
 
-// src/engine/docker/archive.ts
-var tar = __toESM(require_tar_stream2());
-
-// src/engine/docker/container.ts
-async function removeContainer(container) {
-  try {
-    await container.remove({ force: true, v: true });
-  } catch (err) {
-    if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err;
-  }
-}
-
-// src/engine/docker/labels.ts
-var LABEL = {
-  tool: "io.gnes-latency-bench",
-  runId: "io.gnes-latency-bench.run-id",
-  repository: "io.gnes-latency-bench.repository",
-  caseId: "io.gnes-latency-bench.case",
-  service: "io.gnes-latency-bench.service"
-};
-function labelFilter(labels) {
-  return JSON.stringify({ label: Object.entries(labels).map(([k, v]) => `${k}=${v}`) });
-}
-
-// src/engine/docker/network.ts
-async function removeNetwork(network) {
-  try {
-    await network.remove();
-  } catch (err) {
-    if (statusOf(err) !== 404) throw err;
-  }
-}
-
 // src/engine/docker/cleanup.ts
-async function sweep(options = {}, docker = dockerClient()) {
-  const labels = { [LABEL.tool]: "true" };
-  if (options.runId) labels[LABEL.runId] = options.runId;
-  if (options.repository) labels[LABEL.repository] = options.repository;
-  const filters = labelFilter(labels);
-  const cutoff = Date.now() - (options.olderThan ?? 0);
-  const old = (createdMs) => options.olderThan === void 0 || createdMs <= cutoff;
-  const containers = (await docker.listContainers({ all: true, filters })).filter(
-    (c) => old(c.Created * 1e3)
-  );
-  await Promise.all(containers.map((c) => removeContainer(docker.getContainer(c.Id))));
-  const networks = (await docker.listNetworks({ filters })).filter((n) => old(Date.parse(n.Created)));
-  await Promise.all(networks.map((n) => removeNetwork(docker.getNetwork(n.Id))));
-  return { containers: containers.length, networks: networks.length };
-}
-
-// src/engine/docker/engine.ts
-var core = __toESM(require_core());
+var import_promises = require("node:timers/promises");
 
 // node_modules/zod/v3/external.js
 var external_exports = {};
@@ -82077,27 +82045,174 @@ var coerce = {
 };
 var NEVER = INVALID;
 
+// src/client/load-client.ts
+var epoch = external_exports.number().finite();
+var StreamReportSchema = external_exports.object({
+  stream: external_exports.number().int().nonnegative(),
+  requests: external_exports.number().int().positive(),
+  responses: external_exports.number().int().nonnegative(),
+  /** Epoch seconds when the stream call began, and its duration. */
+  startedAt: epoch,
+  seconds: external_exports.number().nonnegative(),
+  rate: external_exports.number().positive().nullable(),
+  /** Per request id: when it was due (paced streams only) and when gRPC took it, epoch seconds. */
+  scheduled: external_exports.array(epoch).nullable(),
+  sent: external_exports.array(epoch)
+});
+
+// src/engine/docker/archive.ts
+var tar = __toESM(require_tar_stream2());
+
+// src/engine/docker/container.ts
+async function removeContainer(container) {
+  try {
+    await container.remove({ force: true, v: true });
+  } catch (err) {
+    if (statusOf(err) !== 404 && statusOf(err) !== 409) throw err;
+  }
+}
+
+// src/engine/docker/labels.ts
+var LABEL = {
+  tool: "io.gnes-latency-bench",
+  runId: "io.gnes-latency-bench.run-id",
+  repository: "io.gnes-latency-bench.repository",
+  caseId: "io.gnes-latency-bench.case",
+  service: "io.gnes-latency-bench.service"
+};
+function labelFilter(labels) {
+  return JSON.stringify({ label: Object.entries(labels).map(([k, v]) => `${k}=${v}`) });
+}
+
+// src/engine/docker/network.ts
+async function removeNetwork(network) {
+  try {
+    await network.remove();
+  } catch (err) {
+    if (statusOf(err) !== 404 && !/not found/.test(err.message)) throw err;
+  }
+}
+
+// src/engine/docker/cleanup.ts
+var NETWORK_BUSY_MS = 3e4;
+async function removeNetworkWhenFree(network) {
+  const until = Date.now() + NETWORK_BUSY_MS;
+  for (; ; ) {
+    try {
+      return await removeNetwork(network);
+    } catch (err) {
+      if (![400, 403, 409].includes(statusOf(err) ?? 0)) throw err;
+      if (Date.now() > until) throw err;
+      await (0, import_promises.setTimeout)(250);
+    }
+  }
+}
+async function swarmManager(docker) {
+  const info2 = await docker.info();
+  return info2.Swarm?.ControlAvailable === true;
+}
+var ignoreGone = (err) => {
+  if (statusOf(err) !== 404) throw err;
+};
+async function sweep(options = {}, docker = dockerClient()) {
+  const labels = { [LABEL.tool]: "true" };
+  if (options.runId) labels[LABEL.runId] = options.runId;
+  if (options.repository) labels[LABEL.repository] = options.repository;
+  const filters = labelFilter(labels);
+  const cutoff = Date.now() - (options.olderThan ?? 0);
+  const old = (createdMs) => options.olderThan === void 0 || createdMs <= cutoff;
+  const byDate = (items) => items.filter((i) => old(Date.parse(i.CreatedAt ?? "")));
+  const manager = await swarmManager(docker);
+  const services = manager ? byDate(await docker.listServices({ filters })) : [];
+  await Promise.all(services.map((s) => docker.getService(s.ID).remove().catch(ignoreGone)));
+  const containers = (await docker.listContainers({ all: true, filters })).filter(
+    (c) => old(c.Created * 1e3)
+  );
+  await Promise.all(containers.map((c) => removeContainer(docker.getContainer(c.Id))));
+  const networks = (await docker.listNetworks({ filters })).filter((n) => old(Date.parse(n.Created)));
+  await Promise.all(networks.map((n) => removeNetworkWhenFree(docker.getNetwork(n.Id))));
+  const configs = manager ? byDate(await docker.listConfigs({ filters })) : [];
+  await Promise.all(configs.map((c) => docker.getConfig(c.ID).remove().catch(ignoreGone)));
+  return {
+    containers: containers.length,
+    networks: networks.length,
+    services: services.length,
+    configs: configs.length
+  };
+}
+
+// src/engine/docker/daemon.ts
+var core2 = __toESM(require_core());
+
+// src/client/profile.ts
+var PROFILE_KINDS = ["minimal", "burst", "paced", "sweep"];
+var rate = external_exports.number().positive().finite();
+var ProfileSchema = external_exports.discriminatedUnion("kind", [
+  external_exports.object({ kind: external_exports.literal("burst") }).strict(),
+  /** Paced at the case's minimal-load rate: requests never queue behind each other. */
+  external_exports.object({ kind: external_exports.literal("minimal"), rate }).strict(),
+  external_exports.object({ kind: external_exports.literal("paced"), rate }).strict(),
+  /** Offered rates in the order they ran; `auto` searched upward from the first. */
+  external_exports.object({ kind: external_exports.literal("sweep"), auto: external_exports.boolean(), rates: external_exports.array(rate).min(1) }).strict()
+]);
+
+// src/metrics/sweep.ts
+function parseLatencyBound(text) {
+  const m = /^(\d+(?:\.\d+)?)(x|ms|s)$/.exec(text.trim());
+  if (!m || Number(m[1]) <= 0) return null;
+  const n = Number(m[1]);
+  if (m[2] === "x") return { kind: "relative", factor: n };
+  return { kind: "absolute", seconds: m[2] === "ms" ? n / 1e3 : n };
+}
+
 // src/config/inputs.ts
-var int = (name, min) => external_exports.string().trim().regex(/^\d+$/, `${name} must be a whole number`).transform(Number).refine((n) => n >= min, `${name} must be at least ${min}`);
+var int = (name, min, max = Number.MAX_SAFE_INTEGER) => external_exports.string().trim().regex(/^\d+$/, `${name} must be a whole number`).transform(Number).refine((n) => n >= min, `${name} must be at least ${min}`).refine((n) => n <= max, `${name} must be at most ${max}`);
+var list = (name, example) => external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).refine(
+  (items) => items.every((s) => s !== ""),
+  `${name} must be a comma-separated list without empty items, such as ${example}`
+).superRefine((items, ctx) => {
+  const twice = items.filter((s, i) => s !== "" && items.indexOf(s) !== i);
+  if (twice.length) {
+    ctx.addIssue({
+      code: external_exports.ZodIssueCode.custom,
+      message: `${name} lists ${[...new Set(twice)].join(", ")} more than once`
+    });
+  }
+});
 var bool = (name) => external_exports.string().trim().toLowerCase().refine((v) => ["true", "false"].includes(v), `${name} must be true or false`).transform((v) => v === "true");
+var rate2 = (name) => external_exports.string().trim().regex(/^\d+(\.\d+)?$/, `${name} must be a number of requests per second, such as 5 or 0.5`).transform(Number).refine((n) => n > 0 && n <= 1e3, `${name} must be above 0 and at most 1000 requests/s`);
 var optionalText = external_exports.string().trim().transform((v) => v === "" ? null : v);
-var GNES_VERSION_PATTERN = /^0\.0\.(\d+)$/;
+var MAX_DOCS = 1e5;
 var InputsSchema = external_exports.object({
-  cases: external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).refine(
-    (list) => list.every((s) => s !== ""),
-    "cases must be a comma-separated list of case ids and/or topology files, such as 1,2,3,4"
-  ),
-  docs: int("docs", 1),
+  cases: list("cases", "1,2,3,4 (case ids and/or topology files)"),
+  docs: int("docs", 1, MAX_DOCS),
   "batch-size": int("batch-size", 1),
   "doc-bytes": int("doc-bytes", 1),
   runs: int("runs", 1),
-  "warmup-runs": int("warmup-runs", 0),
+  profiles: external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).refine(
+    (list2) => list2.every((p) => PROFILE_KINDS.includes(p)),
+    `profiles must be a comma-separated list of ${PROFILE_KINDS.join(", ")}`
+  ).refine((list2) => new Set(list2).size === list2.length, "profiles must not repeat a profile").transform((list2) => list2),
+  rate: external_exports.union([external_exports.literal("").transform(() => null), rate2("rate")]),
+  "minimal-rate": external_exports.union([external_exports.literal("").transform(() => null), rate2("minimal-rate")]),
+  requests: int("requests", 2),
+  "warmup-requests": int("warmup-requests", 0),
+  "sweep-rates": external_exports.union([
+    external_exports.literal("auto").transform(() => null),
+    external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).pipe(external_exports.array(rate2("sweep-rates")).min(1))
+  ]),
+  "sweep-step-seconds": int("sweep-step-seconds", 1),
+  "sweep-max-steps": int("sweep-max-steps", 1),
+  "sweep-max-latency": external_exports.string().trim().refine(
+    (v) => parseLatencyBound(v) !== null,
+    "sweep-max-latency must be a multiple of the lowest step p50 latency such as 5x, or a duration such as 250ms or 2s"
+  ),
   "case-timeout": int("case-timeout", 10),
-  engine: external_exports.enum(["auto", "docker", "local"], {
-    errorMap: () => ({ message: "engine must be one of auto, docker, local" })
+  engine: external_exports.enum(["auto", "docker", "local", "swarm"], {
+    errorMap: () => ({ message: "engine must be one of auto, docker, local, swarm" })
   }),
-  "gnes-version": external_exports.string().trim().regex(GNES_VERSION_PATTERN, "gnes-version must look like 0.0.47"),
-  topology: external_exports.string().trim().transform((v) => v === "" ? null : v.split(",").map((s) => s.trim())),
+  "gnes-version": external_exports.string().trim().refine((v) => SUPPORTED_GNES_VERSIONS.includes(v), GNES_VERSION_RULE),
+  topology: optionalText.pipe(list("topology", "a.yml,b.yml").nullable()),
   "out-dir": external_exports.string().trim().min(1, "out-dir must not be empty"),
   image: optionalText,
   dockerfile: optionalText,
@@ -82113,6 +82228,7 @@ var InputsSchema = external_exports.object({
   "history-dir": external_exports.string().trim().min(1, "history-dir must not be empty"),
   "history-repository": optionalText,
   "auto-push": bool("auto-push"),
+  "adopt-branch": bool("adopt-branch"),
   "github-token": optionalText,
   "readme-template": optionalText,
   "max-entries": int("max-entries", 1),
@@ -82121,42 +82237,47 @@ var InputsSchema = external_exports.object({
   "comment-on-pr": bool("comment-on-pr")
 });
 
-// src/client/load-client.ts
-var ClientReportSchema = external_exports.object({
-  requests: external_exports.number().int().nonnegative(),
-  responses: external_exports.number().int().nonnegative(),
-  startedAt: external_exports.number(),
-  seconds: external_exports.number().nonnegative()
-});
+// src/config/gnes-version.ts
+var SUPPORTED_GNES_VERSIONS = [
+  "0.0.42",
+  "0.0.43",
+  "0.0.44",
+  "0.0.45",
+  "0.0.46",
+  "0.0.47"
+];
+var supportedRange = `${SUPPORTED_GNES_VERSIONS[0]} \u2013 ${SUPPORTED_GNES_VERSIONS.at(-1)}`;
+var GNES_VERSION_RULE = `gnes-version must be a supported GNES release: ${SUPPORTED_GNES_VERSIONS.join(", ")}`;
 
 // src/engine/docker/limits.ts
 var UNITS = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 var MIN_MEMORY = 6 * 1024 ** 2;
 
-// src/engine/docker/engine.ts
+// src/engine/docker/daemon.ts
 var STATE_RUN_ID = "docker-run-id";
 var LEFTOVER_AGE_MS = 6 * 3600 * 1e3;
+function describeSweep(removed) {
+  const swarm = removed.services + removed.configs;
+  const extra = swarm ? `, ${removed.services} services and ${removed.configs} configs` : "";
+  return `${removed.containers} containers and ${removed.networks} networks${extra}`;
+}
 
 // src/post.ts
 async function post() {
-  const runId = core2.getState(STATE_RUN_ID);
-  if (!runId) {
-    core2.info("no Docker run to clean up");
+  if (core3.getState(STATE_ENGINE) === "local") {
+    actionsLog.info("the local engine stopped its own processes; nothing to clean up");
     return;
   }
+  const runId = core3.getState(STATE_RUN_ID);
+  if (!runId) return;
   if (!await dockerAvailable()) {
-    core2.warning(`no Docker daemon answers; cannot clean up run ${runId}`);
+    actionsLog.warn(`no Docker daemon answers; cannot clean up run ${runId}`);
     return;
   }
-  const removed = await sweep({ runId });
-  core2.info(
-    `cleanup of run ${runId}: removed ${removed.containers} containers and ${removed.networks} networks`
-  );
+  actionsLog.info(`cleanup of run ${runId}: removed ${describeSweep(await sweep({ runId }))}`);
 }
+
+// src/post-index.ts
 post().catch((err) => {
-  core2.warning(`cleanup failed: ${err instanceof Error ? err.message : String(err)}`);
-});
-// Annotate the CommonJS export names for ESM import in node:
-0 && (module.exports = {
-  post
+  actionsLog.warn(`cleanup failed: ${err instanceof Error ? err.message : String(err)}`);
 });
