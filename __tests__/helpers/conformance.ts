@@ -22,14 +22,17 @@ export interface EngineUnderTest {
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'glb-conformance-'))
 
-/** Case 1 with Router2's model replaced by one GNES does not know, so Router2 dies at start. */
+/**
+ * Case 1 with a flag Router2's `gnes route` does not know, so Router2 dies at start (a model GNES
+ * does not know is refused before anything starts).
+ */
 function brokenCase1() {
   const file = path.join(__dirname, '..', '..', 'topologies', 'case1.yml')
   const text = fs
     .readFileSync(file, 'utf8')
     .replace(
       'model: BaseRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }',
-      'model: NoSuchRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }'
+      'model: BaseRouter\n    args: [--no_such_flag]\n    in: { socket: PULL_CONNECT, peer: Router1 }'
     )
   return parseTopology(text, 'broken.yml')
 }
@@ -76,7 +79,7 @@ export function engineConformance(name: string, under: EngineUnderTest): void {
         .catch(e => e)
       expect(error).toBeInstanceOf(ServiceFailure)
       expect(error.message).toMatch(/^service Router2-0 exited \(code \d+\); last log lines:\n/)
-      expect(error.message).toContain('NoSuchRouter')
+      expect(error.message).toContain('unrecognized arguments: --no_such_flag')
       expect(Date.now() - started).toBeLessThan(60_000)
       expect(await under.leftovers(engine.runId)).toBe(0)
     })
