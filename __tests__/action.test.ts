@@ -110,7 +110,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     // The post: step learns which engine ran; no Docker run id after a local run.
     expect(run.state).toEqual({ engine: 'local' })
     expect(run.summary).toContain('roundtrip')
-    expect(run.summary).toContain('minimal load (paced, 5 req/s)')
+    expect(run.summary).toContain('### minimal load \\(paced, 5 req/s\\)')
 
     // The default profiles: latency at minimal load, and the legacy burst.
     const history = await readBranchHistory({ repo: remote, branch: 'gh-pages', dir: 'benchmarks' })

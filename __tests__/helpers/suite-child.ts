@@ -29,7 +29,7 @@ export async function bundleSuiteChild(): Promise<{ child: string; post: string 
   fs.writeFileSync(path.join(dir, 'child.ts'), CHILD)
   return {
     child: await bundle(path.join(dir, 'child.ts'), 'suite-child.js'),
-    post: await bundle(path.join(root, 'src', 'post.ts'), 'post.js')
+    post: await bundle(path.join(root, 'src', 'post-index.ts'), 'post.js')
   }
 }
 
