@@ -82107,6 +82107,15 @@ async function removeNetworkWhenFree(network) {
     }
   }
 }
+async function tasksGone(docker, serviceIds) {
+  const until = Date.now() + NETWORK_BUSY_MS;
+  const filters = JSON.stringify({ service: serviceIds });
+  while (Date.now() < until) {
+    const tasks = await docker.listTasks({ filters }).catch(() => []);
+    if (tasks.length === 0) return;
+    await (0, import_promises.setTimeout)(250);
+  }
+}
 async function swarmManager(docker) {
   const info2 = await docker.info();
   return info2.Swarm?.ControlAvailable === true;
@@ -82125,6 +82134,7 @@ async function sweep(options = {}, docker = dockerClient()) {
   const manager = await swarmManager(docker);
   const services = manager ? byDate(await docker.listServices({ filters })) : [];
   await Promise.all(services.map((s) => docker.getService(s.ID).remove().catch(ignoreGone)));
+  if (services.length) await tasksGone(docker, services.map((s) => s.ID));
   const containers = (await docker.listContainers({ all: true, filters })).filter(
     (c) => old(c.Created * 1e3)
   );

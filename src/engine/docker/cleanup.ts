@@ -41,6 +41,20 @@ export async function removeNetworkWhenFree(network: Docker.Network): Promise<vo
   }
 }
 
+/**
+ * A removed service's tasks stop and their containers go asynchronously; a container listed before
+ * that would be missed. Waits (at most NETWORK_BUSY_MS) until no task of the services is left.
+ */
+async function tasksGone(docker: Docker, serviceIds: string[]): Promise<void> {
+  const until = Date.now() + NETWORK_BUSY_MS
+  const filters = JSON.stringify({ service: serviceIds })
+  while (Date.now() < until) {
+    const tasks = (await docker.listTasks({ filters }).catch(() => [])) as unknown[]
+    if (tasks.length === 0) return
+    await sleep(250)
+  }
+}
+
 async function swarmManager(docker: Docker): Promise<boolean> {
   const info = (await docker.info()) as { Swarm?: { ControlAvailable?: boolean } }
   return info.Swarm?.ControlAvailable === true
@@ -71,6 +85,7 @@ export async function sweep(
   const manager = await swarmManager(docker)
   const services = manager ? byDate(await docker.listServices({ filters })) : []
   await Promise.all(services.map(s => docker.getService(s.ID).remove().catch(ignoreGone)))
+  if (services.length) await tasksGone(docker, services.map(s => s.ID))
   const containers = (await docker.listContainers({ all: true, filters })).filter(c =>
     old(c.Created * 1000)
   )
