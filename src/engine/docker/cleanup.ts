@@ -85,7 +85,11 @@ export async function sweep(
   const manager = await swarmManager(docker)
   const services = manager ? byDate(await docker.listServices({ filters })) : []
   await Promise.all(services.map(s => docker.getService(s.ID).remove().catch(ignoreGone)))
-  if (services.length) await tasksGone(docker, services.map(s => s.ID))
+  if (services.length)
+    await tasksGone(
+      docker,
+      services.map(s => s.ID)
+    )
   const containers = (await docker.listContainers({ all: true, filters })).filter(c =>
     old(c.Created * 1000)
   )
