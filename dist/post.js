@@ -82094,6 +82094,7 @@ async function removeNetwork(network) {
 }
 
 // src/engine/docker/cleanup.ts
+var SWEEP_PASSES = 4;
 var NETWORK_BUSY_MS = 3e4;
 async function removeNetworkWhenFree(network) {
   const until = Date.now() + NETWORK_BUSY_MS;
@@ -82139,12 +82140,20 @@ async function sweep(options = {}, docker = dockerClient()) {
       docker,
       services.map((s) => s.ID)
     );
-  const containers = (await docker.listContainers({ all: true, filters })).filter(
-    (c) => old(c.Created * 1e3)
-  );
-  await Promise.all(containers.map((c) => removeContainer(docker.getContainer(c.Id))));
-  const networks = (await docker.listNetworks({ filters })).filter((n) => old(Date.parse(n.Created)));
-  await Promise.all(networks.map((n) => removeNetworkWhenFree(docker.getNetwork(n.Id))));
+  const containers = [];
+  const networks = [];
+  for (let pass = 0; pass < SWEEP_PASSES; pass++) {
+    const found = (await docker.listContainers({ all: true, filters })).filter(
+      (c) => old(c.Created * 1e3)
+    );
+    await Promise.all(found.map((c) => removeContainer(docker.getContainer(c.Id))));
+    const nets = (await docker.listNetworks({ filters })).filter((n) => old(Date.parse(n.Created)));
+    await Promise.all(nets.map((n) => removeNetworkWhenFree(docker.getNetwork(n.Id))));
+    containers.push(...found.filter((c) => !containers.some((k) => k.Id === c.Id)));
+    networks.push(...nets.filter((n) => !networks.some((k) => k.Id === n.Id)));
+    if (found.length === 0 && nets.length === 0 || services.length === 0) break;
+    await (0, import_promises.setTimeout)(500);
+  }
   const configs = manager ? byDate(await docker.listConfigs({ filters })) : [];
   await Promise.all(configs.map((c) => docker.getConfig(c.ID).remove().catch(ignoreGone)));
   return {

@@ -21,6 +21,9 @@ export interface Swept {
   configs: number
 }
 
+/** Removal passes of one sweep when it removed Swarm services (see `sweep`). */
+const SWEEP_PASSES = 4
+
 /** A network is in use until the tasks of its removed Swarm services are gone; retry that long. */
 const NETWORK_BUSY_MS = 30_000
 
@@ -90,12 +93,22 @@ export async function sweep(
       docker,
       services.map(s => s.ID)
     )
-  const containers = (await docker.listContainers({ all: true, filters })).filter(c =>
-    old(c.Created * 1000)
-  )
-  await Promise.all(containers.map(c => removeContainer(docker.getContainer(c.Id))))
-  const networks = (await docker.listNetworks({ filters })).filter(n => old(Date.parse(n.Created)))
-  await Promise.all(networks.map(n => removeNetworkWhenFree(docker.getNetwork(n.Id))))
+  // A task container of a removed service can still appear while Swarm winds the service down:
+  // pass again until a pass finds nothing (a few passes at most).
+  const containers: Docker.ContainerInfo[] = []
+  const networks: Docker.NetworkInspectInfo[] = []
+  for (let pass = 0; pass < SWEEP_PASSES; pass++) {
+    const found = (await docker.listContainers({ all: true, filters })).filter(c =>
+      old(c.Created * 1000)
+    )
+    await Promise.all(found.map(c => removeContainer(docker.getContainer(c.Id))))
+    const nets = (await docker.listNetworks({ filters })).filter(n => old(Date.parse(n.Created)))
+    await Promise.all(nets.map(n => removeNetworkWhenFree(docker.getNetwork(n.Id))))
+    containers.push(...found.filter(c => !containers.some(k => k.Id === c.Id)))
+    networks.push(...nets.filter(n => !networks.some(k => k.Id === n.Id)))
+    if ((found.length === 0 && nets.length === 0) || services.length === 0) break
+    await sleep(500)
+  }
   const configs = manager ? byDate(await docker.listConfigs({ filters })) : []
   await Promise.all(configs.map(c => docker.getConfig(c.ID).remove().catch(ignoreGone)))
   return {
