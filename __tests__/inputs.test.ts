@@ -14,7 +14,7 @@ describe('inputs', () => {
       runs: 3,
       profiles: ['minimal', 'burst'],
       requests: 20,
-      'warmup-requests': 10,
+      'warmup-requests': 'auto',
       'sweep-rates': null,
       'sweep-max-latency': '5x',
       engine: 'auto',

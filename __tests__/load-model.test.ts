@@ -9,7 +9,8 @@ import {
   profilePlan,
   scheduledSeconds,
   sweepStepPlan,
-  SWEEP_MIN_REQUESTS
+  SWEEP_MIN_REQUESTS,
+  warmupRequestsOf
 } from '../src/client/plan'
 import { profileKey } from '../src/client/profile'
 import type { DumpedEnvelope } from '../src/metrics/envelope'
@@ -88,6 +89,20 @@ describe('client plans', () => {
         { warmup: false, requests: SWEEP_MIN_REQUESTS }
       ]
     ])
+  })
+  it('auto warm-up: 10 s of a paced profile (at least 5 requests), 10 requests before a burst', () => {
+    const auto = { ...LOAD, warmupRequests: 'auto' as const }
+    expect(warmupRequestsOf({ kind: 'minimal', rate: 5 }, auto)).toBe(50)
+    expect(warmupRequestsOf({ kind: 'minimal', rate: 0.5 }, auto)).toBe(5)
+    expect(warmupRequestsOf({ kind: 'paced', rate: 1 }, auto)).toBe(10)
+    expect(warmupRequestsOf({ kind: 'burst' }, auto)).toBe(10)
+    expect(warmupRequestsOf({ kind: 'minimal', rate: 5 }, LOAD)).toBe(5)
+    expect(profilePlan({ kind: 'minimal', rate: 5 }, auto).parts[0][0]).toEqual({
+      warmup: true,
+      requests: 50
+    })
+    // A sweep step leads in with about a second of requests whatever the warm-up.
+    expect(sweepStepPlan(40, 5, auto).parts[0][0]).toEqual({ warmup: true, requests: 40 })
   })
   it('splits a stream into parts with their own request ids and schedule', () => {
     const sent = [0, 0.2, 0.4, 0.6]

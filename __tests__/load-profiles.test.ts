@@ -51,9 +51,11 @@ function expectPaced(c: CaseResult, rate: number): void {
     expect(run.summaries['f:send'].median).toBeLessThan(1.4 / rate)
     run.samples.latency.forEach((v, j) => expect(v).toBeGreaterThanOrEqual(run.samples.path[j]))
   }
-  // The median of two run medians is their mean.
-  const [a, b] = c.runs.filter(r => !r.warmup).map(r => r.summaries.latency.median)
-  expect(c.best.latency).toBeCloseTo((a + b) / 2, 12)
+  // The published figures are the best run's medians, every metric from that one run.
+  const measured = c.runs.filter(r => !r.warmup)
+  const best = measured.find(r => r.summaries.latency.median === c.best.latency)!
+  expect(c.best.latency).toBe(Math.min(...measured.map(r => r.summaries.latency.median)))
+  expect(c.best.path).toBe(best.summaries.path.median)
   expect(c.dataRateMBps).toBeNull()
 }
 

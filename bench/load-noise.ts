@@ -1,9 +1,10 @@
 /**
  * How much do the published figures move between separate suite runs? Each suite starts its
  * topologies afresh (as every CI job does) and runs the minimal-load and burst profiles; the
- * script prints each suite's headline figures, their coefficient of variation across suites, the
- * machine's load average around every suite, and whether the first measured run is slower than
- * the others (the warm-up's job). `--busy` keeps one core busy with another process throughout.
+ * script prints each suite's headline figures (and, beside the published best run, the median over
+ * the runs it replaced), their coefficient of variation across suites, the machine's load average
+ * around every suite, and whether the first measured run is slower than the others (the warm-up's
+ * job). Without `--profiles` including burst the burst column reads NaN. `--busy` keeps one core busy with another process throughout.
  *
  *   npm run bench:noise -- [--suites 5] [--cases 1,3] [--busy] [--engine local] [run flags…]
  */
@@ -26,7 +27,7 @@ const { values } = parseArgs({
 const { suites, busy, ...flags } = values
 
 const cv = (xs: number[]): number => {
-  const m = xs.reduce((a, b) => a + b, 0) / xs.length
+  const m = mean(xs)
   const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))
   return sd / m
 }
@@ -36,6 +37,22 @@ const load = (): string =>
     .map(l => l.toFixed(2))
     .join(' ')
 const ms = (s: number): string => (s * 1000).toFixed(2).padStart(8)
+
+interface Row {
+  key: string
+  latency: number
+  latencyBest: number
+  path: number
+  pathBest: number
+  roundtrip: number
+  first: number
+}
+
+const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
+
+/** The estimator the published figure replaced: the median over the runs of the run medians. */
+const medianRunMedian = (c: CaseResult, metric: string): number =>
+  median(c.runs.filter(r => !r.warmup).map(r => r.summaries[metric].median))
 
 /** The first measured run's median headline over the median of the later runs' medians. */
 function firstRunRatio(c: CaseResult): number {
@@ -52,32 +69,35 @@ async function main(): Promise<void> {
   })
   // A busy loop in its own process, pinned nowhere: it takes one of the machine's cores.
   const hog = busy ? spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }) : null
-  const rows: { key: string; latency: number; path: number; roundtrip: number; first: number }[] =
-    []
+  const rows: Row[] = []
   try {
     console.log(
-      `${Number(suites)} separate suites, cases ${inputs.cases.join(',')}, ${inputs.engine} engine` +
+      `${Number(suites)} separate suites, cases ${inputs.cases.join(',')}, profiles ${inputs.profiles.join(',')}, ` +
+        `${inputs.engine} engine, ${inputs['warmup-requests']} warm-up requests, ${inputs.runs} runs of ${inputs.requests}` +
         `${busy ? ', one core kept busy by another process' : ''}; load average before: ${load()}`
     )
     console.log(
-      'suite  case  minimal latency (ms)  minimal path (ms)  burst roundtrip (ms)  first/other runs  load average after'
+      'suite  case  latency: median run  best run (published)  path: median run  best run  burst roundtrip  first/other  load average after'
     )
     for (let s = 1; s <= Number(suites); s++) {
       const result = await runSuite(inputs, { log: quiet })
       for (const id of inputs.cases) {
         const minimal = result.cases.find(c => c.id === id && c.profile.kind === 'minimal')!
-        const burst = result.cases.find(c => c.id === id && c.profile.kind === 'burst')!
-        const row = {
+        const burst = result.cases.find(c => c.id === id && c.profile.kind === 'burst')
+        const row: Row = {
           key: id,
-          latency: minimal.best.latency,
-          path: minimal.best.path,
-          roundtrip: burst.best.roundtrip,
+          latency: medianRunMedian(minimal, 'latency'),
+          latencyBest: minimal.best.latency,
+          path: medianRunMedian(minimal, 'path'),
+          pathBest: minimal.best.path,
+          roundtrip: burst ? burst.best.roundtrip : NaN,
           first: firstRunRatio(minimal)
         }
         rows.push(row)
         console.log(
-          `${String(s).padStart(5)}  ${id.padStart(4)}  ${ms(row.latency).padStart(20)}  ${ms(row.path).padStart(17)}  ` +
-            `${ms(row.roundtrip).padStart(20)}  ${row.first.toFixed(3).padStart(16)}  ${load()}`
+          `${String(s).padStart(5)}  ${id.padStart(4)}  ${ms(row.latency).padStart(19)}  ${ms(row.latencyBest).padStart(20)}  ` +
+            `${ms(row.path).padStart(16)}  ${ms(row.pathBest).padStart(8)}  ${ms(row.roundtrip).padStart(15)}  ` +
+            `${row.first.toFixed(3).padStart(11)}  ${load()}`
         )
       }
     }
@@ -85,12 +105,13 @@ async function main(): Promise<void> {
     hog?.kill('SIGKILL')
   }
   console.log('\ncoefficient of variation across suites (sample sd / mean):')
+  const pct = (xs: number[]): string => `${(cv(xs) * 100).toFixed(1)} %`
   for (const id of inputs.cases) {
     const of = rows.filter(r => r.key === id)
-    const pct = (xs: number[]) => `${(cv(xs) * 100).toFixed(1)} %`.padStart(8)
+    const col = (k: keyof Row): string => pct(of.map(r => r[k] as number))
     console.log(
-      `case ${id}: minimal latency ${pct(of.map(r => r.latency))} (mean ${ms(of.reduce((a, r) => a + r.latency, 0) / of.length)} ms)` +
-        ` · minimal path ${pct(of.map(r => r.path))} · burst roundtrip ${pct(of.map(r => r.roundtrip))}` +
+      `case ${id}: minimal latency, published (best run) ${col('latencyBest')} (mean ${ms(mean(of.map(r => r.latencyBest)))} ms; median run ${col('latency')})` +
+        ` · path, best run ${col('pathBest')} (median run ${col('path')}) · burst roundtrip ${col('roundtrip')}` +
         ` · first measured run / others: median ${median(of.map(r => r.first)).toFixed(3)}`
     )
   }

@@ -18,6 +18,22 @@ export interface ProfilePlan {
 const requestsOf = (docs: number, load: Load): number => Math.ceil(docs / load.batchSize)
 
 /**
+ * How long `auto` warms a paced profile up. Measured on this project's machine (docs/load.md): the
+ * services' latency at 5 requests/s settles over some 50 requests of 10 MB, and idling after start
+ * does not shorten that, so the warm-up is traffic; 10 s of it at the profile's rate.
+ */
+export const AUTO_WARMUP_SECONDS = 10
+const AUTO_WARMUP_MIN_REQUESTS = 5
+const AUTO_BURST_WARMUP_REQUESTS = 10
+
+/** The warm-up requests a profile sends before its measured runs. */
+export function warmupRequestsOf(profile: Exclude<Profile, { kind: 'sweep' }>, load: Load): number {
+  if (load.warmupRequests !== 'auto') return load.warmupRequests
+  if (profile.kind === 'burst') return AUTO_BURST_WARMUP_REQUESTS
+  return Math.max(AUTO_WARMUP_MIN_REQUESTS, Math.ceil(profile.rate * AUTO_WARMUP_SECONDS))
+}
+
+/**
  * A burst profile: an optional warm-up stream (`warmupRequests` handed over at once), then `runs`
  * streams of `docs` documents, each a run as the legacy pipeline ran it.
  *
@@ -28,7 +44,7 @@ const requestsOf = (docs: number, load: Load): number => Math.ceil(docs / load.b
  * the warm-up, instead of at the start of every run.
  */
 export function profilePlan(profile: Exclude<Profile, { kind: 'sweep' }>, load: Load): ProfilePlan {
-  const warmup = load.warmupRequests
+  const warmup = warmupRequestsOf(profile, load)
   if (profile.kind === 'burst') {
     const streams: ClientStream[] = [
       ...(warmup > 0 ? [{ docs: warmup * load.batchSize, rate: null }] : []),
@@ -61,16 +77,19 @@ const planOf = (load: Load, streams: ClientStream[]): ClientPlan => ({
 /** Fewest requests of one sweep step, so its p99 rests on more than a handful of values. */
 export const SWEEP_MIN_REQUESTS = 20
 
-/** A sweep step's lead-in, not counted: about one second of requests, 1 to `warmupRequests`. */
+/** A sweep step's lead-in, not counted: about one second of requests, at most `warmupRequests`. */
 export const sweepLeadIn = (rate: number, load: Load): number =>
-  Math.min(load.warmupRequests, Math.max(1, Math.ceil(rate)))
+  Math.min(
+    load.warmupRequests === 'auto' ? Infinity : load.warmupRequests,
+    Math.max(1, Math.ceil(rate))
+  )
 
 /**
  * One sweep step: a lead-in (each step is a new StreamCall, whose first requests wait for the
  * routers to reconnect), then `stepSeconds` of requests at `rate`, at least SWEEP_MIN_REQUESTS.
  */
 export function sweepStepPlan(rate: number, stepSeconds: number, load: Load): ProfilePlan {
-  const lead = load.warmupRequests > 0 ? sweepLeadIn(rate, load) : 0
+  const lead = sweepLeadIn(rate, load)
   const requests = Math.max(SWEEP_MIN_REQUESTS, Math.ceil(rate * stepSeconds))
   const parts = [
     ...(lead > 0 ? [{ warmup: true, requests: lead }] : []),

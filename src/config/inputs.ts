@@ -82,7 +82,7 @@ export const InputsSchema = z.object({
   rate: z.union([z.literal('').transform(() => null), rate('rate')]),
   'minimal-rate': z.union([z.literal('').transform(() => null), rate('minimal-rate')]),
   requests: int('requests', 2),
-  'warmup-requests': int('warmup-requests', 0),
+  'warmup-requests': z.union([z.literal('auto'), int('warmup-requests', 0)]),
   'sweep-rates': z.union([
     z.literal('auto').transform(() => null),
     z
@@ -151,7 +151,7 @@ export const DEFAULTS: RawInputs = {
   rate: '',
   'minimal-rate': '',
   requests: '20',
-  'warmup-requests': '10',
+  'warmup-requests': 'auto',
   'sweep-rates': 'auto',
   'sweep-step-seconds': '5',
   'sweep-max-steps': '10',

@@ -48,7 +48,7 @@ export const HistoryEntrySchema = z.object({
   headline: z.string(),
   timestampEval: isoTime,
   metrics: z.array(z.string()),
-  /** Published figure per metric, seconds (burst: best run mean; paced: median of run medians). */
+  /** Published figure per metric, seconds (burst: best run mean; paced: the best run's medians). */
   best: z.record(z.number()),
   dataRateMBps: z.number().nullable(),
   legacyMBps: z.number().nullable(),

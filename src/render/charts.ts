@@ -52,8 +52,8 @@ function withData(template: SpecTemplate, params: Params, values: object[]): Top
 
 export const SERIES = {
   roundtrip: 'roundtrip (best run mean)',
-  latency: 'latency at minimal load (median of run medians)',
-  paced: 'latency (median of run medians)',
+  latency: 'latency at minimal load (best run median)',
+  paced: 'latency (best run median)',
   maxThroughput: 'maximum sustainable throughput',
   dataRate: 'data rate (payload MB / s)',
   legacy: 'legacy “MB/s” = docs ÷ roundtrip, not a data rate'

@@ -1,4 +1,11 @@
 import type { HistoryEntry } from '../history/schema'
+import type { Load } from '../result/schema'
+
+/** The warm-up a run made, in words: `auto` sizes it per profile (src/client/plan.ts). */
+export const fmtWarmup = (load: Pick<Load, 'warmupRequests'>): string =>
+  load.warmupRequests === 'auto'
+    ? 'a warm-up of 10 s of requests (10 requests before a burst)'
+    : `${load.warmupRequests} warm-up requests`
 
 /** Seconds with three decimals, as the old published tables; '–' where a value is missing. */
 export const fmtSeconds = (v: number | null | undefined): string =>

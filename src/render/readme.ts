@@ -2,6 +2,7 @@ import Handlebars from 'handlebars'
 import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
 import type { Topology } from '../topology/schema'
+import { fmtWarmup } from './format'
 import { describeMetric, RATE_DOCS } from './metrics'
 import { topologyMermaid } from './mermaid'
 import { escapeMarkdownText, inlineCode } from '../text/escape'
@@ -35,7 +36,7 @@ export interface ReadmeCase {
 
 /** What a README template sees; documented in docs/reports.md for user templates. */
 export interface ReadmeContext {
-  load: Load & { burstRequests: number }
+  load: Load & { burstRequests: number; warmup: string }
   /** One row per load profile: `label` is Markdown (emit raw), `description` plain text. */
   profiles: { label: string; description: string }[]
   /** `label` is Markdown (emit raw), `description` plain text. */
@@ -49,7 +50,7 @@ export const PROFILE_DOCS: { label: string; description: string }[] = [
   {
     label: '`minimal`',
     description:
-      'Latency at minimal load: requests paced open loop at the case’s minimal rate (slow enough that no request waits behind another), published as the median over the runs of each run’s median request. The figure pull requests are judged on.'
+      'Latency at minimal load: requests paced open loop at the case’s minimal rate (slow enough that no request waits behind another), published as the median request of the best run (the run with the lowest median). The figure pull requests are judged on.'
   },
   {
     label: '`paced`',
@@ -109,7 +110,11 @@ export function readmeContext(
   const metricNames = [...new Set(series.flatMap(s => s.metrics))]
   const caseIds = [...new Set(series.map(s => s.caseId))]
   return {
-    load: { ...load, burstRequests: Math.ceil(load.docs / load.batchSize) },
+    load: {
+      ...load,
+      burstRequests: Math.ceil(load.docs / load.batchSize),
+      warmup: fmtWarmup(load)
+    },
     profiles: PROFILE_DOCS,
     metrics: [
       ...metricNames.map(name => ({ label: inlineCode(name), description: describeMetric(name) })),

@@ -1,7 +1,7 @@
 import { profileKey, profileLabel } from '../client/profile'
 import type { CaseResult, Result } from '../result/schema'
 import { escapeMarkdown, inlineCode } from '../text/escape'
-import { fmtRate, fmtSeconds } from './format'
+import { fmtRate, fmtSeconds, fmtWarmup } from './format'
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
 const alignRow = (n: number, left: number): string =>
@@ -108,7 +108,7 @@ export function jobSummary(result: Result): string {
       `GNES ${escapeMarkdown(gnes.version)} (${escapeMarkdown(gnes.tag)}${gnes.vcs ? ` ${escapeMarkdown(gnes.vcs.slice(0, 7))}` : ''})`,
       `${engine} engine`,
       `requests of ${load.batchSize} docs × ${load.docBytes} B`,
-      `${load.runs} runs per profile after ${load.warmupRequests} warm-up requests`,
+      `${load.runs} runs per profile after ${fmtWarmup(load)}`,
       ...(sha ? [`commit ${sha}${ref}`] : [])
     ].join(' · '),
     ''

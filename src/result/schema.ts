@@ -31,8 +31,11 @@ export const LoadSchema = z.object({
   runs: z.number().int().positive(),
   /** Requests of one paced run. */
   requests: z.number().int().positive(),
-  /** Requests sent before the measured runs of each profile, measured but never published. */
-  warmupRequests: z.number().int().nonnegative()
+  /**
+   * Requests sent before the measured runs of each profile, measured but never published; `auto`
+   * sizes them per profile (`warmupRequestsOf` in src/client/plan.ts).
+   */
+  warmupRequests: z.union([z.literal('auto'), z.number().int().nonnegative()])
 })
 export type Load = z.infer<typeof LoadSchema>
 
@@ -146,7 +149,7 @@ export const CaseResultSchema = z.object({
   runs: z.array(RunResultSchema),
   /**
    * Published figure per metric over the measured runs, seconds: for a burst the best (lowest)
-   * run mean, as the old pipeline published; for a paced profile the median of the run medians.
+   * run mean, as the old pipeline published; for a paced profile the best run's medians.
    */
   best: z.record(z.number()),
   /** Best (maximum) run data rate over the measured burst runs; null for other profiles. */

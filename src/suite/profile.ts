@@ -1,10 +1,10 @@
 import type { StreamReport } from '../client/load-client'
-import { profilePlan } from '../client/plan'
+import { profilePlan, warmupRequestsOf } from '../client/plan'
 import { headlineMetric, profileLabel, type Profile } from '../client/profile'
 import type { Deployment } from '../engine/types'
 import type { DumpedEnvelope } from '../metrics/envelope'
 import { pacedSamples, splitStream } from '../metrics/paced'
-import { bestOfRuns, dataRateMBps, medianOfRunMedians, summarizeRun } from '../metrics/run'
+import { bestOfRuns, dataRateMBps, bestRunMedians, summarizeRun } from '../metrics/run'
 import { requestSamples } from '../metrics/samples'
 import type { CaseResult, Load, RunResult } from '../result/schema'
 import type { DumpCursor } from './dump'
@@ -65,8 +65,9 @@ export async function runProfile(
   log: Log
 ): Promise<ProfileOutcome> {
   const { plan, parts } = profilePlan(profile, load)
+  const warmup = warmupRequestsOf(profile, load)
   log.info(
-    `${profileLabel(profile)}: ${load.warmupRequests ? `${load.warmupRequests} warm-up requests, then ` : ''}` +
+    `${profileLabel(profile)}: ${warmup ? `${warmup} warm-up requests, then ` : ''}` +
       `${load.runs} runs of ${profile.kind === 'burst' ? `${load.docs} documents` : `${load.requests} requests`}`
   )
   const reports = await Promise.race([dep.runClient(plan, timeoutSec), dep.failed])
@@ -110,7 +111,7 @@ export async function runProfile(
     headline,
     metrics,
     runs,
-    best: medianOfRunMedians(runs, metrics),
+    best: bestRunMedians(runs, metrics, headline),
     dataRateMBps: null,
     legacyMBps: null,
     sweep: null
