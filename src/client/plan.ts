@@ -1,4 +1,4 @@
-import type { Load } from '../result/schema'
+import type { Load } from './load'
 import type { ClientPlan, ClientStream } from './load-client'
 import type { Profile } from './profile'
 

@@ -1,4 +1,4 @@
-import type { Summary } from '../result/schema'
+import type { Summary } from './schema'
 
 /** Linear interpolation between closest ranks (the common "type 7" quantile). */
 export function quantile(sorted: number[], q: number): number {
