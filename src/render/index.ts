@@ -6,13 +6,7 @@ import type { CaseView } from '../history/render-hook'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
 import type { Topology } from '../topology/schema'
-import {
-  CHART_TEMPLATE_NAMES,
-  loadChartTemplates,
-  renderSvg,
-  seriesCharts,
-  type ChartSpec
-} from './charts'
+import { CHART_TEMPLATE_NAMES, loadChartTemplates, renderSvg, seriesCharts } from './charts'
 import {
   casesScript,
   chartsScript,
@@ -25,6 +19,7 @@ import {
 import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
+import type { Series } from './series'
 
 export { jobSummary } from './summary'
 export { topologyMermaid } from './mermaid'
@@ -44,25 +39,6 @@ export interface RenderOptions {
 }
 
 export type StaticOptions = Omit<RenderOptions, 'entries'> & { cases: CaseView[] }
-
-/** Entries of one case and profile, newest first, with what the README and dashboard show of them. */
-export interface Series {
-  caseId: string
-  caseName: string
-  key: string
-  /** The newest entry's profile (a sweep's rates change from run to run). */
-  profile: Profile
-  /** Entries of the series; null when only the case's newest entries were read. */
-  total: number | null
-  /** Whether the series holds entries beyond `shown`. */
-  truncated: boolean
-  shown: HistoryEntry[]
-  metrics: string[]
-  charts: ChartSpec[]
-  /** The case's months holding entries (newest first) and its entries of every profile. */
-  caseMonths: string[]
-  caseTotal: number
-}
 
 /**
  * Ends the README and heads the dashboard: how `render` tells our own files from a user's README.md

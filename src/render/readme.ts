@@ -1,12 +1,12 @@
 import Handlebars from 'handlebars'
-import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
 import type { Topology } from '../topology/schema'
 import { describeMetric, RATE_DOCS } from './metrics'
 import { topologyMermaid } from './mermaid'
 import { escapeMarkdownText, inlineCode } from '../text/escape'
 import { markdownTable, sweepTable } from './table'
-import { profileLabel, type Profile } from '../client/profile'
+import { profileLabel } from '../client/profile'
+import type { Series } from './series'
 
 export interface ReadmeSeries {
   key: string
@@ -67,20 +67,11 @@ export const PROFILE_DOCS: { label: string; description: string }[] = [
   }
 ]
 
-/** A series as readmeContext needs it (see Series in ./index). */
-export interface SeriesInput {
-  caseId: string
-  key: string
-  profile: Profile
-  /** Entries of the series in the history; null when only the case's newest were read. */
-  total: number | null
-  /** Whether the series holds entries beyond `shown`. */
-  truncated: boolean
-  /** The newest `maxEntries`, which the README shows. */
-  shown: HistoryEntry[]
-  metrics: string[]
-  charts: { name: string; kind: string }[]
-}
+/** What of a series the README reads. */
+type SeriesShown = Pick<
+  Series,
+  'caseId' | 'key' | 'profile' | 'total' | 'truncated' | 'shown' | 'metrics' | 'charts'
+>
 
 const CHART_ALT: Record<string, string> = {
   roundtrip: 'roundtrip over versions',
@@ -92,7 +83,7 @@ const CHART_ALT: Record<string, string> = {
 }
 
 export function readmeContext(
-  series: SeriesInput[],
+  series: readonly SeriesShown[],
   topologies: Record<string, Topology>,
   repositoryUrl?: string
 ): ReadmeContext {
