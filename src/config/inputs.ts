@@ -68,7 +68,7 @@ const PROFILE_KINDS = ['minimal', 'burst', 'paced', 'sweep'] as const
 type ProfileKind = (typeof PROFILE_KINDS)[number]
 
 /** Upper bound of `docs`: requests per run stay countable and the route dump small. */
-export const MAX_DOCS = 100_000
+const MAX_DOCS = 100_000
 
 export const InputsSchema = z.object({
   cases: list('cases', '1,2,3,4 (case ids and/or topology files)'),

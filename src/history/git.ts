@@ -7,7 +7,7 @@ export interface GitIdentity {
 }
 
 /** The identity GitHub shows as the Actions bot; commits by the CLI can pass their own. */
-export const BOT_IDENTITY: GitIdentity = {
+const BOT_IDENTITY: GitIdentity = {
   name: 'github-actions[bot]',
   email: '41898282+github-actions[bot]@users.noreply.github.com'
 }

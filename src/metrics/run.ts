@@ -6,7 +6,7 @@ import { requestSamples, type RequestSamples } from './samples'
 import type { RunResult } from './schema'
 import { median, summarize } from './statistics'
 
-export interface RunInput extends RequestSamples {
+interface RunInput extends RequestSamples {
   index: number
   warmup: boolean
   startedAt: string

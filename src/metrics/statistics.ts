@@ -21,7 +21,7 @@ export function median(xs: number[]): number {
 }
 
 /** Sample standard deviation (n − 1); 0 for a single value. */
-export function std(xs: number[]): number {
+function std(xs: number[]): number {
   if (xs.length < 2) return 0
   const m = mean(xs)
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))

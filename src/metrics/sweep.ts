@@ -26,7 +26,7 @@ export interface SweepPoint {
  * MIN_ACHIEVED of the offered one, and p99 latency (from the schedule) stays within the bound.
  * The maximum sustainable throughput is the achieved rate of the highest sustained step.
  */
-export const MIN_ACHIEVED = 0.95
+const MIN_ACHIEVED = 0.95
 
 export function isSustained(
   p: Pick<SweepPoint, 'offered' | 'achieved' | 'errors' | 'latency'>,

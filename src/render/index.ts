@@ -25,7 +25,7 @@ export { jobSummary } from './summary'
 export { topologyMermaid } from './mermaid'
 export { mergeMonthData, monthDataPath } from './dashboard'
 
-export interface RenderOptions {
+interface RenderOptions {
   entries: HistoryEntry[]
   /** Topologies by case id; a case without one gets no diagram. */
   topologies: Record<string, Topology>
@@ -38,7 +38,7 @@ export interface RenderOptions {
   repositoryUrl?: string
 }
 
-export type StaticOptions = Omit<RenderOptions, 'entries'> & { cases: CaseView[] }
+type StaticOptions = Omit<RenderOptions, 'entries'> & { cases: CaseView[] }
 
 /**
  * Ends the README and heads the dashboard: how `render` tells our own files from a user's README.md
@@ -62,7 +62,7 @@ const compareProfiles = (a: Profile, b: Profile): number =>
   PROFILE_ORDER.indexOf(a.kind) - PROFILE_ORDER.indexOf(b.kind) || rateOf(a) - rateOf(b)
 
 /** Groups entries into series: cases in natural id order, profiles in PROFILE_ORDER within. */
-export function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
+function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   const groups = new Map<string, HistoryEntry[]>()
   for (const e of entries) {
     const key = seriesKey(e)

@@ -8,7 +8,7 @@ import { markdownTable, sweepTable } from './table'
 import { profileLabel } from '../client/profile'
 import type { Series } from './series'
 
-export interface ReadmeSeries {
+interface ReadmeSeries {
   key: string
   /** Plain text, e.g. `minimal load (paced, 5 req/s)`. */
   label: string
@@ -22,7 +22,7 @@ export interface ReadmeSeries {
 }
 
 /** Text fields are Markdown-escaped (one line each); `{{name}}` adds the HTML escaping. */
-export interface ReadmeCase {
+interface ReadmeCase {
   id: string
   name: string
   description: string
@@ -34,7 +34,7 @@ export interface ReadmeCase {
 }
 
 /** What a README template sees; documented in docs/reports.md for user templates. */
-export interface ReadmeContext {
+interface ReadmeContext {
   load: Load & { burstRequests: number }
   /** One row per load profile: `label` is Markdown (emit raw), `description` plain text. */
   profiles: { label: string; description: string }[]
@@ -45,7 +45,7 @@ export interface ReadmeContext {
   runCases: string
 }
 
-export const PROFILE_DOCS: { label: string; description: string }[] = [
+const PROFILE_DOCS: { label: string; description: string }[] = [
   {
     label: '`minimal`',
     description:

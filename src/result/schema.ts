@@ -18,7 +18,7 @@ export { LoadSchema, type Load } from '../client/load'
 export { GnesMetaSchema } from '../engine/gnes-meta'
 export { SummarySchema, type RunResult, type Summary } from '../metrics/schema'
 
-export const GitMetaSchema = z.object({
+const GitMetaSchema = z.object({
   sha: z.string().nullable(),
   ref: z.string().nullable(),
   event: z.string().nullable(),
@@ -29,7 +29,7 @@ export const GitMetaSchema = z.object({
 })
 export type GitMeta = z.infer<typeof GitMetaSchema>
 
-export const HostMetaSchema = z.object({
+const HostMetaSchema = z.object({
   hostname: z.string(),
   os: z.string(),
   arch: z.string(),
@@ -40,7 +40,7 @@ export const HostMetaSchema = z.object({
   runner: z.string().nullable()
 })
 
-export const ServiceSchema = z.object({
+const ServiceSchema = z.object({
   name: z.string(),
   role: z.enum(['frontend', 'router']),
   model: z.string(),
@@ -58,7 +58,7 @@ const PercentilesSchema = z.object({
   mean: z.number()
 })
 
-export const SweepPointSchema = z.object({
+const SweepPointSchema = z.object({
   offered: z.number().positive(),
   achieved: z.number().nonnegative(),
   requests: z.number().int().positive(),
@@ -77,8 +77,6 @@ export const SweepResultSchema = z.object({
   maxP99: z.number().nonnegative(),
   bound: z.string()
 })
-
-export type SweepResult = z.infer<typeof SweepResultSchema>
 
 /** One profile of one case. */
 export const CaseResultSchema = z.object({

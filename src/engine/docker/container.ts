@@ -53,7 +53,7 @@ export async function startContainer(
   return { container, exited }
 }
 
-export interface ScriptContainerSpec {
+interface ScriptContainerSpec {
   name: string
   image: string
   /** The script on this host. */
@@ -100,7 +100,7 @@ export async function runScriptContainer(
   }
 }
 
-export interface RunOnceSpec {
+interface RunOnceSpec {
   name: string
   image: string
   entrypoint: string[]
@@ -109,7 +109,7 @@ export interface RunOnceSpec {
   timeoutMs: number
 }
 
-export interface RunOnceResult {
+interface RunOnceResult {
   exitCode: number
   stdout: string
   stderr: string

@@ -21,7 +21,7 @@ import { LABEL } from './labels'
 import { hostLimits } from './limits'
 import { createNetwork, removeNetwork } from './network'
 
-export interface DockerEngine extends Engine {
+interface DockerEngine extends Engine {
   readonly kind: 'docker'
 }
 

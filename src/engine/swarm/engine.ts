@@ -25,7 +25,7 @@ import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
 import { TaskSlot, TaskWatcher } from './tasks'
 
-export interface SwarmEngine extends Engine {
+interface SwarmEngine extends Engine {
   readonly kind: 'swarm'
 }
 

@@ -10,7 +10,7 @@ import { runSweep, type SweepSettings } from './sweep'
 const READY_TIMEOUT_MS = 120_000
 
 /** A profile as the inputs ask for it; a minimal one takes the case's rate when it has none. */
-export type ProfileRequest =
+type ProfileRequest =
   | { kind: 'burst' }
   | { kind: 'minimal'; rate: number | null }
   | { kind: 'paced'; rate: number }

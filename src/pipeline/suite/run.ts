@@ -63,7 +63,7 @@ function caseSettings(inputs: Inputs, load: Load): CaseSettings {
   }
 }
 
-export interface SuiteOptions {
+interface SuiteOptions {
   log?: Log
   /** A ready engine (tests); otherwise chosen from `inputs.engine`. */
   engine?: Engine
