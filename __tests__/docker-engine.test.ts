@@ -6,35 +6,34 @@ import Docker from 'dockerode'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { DEFAULTS, InputError, parseInputs, type RawInputs } from '../src/config/inputs'
-import { createDockerEngine, dockerEngineOptions } from '../src/engine/docker'
+import { runLoadClient } from '../src/client/load-client'
+import { DEFAULTS, InputError, parseInputs } from '../src/config/inputs'
+import { createDockerEngine } from '../src/engine/docker'
 import { customImageTag, pypiImageTag } from '../src/engine/docker/image'
 import { ServiceFailure } from '../src/engine/types'
-import type { Result } from '../src/result/schema'
-import type { Log } from '../src/log'
-import { runSuite } from '../src/suite/run'
+import { runSuite } from '../src/pipeline'
 import { resolveTopology } from '../src/topology/load'
-import { BASE_IMAGE, describeDocker, labelled, leftovers, tmp } from './docker-helpers'
+import {
+  BASE_IMAGE,
+  daemonSuite,
+  describeDocker,
+  labelled,
+  leftovers,
+  quiet,
+  TEST_ENGINE,
+  tmp
+} from './docker-helpers'
 import { engineConformance } from './helpers/conformance'
 import { expectStorableResult } from './helpers/result'
 
-const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
-
 describeDocker('docker engine', () => {
   engineConformance('docker', {
-    make: () =>
-      createDockerEngine({ gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }),
+    make: () => createDockerEngine(TEST_ENGINE),
     leftovers
   })
 
   it('starts case 1 with the limits on every service container (the lifecycle is in the conformance suite)', async () => {
-    const engine = createDockerEngine({
-      gnesVersion: '0.0.47',
-      baseImage: BASE_IMAGE,
-      cpus: '0.5',
-      memory: '512m',
-      log: () => undefined
-    })
+    const engine = createDockerEngine({ ...TEST_ENGINE, cpus: '0.5', memory: '512m' })
     try {
       const meta = await engine.prepare()
       expect(meta).toMatchObject({ version: '0.0.47', tag: '0.0.47', vcs: null })
@@ -61,9 +60,7 @@ describeDocker('docker engine', () => {
   })
 
   it('runs two suites side by side on one daemon (no host ports, own networks)', async () => {
-    const engines = [1, 2].map(() =>
-      createDockerEngine({ gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined })
-    )
+    const engines = [1, 2].map(() => createDockerEngine(TEST_ENGINE))
     try {
       await Promise.all(engines.map(e => e.prepare()))
       const topology = resolveTopology('1').topology
@@ -72,7 +69,8 @@ describeDocker('docker engine', () => {
       )
       const reports = await Promise.all(
         deps.map((d, k) =>
-          d.runClient(
+          runLoadClient(
+            d,
             { batchSize: 10, docBytes: 100, streams: [{ docs: 10 * (k + 1), rate: null }] },
             60
           )
@@ -87,29 +85,13 @@ describeDocker('docker engine', () => {
     for (const e of engines) expect(await labelled(e.runId)).toEqual({ containers: 0, networks: 0 })
   })
 
-  /** A suite on Docker; `raw` may override inputs; its labelled leftovers are checked by callers. */
-  async function dockerSuite(
-    raw: Partial<RawInputs>,
-    runId = randomUUID()
-  ): Promise<{ result: Result; runId: string }> {
-    const inputs = parseInputs({
-      engine: 'docker',
-      'base-image': BASE_IMAGE,
-      'out-dir': tmp(),
-      ...raw
-    })
-    const engine = createDockerEngine(dockerEngineOptions(inputs, { runId, log: () => undefined }))
-    const result = await runSuite(inputs, { engine, suiteId: runId, log: quiet })
-    return { result, runId }
-  }
-
   it('runs all four cases with a small load; the result validates and nothing is left', async () => {
-    const { result, runId } = await dockerSuite({
-      docs: '20',
-      runs: '1',
-      'warmup-requests': '2',
-      profiles: 'burst'
-    })
+    const runId = randomUUID()
+    const result = await daemonSuite(
+      'docker',
+      { docs: '20', runs: '1', 'warmup-requests': '2', profiles: 'burst' },
+      runId
+    )
     expectStorableResult(result)
     expect(result.meta.engine).toBe('docker')
     expect(result.meta.gnes).toMatchObject({ version: '0.0.47', tag: '0.0.47' })
@@ -123,7 +105,7 @@ describeDocker('docker engine', () => {
 
   it('agrees with the local engine on the case-2 blocking figure (r1->r2:send) within 10%', async () => {
     const raw = { cases: '2', docs: '40', runs: '2', 'warmup-requests': '0', profiles: 'burst' }
-    const { result: onDocker } = await dockerSuite(raw)
+    const onDocker = await daemonSuite('docker', raw)
     const onLocal = await runSuite(parseInputs({ ...raw, engine: 'local', 'out-dir': tmp() }), {
       log: quiet
     })
@@ -146,7 +128,7 @@ describeDocker('docker engine', () => {
     )
     const started = Date.now()
     const runId = randomUUID()
-    const error = await dockerSuite({ topology: file, docs: '20' }, runId).catch(e => e)
+    const error = await daemonSuite('docker', { topology: file, docs: '20' }, runId).catch(e => e)
     expect(error).toBeInstanceOf(ServiceFailure)
     expect(error.message).toMatch(/^service Router2-0 exited \(code \d+\); last log lines:\n/)
     expect(error.message).toContain('unrecognized arguments: --no_such_flag')
@@ -210,12 +192,7 @@ describeDocker('docker engine', () => {
       `FROM ${base}\nENV GNES_VCS_VERSION=0123abcd\nLABEL org.opencontainers.image.created=2019-10-01T12:00:00Z\nCOPY marker /marker\n`
     )
     fs.writeFileSync(path.join(dir, 'marker'), 'x')
-    const engine = createDockerEngine({
-      gnesVersion: '0.0.47',
-      baseImage: BASE_IMAGE,
-      dockerfile: path.join(dir, 'Dockerfile'),
-      log: () => undefined
-    })
+    const engine = createDockerEngine({ ...TEST_ENGINE, dockerfile: path.join(dir, 'Dockerfile') })
     try {
       // The base image sets GNES_BUILD_DATE, and env wins over labels.
       const meta = await engine.prepare()
@@ -231,8 +208,6 @@ describeDocker('docker engine', () => {
 })
 
 describeDocker('docker engine: bad inputs give one clear error naming the input', () => {
-  const base = { gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }
-
   async function prepareFails(options: Parameters<typeof createDockerEngine>[0]): Promise<Error> {
     const engine = createDockerEngine(options)
     const error = await engine.prepare().catch(e => e)
@@ -242,7 +217,7 @@ describeDocker('docker engine: bad inputs give one clear error naming the input'
   }
 
   it('a missing image', async () => {
-    const error = await prepareFails({ ...base, image: 'gnes-latency-bench/missing:none' })
+    const error = await prepareFails({ ...TEST_ENGINE, image: 'gnes-latency-bench/missing:none' })
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toMatch(
       /input 'image' = 'gnes-latency-bench\/missing:none': image not found locally and the pull failed/
@@ -250,7 +225,7 @@ describeDocker('docker engine: bad inputs give one clear error naming the input'
   })
 
   it('a base image that is neither present nor pullable', async () => {
-    const error = await prepareFails({ ...base, baseImage: 'gnes-latency-bench/base:none' })
+    const error = await prepareFails({ ...TEST_ENGINE, baseImage: 'gnes-latency-bench/base:none' })
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toMatch(
       /input 'base-image' = 'gnes-latency-bench\/base:none': image not found locally and the pull failed: .*; with no registry, run scripts\/docker-base-image.sh/
@@ -265,7 +240,7 @@ describeDocker('docker engine: bad inputs give one clear error naming the input'
     )
     const docker = new Docker()
     const before = (await docker.listContainers({ all: true })).length
-    const error = await prepareFails({ ...base, dockerfile: path.join(dir, 'Dockerfile') })
+    const error = await prepareFails({ ...TEST_ENGINE, dockerfile: path.join(dir, 'Dockerfile') })
     // Not even the failed build step's container remains.
     expect((await docker.listContainers({ all: true })).length).toBe(before)
     expect(error).toBeInstanceOf(InputError)
@@ -278,7 +253,7 @@ describeDocker('docker engine: bad inputs give one clear error naming the input'
     const saved = process.env.DOCKER_HOST
     process.env.DOCKER_HOST = 'tcp://127.0.0.1:9'
     try {
-      const engine = createDockerEngine(base)
+      const engine = createDockerEngine(TEST_ENGINE)
       const error = await engine.prepare().catch(e => e)
       expect(error).toBeInstanceOf(InputError)
       expect(error.message).toMatch(
@@ -291,15 +266,17 @@ describeDocker('docker engine: bad inputs give one clear error naming the input'
   })
 
   it('an invalid memory or cpus limit, before anything is created', () => {
-    expect(() => createDockerEngine({ ...base, memory: 'lots' })).toThrow(
+    expect(() => createDockerEngine({ ...TEST_ENGINE, memory: 'lots' })).toThrow(
       /input 'memory' = 'lots': memory must be a size such as 512m or 1g/
     )
-    expect(() => createDockerEngine({ ...base, memory: '1k' })).toThrow(/input 'memory' = '1k'/)
-    expect(() => createDockerEngine({ ...base, cpus: '-1' })).toThrow(/input 'cpus' = '-1'/)
+    expect(() => createDockerEngine({ ...TEST_ENGINE, memory: '1k' })).toThrow(
+      /input 'memory' = '1k'/
+    )
+    expect(() => createDockerEngine({ ...TEST_ENGINE, cpus: '-1' })).toThrow(/input 'cpus' = '-1'/)
   })
 
   it('cpus beyond the daemon, at prepare', async () => {
-    const error = await prepareFails({ ...base, cpus: '512' })
+    const error = await prepareFails({ ...TEST_ENGINE, cpus: '512' })
     expect(error.message).toMatch(
       /input 'cpus' = '512': cpus must be a number between 0.01 and \d+/
     )

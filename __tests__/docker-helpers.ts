@@ -1,10 +1,15 @@
 import { spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
 import { build } from 'esbuild'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { parseInputs, type RawInputs } from '../src/config/inputs'
 import { LABEL } from '../src/engine/docker'
+import type { Log } from '../src/log'
+import { runSuite } from '../src/pipeline'
+import type { Result } from '../src/result/schema'
 
 /**
  * Shared by the Docker integration tests. They need a daemon (scripts/docker-setup.sh starts one
@@ -32,6 +37,29 @@ export const describeDocker = dockerUp ? describe : describe.skip
 export const BASE_IMAGE = process.env.GLB_BASE_IMAGE || 'gnes-latency-bench/base:bookworm'
 
 export const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'glb-docker-'))
+
+/** The tests read results and errors, not progress. */
+export const quiet: Log = {
+  info: () => undefined,
+  warn: () => undefined,
+  group: (_n, work) => work()
+}
+
+/** What the conformance suite's Docker and Swarm engines are made with. */
+export const TEST_ENGINE = { gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }
+
+/**
+ * A suite on this daemon (`engine: docker` or `swarm`) from the test base image, everything it
+ * starts labelled `runId`; `raw` overrides the inputs. Callers check the leftovers.
+ */
+export function daemonSuite(
+  engine: 'docker' | 'swarm',
+  raw: Partial<RawInputs>,
+  runId = randomUUID()
+): Promise<Result> {
+  const inputs = parseInputs({ engine, 'base-image': BASE_IMAGE, 'out-dir': tmp(), ...raw })
+  return runSuite(inputs, { suiteId: runId, log: quiet })
+}
 
 /** Containers and networks carrying a run's label. */
 export async function labelled(runId: string): Promise<{ containers: number; networks: number }> {

@@ -16,7 +16,7 @@ describe('inputs', () => {
       requests: 20,
       'warmup-requests': 'auto',
       'sweep-rates': null,
-      'sweep-max-latency': '5x',
+      'sweep-max-latency': { text: '5x', bound: { kind: 'relative', factor: 5 } },
       engine: 'auto',
       'gnes-version': '0.0.47',
       topology: null,

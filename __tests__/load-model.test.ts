@@ -22,10 +22,10 @@ import {
   isSustained,
   maxSustainedThroughput,
   nextSweepRate,
-  parseLatencyBound,
   type SweepPlan,
   type SweepPoint
 } from '../src/metrics/sweep'
+import { parseLatencyBound } from '../src/config/latency-bound'
 import { resolveTopology } from '../src/topology/load'
 import type { Load } from '../src/result/schema'
 

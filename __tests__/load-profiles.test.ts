@@ -8,15 +8,13 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs, type RawInputs } from '../src/config/inputs'
-import { createDockerEngine, dockerEngineOptions } from '../src/engine/docker'
-import type { CaseResult, Result } from '../src/result/schema'
 import type { Log } from '../src/log'
-import { runSuite } from '../src/suite/run'
-import { BASE_IMAGE, describeDocker, labelled } from './docker-helpers'
+import type { CaseResult, Result } from '../src/result/schema'
+import { runSuite } from '../src/pipeline'
+import { daemonSuite, describeDocker, labelled, quiet } from './docker-helpers'
 import { pidsWithEnv, sleep } from './helpers/processes'
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-profiles-'))
-const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
 
 const SMALL: Partial<RawInputs> = {
   docs: '20',
@@ -181,17 +179,11 @@ describe('load profiles on the local engine (real GNES 0.0.47)', () => {
 describeDocker('load profiles on the Docker engine', () => {
   it('case 1 under minimal load and a one-step sweep, the client in a container', async () => {
     const runId = randomUUID()
-    const inputs = parseInputs({
-      ...SMALL,
-      cases: '1',
-      engine: 'docker',
-      'base-image': BASE_IMAGE,
-      profiles: 'minimal,sweep',
-      'sweep-rates': '4',
-      'out-dir': tmp()
-    })
-    const engine = createDockerEngine(dockerEngineOptions(inputs, { runId, log: () => undefined }))
-    const result = await runSuite(inputs, { engine, suiteId: runId, log: quiet })
+    const result = await daemonSuite(
+      'docker',
+      { ...SMALL, cases: '1', profiles: 'minimal,sweep', 'sweep-rates': '4' },
+      runId
+    )
     expect(result.meta.engine).toBe('docker')
     expectPaced(byProfile(result, '1', 'minimal'), 5)
     const [step] = byProfile(result, '1', 'sweep').sweep!.points

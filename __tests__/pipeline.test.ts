@@ -19,6 +19,7 @@ import {
   writeResult
 } from '../src/pipeline'
 import { workflowContext } from '../src/result/context'
+import { resolveCases } from '../src/topology/cases'
 import { makeEntry, makeResult } from './fixtures/report/samples'
 
 let tmp: string
@@ -165,19 +166,27 @@ describe('result, record, compare', () => {
   test('recording adds the entries and renders the report in the same directory', async () => {
     const dir = path.join(tmp, 'history')
     const inputs = parseInputs({ cases: '1' })
-    const out = await recordResult(result, inputs, { kind: 'dir', dir }, 'https://x.test/o/r')
+    const cases = resolveCases(inputs)
+    const out = await recordResult(
+      result,
+      { kind: 'dir', dir },
+      { inputs, cases, repositoryUrl: 'https://x.test/o/r' }
+    )
     expect(out.added).toHaveLength(1)
     expect(readHistory(dir).map(e => e.caseId)).toEqual(['1'])
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toContain('roundtrip')
     expect(describeLocation({ kind: 'dir', dir })).toBe(path.resolve(dir))
     // The same result again adds nothing.
-    expect((await recordResult(result, inputs, { kind: 'dir', dir })).added).toHaveLength(0)
+    expect(
+      (await recordResult(result, { kind: 'dir', dir }, { inputs, cases })).added
+    ).toHaveLength(0)
   })
 
   test('a result lacking a case that was asked for is refused and records nothing', async () => {
     const dir = path.join(tmp, 'history')
+    const inputs = parseInputs({ cases: '1,2' })
     await expect(
-      recordResult(result, parseInputs({ cases: '1,2' }), { kind: 'dir', dir })
+      recordResult(result, { kind: 'dir', dir }, { inputs, cases: resolveCases(inputs) })
     ).rejects.toThrow('lacks case(s) 2: nothing recorded')
     expect(fs.existsSync(dir)).toBe(false)
   })

@@ -9,29 +9,28 @@ import Docker from 'dockerode'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { cleanupCommand } from '../src/commands/cleanup'
-import { parseInputs, type RawInputs } from '../src/config/inputs'
-import { dockerEngineOptions } from '../src/engine/docker'
+import { parseInputs } from '../src/config/inputs'
 import { createSwarmEngine } from '../src/engine/swarm/engine'
 import { ServiceFailure } from '../src/engine/types'
-import type { Result } from '../src/result/schema'
 import { expectStorableResult } from './helpers/result'
-import type { Log } from '../src/log'
-import { runSuite } from '../src/suite/run'
+import { runSuite } from '../src/pipeline'
 import { parseTopology, resolveTopology } from '../src/topology/load'
 import {
   BASE_IMAGE,
+  daemonSuite,
   describeDocker,
   dockerUp,
   leftovers,
+  quiet,
   swarmDown,
   swarmUp,
+  TEST_ENGINE,
   tmp
 } from './docker-helpers'
 import { engineConformance } from './helpers/conformance'
 import { bundleSuiteChild, runPostStep, startChildSuite } from './helpers/suite-child'
 
 const root = path.join(__dirname, '..')
-const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
 const WORKER = 'glb-worker-1'
 
 let startedHere = false
@@ -44,27 +43,16 @@ if (dockerUp) {
   }, 120_000)
 }
 
-async function swarmSuite(raw: Partial<RawInputs>, runId = randomUUID()): Promise<Result> {
-  const inputs = parseInputs({
-    engine: 'swarm',
-    'base-image': BASE_IMAGE,
-    'out-dir': tmp(),
-    ...raw
-  })
-  const engine = createSwarmEngine(dockerEngineOptions(inputs, { runId, log: () => undefined }))
-  return runSuite(inputs, { engine, suiteId: runId, log: quiet })
-}
-
 describeDocker('swarm engine', () => {
   engineConformance('swarm', {
-    make: () =>
-      createSwarmEngine({ gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }),
+    make: () => createSwarmEngine(TEST_ENGINE),
     leftovers
   })
 
   it('runs all four cases; replicas are service replicas; nodes are in the result', async () => {
     const runId = randomUUID()
-    const result = await swarmSuite(
+    const result = await daemonSuite(
+      'swarm',
       { docs: '20', runs: '1', 'warmup-requests': '2', profiles: 'burst' },
       runId
     )
@@ -82,7 +70,7 @@ describeDocker('swarm engine', () => {
 
   it('agrees with the local engine on the case-2 blocking figure (r1->r2:send) within 10%', async () => {
     const raw = { cases: '2', docs: '40', runs: '2', 'warmup-requests': '0', profiles: 'burst' }
-    const onSwarm = (await swarmSuite(raw)).cases[0].best['r1->r2:send']
+    const onSwarm = (await daemonSuite('swarm', raw)).cases[0].best['r1->r2:send']
     const onLocal = (
       await runSuite(parseInputs({ ...raw, engine: 'local', 'out-dir': tmp() }), { log: quiet })
     ).cases[0].best['r1->r2:send']
@@ -137,11 +125,7 @@ describeDocker('swarm engine', () => {
     // The worker's own daemon is not a manager; without a worker, nothing answers there at all.
     process.env.DOCKER_HOST = 'unix:///var/run/gnes-latency-bench/worker-1/docker.sock'
     try {
-      const engine = createSwarmEngine({
-        gnesVersion: '0.0.47',
-        baseImage: BASE_IMAGE,
-        log: () => undefined
-      })
+      const engine = createSwarmEngine(TEST_ENGINE)
       const error = await engine.prepare().catch(e => e)
       expect(error.message).toMatch(
         /input 'engine' = 'swarm': (the daemon at unix:\/\/\/var\/run\/gnes-latency-bench\/worker-1\/docker.sock is not a swarm manager|no Docker daemon answers)/
@@ -227,7 +211,11 @@ describeDocker('swarm engine on two nodes (a second dockerd in a network namespa
 
   it('places Router2 on the worker, records the nodes, and the hop crosses to it', async () => {
     const runId = randomUUID()
-    const result = await swarmSuite({ topology: pinnedCase1(), docs: '40', runs: '2' }, runId)
+    const result = await daemonSuite(
+      'swarm',
+      { topology: pinnedCase1(), docs: '40', runs: '2' },
+      runId
+    )
     const nodes = Object.fromEntries(result.cases[0].services.map(s => [s.name, s.nodes]))
     expect(nodes.Router2).toEqual([WORKER])
     expect(nodes.Frontend).not.toEqual([WORKER])
@@ -245,12 +233,7 @@ describeDocker('swarm engine on two nodes (a second dockerd in a network namespa
     const onlyHere = { repo: 'gnes-latency-bench/gnes', tag: `manager-only-${Date.now()}` }
     await docker.getImage(image).tag(onlyHere)
     const ref = `${onlyHere.repo}:${onlyHere.tag}`
-    const engine = createSwarmEngine({
-      gnesVersion: '0.0.47',
-      baseImage: BASE_IMAGE,
-      image: ref,
-      log: () => undefined
-    })
+    const engine = createSwarmEngine({ ...TEST_ENGINE, image: ref })
     try {
       await engine.prepare()
       const topology = parseTopology(fs.readFileSync(pinnedCase1(), 'utf8'), 'pinned.yml')

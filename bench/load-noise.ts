@@ -15,7 +15,7 @@ import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
 import { median } from '../src/metrics/statistics'
 import type { CaseResult } from '../src/result/schema'
 import { warningsOnly as quiet } from '../src/log'
-import { runSuite } from '../src/suite/run'
+import { runSuite } from '../src/pipeline'
 
 const { values } = parseArgs({
   options: {

@@ -18,7 +18,7 @@ import { assetPath } from '../src/paths'
 import { compareResult, type Comparison } from '../src/report'
 import type { Result } from '../src/result/schema'
 import { warningsOnly as quiet } from '../src/log'
-import { runSuite } from '../src/suite/run'
+import { runSuite } from '../src/pipeline'
 
 const { values } = parseArgs({
   options: {

@@ -8,7 +8,7 @@ import * as os from 'node:os'
 import { parseArgs } from 'node:util'
 import { profileKey } from '../src/client/profile'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
-import { runSuite } from '../src/suite/run'
+import { runSuite } from '../src/pipeline'
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

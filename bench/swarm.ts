@@ -15,7 +15,7 @@ import { createDockerEngine } from '../src/engine/docker'
 import { createSwarmEngine } from '../src/engine/swarm/engine'
 import type { Engine } from '../src/engine/types'
 import type { Log } from '../src/log'
-import { runSuite } from '../src/suite/run'
+import { runSuite } from '../src/pipeline'
 import { stringify } from 'yaml'
 import { resolveTopology } from '../src/topology/load'
 

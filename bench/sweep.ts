@@ -9,7 +9,7 @@ import * as os from 'node:os'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
 import { warningsOnly as quiet } from '../src/log'
-import { runSuite } from '../src/suite/run'
+import { runSuite } from '../src/pipeline'
 
 const { values } = parseArgs({
   options: {

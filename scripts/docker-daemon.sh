@@ -3,6 +3,7 @@
 # usage: docker-daemon.sh start|stop
 # Only a daemon recorded in our pidfile is ever stopped, so a developer's own dockerd is left alone.
 set -euo pipefail
+source "$(dirname "$0")/stop-dockerd.sh"
 state=${GLB_STATE_DIR:-/var/run/gnes-latency-bench}
 pidfile=$state/dockerd.pid
 log=${GLB_DOCKERD_LOG:-/var/log/gnes-latency-bench-dockerd.log}
@@ -37,13 +38,7 @@ case ${1:-} in
       exit 0
     fi
     pid=$(cat "$pidfile")
-    # A stale pidfile may name a reused pid: only a dockerd is stopped.
-    if [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == dockerd ]]; then
-      kill -TERM "$pid"
-      for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-      kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-      echo "stopped dockerd (pid $pid)"
-    fi
+    if stop_dockerd "$pid"; then echo "stopped dockerd (pid $pid)"; fi
     rm -f "$pidfile"
     ;;
   *)

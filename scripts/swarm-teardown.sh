@@ -3,6 +3,7 @@
 # swarm), leaves swarm mode only when setup started it, and deletes the network namespace it made
 # (the veth pair goes with it). Anything it did not start is left alone.
 set -euo pipefail
+source "$(dirname "$0")/stop-dockerd.sh"
 state=${GLB_STATE_DIR:-/var/run/gnes-latency-bench}
 wdir=$state/worker-1
 netns=glb-swarm-w1
@@ -11,12 +12,7 @@ if [[ -f $wdir/dockerd.pid ]]; then
   pid=$(cat "$wdir/dockerd.pid")
   node=$(docker -H "unix://$wdir/docker.sock" info --format '{{.Swarm.NodeID}}' 2>/dev/null || true)
   docker -H "unix://$wdir/docker.sock" swarm leave --force >/dev/null 2>&1 || true
-  if [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == dockerd ]]; then
-    kill -TERM "$pid"
-    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-    echo "swarm-teardown: stopped the worker dockerd (pid $pid)"
-  fi
+  if stop_dockerd "$pid"; then echo "swarm-teardown: stopped the worker dockerd (pid $pid)"; fi
   rm -f "$wdir/dockerd.pid"
   if [[ -n $node ]]; then docker node rm --force "$node" >/dev/null 2>&1 || true; fi
 fi

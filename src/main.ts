@@ -9,12 +9,12 @@ import { publishPullRequestReport } from './action/publish'
 import { STATE_ENGINE } from './action/state'
 import { actionTargets, type ActionTargets } from './action/targets'
 import { parseInputs, type Inputs } from './config/inputs'
-import { preflight } from './config/preflight'
 import { selectEngine } from './engine/select'
 import { readBranchHistory, shouldRecord } from './history'
 import {
   compareWithHistory,
   describeLocation,
+  preflight,
   recordResult,
   runSuite,
   writeResult,
@@ -75,12 +75,21 @@ export async function run(): Promise<void> {
   const record = shouldRecord(inputs.record, ctx.git.event)
   // Pull requests read the history and other events may write it: reach it before the suite.
   const { repo: url, token } = targets.history
-  await preflight(inputs, record || ctx.pullRequest ? { repository: { url, token } } : {})
+  const cases = await preflight(
+    inputs,
+    record || ctx.pullRequest ? { repository: { url, token } } : {}
+  )
   const suiteId = randomUUID()
   const engine = await selectEngine(inputs, suiteId, actionsLog)
   // The post: step cleans up after Docker only (the Docker engine saves its run id at prepare).
   core.saveState(STATE_ENGINE, engine.kind)
-  const result = await runSuite(inputs, { log: actionsLog, suiteId, engine })
+  const result = await runSuite(inputs, {
+    log: actionsLog,
+    suiteId,
+    engine,
+    cases,
+    git: ctx.git
+  })
   core.setOutput('result', writeResult(result, inputs['out-dir']))
   core.setOutput('engine', result.meta.engine)
   await core.summary.addRaw(jobSummary(result)).write()
@@ -95,7 +104,12 @@ export async function run(): Promise<void> {
   if (record) {
     const target = await recordTarget(inputs, targets)
     const recorded = await core.group(`Record the result on ${targets.history.branch}`, () =>
-      recordResult(result, inputs, target, targets.repositoryUrl ?? undefined, actionsLog)
+      recordResult(result, target, {
+        inputs,
+        cases,
+        repositoryUrl: targets.repositoryUrl ?? undefined,
+        log: actionsLog
+      })
     )
     actionsLog.info(
       `history: ${recorded.added.length} entries added at ${describeLocation(target)}`

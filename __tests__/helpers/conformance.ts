@@ -1,4 +1,4 @@
-import type { ClientPlan } from '../../src/client/load-client'
+import { runLoadClient, type ClientPlan } from '../../src/client/load-client'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -60,7 +60,7 @@ export function engineConformance(name: string, under: EngineUnderTest): void {
         readyTimeoutMs: 90_000
       })
       expect(fs.readFileSync(path.join(logDir, 'Frontend-0.log'), 'utf8')).toContain('listening at')
-      const [report] = await dep.runClient(plan(30), 60)
+      const [report] = await runLoadClient(dep, plan(30), 60)
       expect(report).toMatchObject({ requests: 3, responses: 3 })
       const lines = (await dep.readRouteDump()).trim().split('\n')
       expect(lines).toHaveLength(3)
@@ -104,13 +104,13 @@ export function engineConformance(name: string, under: EngineUnderTest): void {
       })
       try {
         // A zero deadline fails the client's gRPC call at once.
-        const error = await dep.runClient(plan(10, 10), 0).catch(e => e)
+        const error = await runLoadClient(dep, plan(10, 10), 0).catch(e => e)
         expect(error).toBeInstanceOf(ServiceFailure)
         // The client exits 1, or (seen on busy machines, any engine) hangs in its exit until the deadline.
         expect(error.message).toMatch(
           /^service client-1 (failed \(exit [1-9]\d*\)|did not finish within 0 s); last log lines:\n[^]*FutureTimeoutError/
         )
-        const [report] = await dep.runClient(plan(10, 10), 60)
+        const [report] = await runLoadClient(dep, plan(10, 10), 60)
         expect(report.responses).toBe(1)
       } finally {
         await dep.stop()

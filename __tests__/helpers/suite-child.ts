@@ -13,7 +13,7 @@ import { sleep } from './processes'
 const root = path.join(__dirname, '..', '..')
 const CHILD = `
 import { parseInputs } from '${root}/src/config/inputs'
-import { runSuite } from '${root}/src/suite/run'
+import { runSuite } from '${root}/src/pipeline/suite/run'
 runSuite(parseInputs(JSON.parse(process.argv[2])), { suiteId: process.env.GLB_RUN_ID }).then(
   () => process.exit(0),
   err => {

@@ -6,7 +6,7 @@ import { capComment } from '../report/cap'
 import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from '../report/comment'
 import type { Comparison } from '../report/compare'
 
-export interface PublishOptions {
+interface PublishOptions {
   comparison: Comparison
   markdown: string
   /** Where the Markdown report is written; becomes the `report` output. */
@@ -16,7 +16,7 @@ export interface PublishOptions {
   comment: Omit<CommentTarget, 'body'> | null
 }
 
-export interface PublishOutcome {
+interface PublishOutcome {
   comment: CommentOutcome | 'skipped' | 'error'
   /** True when `fail-on-regression` marked the step failed. */
   failed: boolean

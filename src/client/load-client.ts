@@ -1,14 +1,13 @@
 import { z } from 'zod'
+import type { Deployment } from '../engine/types'
 import { assetPath } from '../paths'
 
 /**
  * The load client is GNES's generated gRPC client (GnesRPCStub), driven by
- * `python/gnes_client.py`; every engine runs it (a local process, or a container on the topology's
- * network) with these arguments and reads its JSON lines back through `readClientReports`.
+ * `python/gnes_client.py`; a deployment runs it beside the topology (a local process, or a
+ * container on the topology's network), and its JSON lines are read back here.
  */
-export const CLIENT_SCRIPT = 'gnes_client.py'
-
-export const clientScriptPath = (): string => assetPath('python', CLIENT_SCRIPT)
+const clientScript = (): string => assetPath('python', 'gnes_client.py')
 
 /** One StreamCall: `docs` documents in requests of the plan's batch size, paced at `rate` req/s or (null) all at once. */
 export interface ClientStream {
@@ -26,7 +25,7 @@ export interface ClientPlan {
 const epoch = z.number().finite()
 
 /** What the client prints for one stream, as one JSON line when the stream ends. */
-export const StreamReportSchema = z.object({
+const StreamReportSchema = z.object({
   stream: z.number().int().nonnegative(),
   requests: z.number().int().positive(),
   responses: z.number().int().nonnegative(),
@@ -40,7 +39,7 @@ export const StreamReportSchema = z.object({
 })
 export type StreamReport = z.infer<typeof StreamReportSchema>
 
-export function clientArgs(
+function clientArgs(
   frontend: { host: string; port: number },
   plan: ClientPlan,
   timeoutSec: number
@@ -56,7 +55,7 @@ export function clientArgs(
  * The client's report lines (GNES may log around them), one per stream of the plan. Throws when a
  * line is malformed or a stream is missing, so a half-finished client never passes as a run.
  */
-export function readClientReports(output: string, plan: ClientPlan): StreamReport[] {
+function readClientReports(output: string, plan: ClientPlan): StreamReport[] {
   const reports = output
     .split('\n')
     .filter(l => l.trim().startsWith('{"stream"'))
@@ -72,4 +71,15 @@ export function readClientReports(output: string, plan: ClientPlan): StreamRepor
     )
   }
   return reports
+}
+
+/** Runs `plan` on a deployment; each stream's report, or a failure naming the client. */
+export async function runLoadClient(
+  dep: Deployment,
+  plan: ClientPlan,
+  timeoutSec: number
+): Promise<StreamReport[]> {
+  const args = clientArgs(dep.frontend, plan, timeoutSec)
+  const output = await dep.runScript({ name: 'client', script: clientScript(), args, timeoutSec })
+  return readClientReports(output, plan)
 }

@@ -1,15 +1,15 @@
-import type { Load } from '../result/schema'
+import type { Load } from './load'
 import type { ClientPlan, ClientStream } from './load-client'
 import type { Profile } from './profile'
 
 /** Consecutive requests of one stream that form one run, or its warm-up. */
-export interface StreamPart {
+interface StreamPart {
   warmup: boolean
   requests: number
 }
 
 /** A client plan, and how each of its streams divides into runs. */
-export interface ProfilePlan {
+interface ProfilePlan {
   plan: ClientPlan
   /** Per stream, its parts in request order. */
   parts: StreamPart[][]
@@ -78,7 +78,7 @@ const planOf = (load: Load, streams: ClientStream[]): ClientPlan => ({
 export const SWEEP_MIN_REQUESTS = 20
 
 /** A sweep step's lead-in, not counted: about one second of requests, at most `warmupRequests`. */
-export const sweepLeadIn = (rate: number, load: Load): number =>
+const sweepLeadIn = (rate: number, load: Load): number =>
   Math.min(
     load.warmupRequests === 'auto' ? Infinity : load.warmupRequests,
     Math.max(1, Math.ceil(rate))

@@ -1,14 +1,11 @@
 import { z } from 'zod'
 
+const rate = z.number().positive().finite()
+
 /**
  * How requests are offered to a topology. `burst` is the legacy standard load (every request of a
  * run handed to one StreamCall at once); the paced kinds send open loop on a schedule.
  */
-export const PROFILE_KINDS = ['minimal', 'burst', 'paced', 'sweep'] as const
-export type ProfileKind = (typeof PROFILE_KINDS)[number]
-
-const rate = z.number().positive().finite()
-
 export const ProfileSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('burst') }).strict(),
   /** Paced at the case's minimal-load rate: requests never queue behind each other. */

@@ -4,18 +4,20 @@ import { readHistory } from '../history'
 import { DEFAULTS, InputError } from '../config/inputs'
 import { foreignFiles, renderReport } from '../render'
 import { knownTopologies } from '../pipeline'
+import { loadTopologyFile } from '../topology/load'
+import type { Topology } from '../topology/schema'
 import type { Command } from './command'
 import { existingHistoryDir, flagText } from './history-flags'
 import { print } from './output'
 
-/** A user's topology files (`*.yml` in --topologies DIR), for their diagrams. */
-const topologyFiles = (dir: string | null): string[] =>
+/** A user's topologies (`*.yml` in --topologies DIR), for their diagrams. */
+const userTopologies = (dir: string | null): Topology[] =>
   dir
     ? fs
         .readdirSync(dir)
         .filter(n => /\.ya?ml$/.test(n))
         .sort()
-        .map(n => path.join(dir, n))
+        .map(n => loadTopologyFile(path.join(dir, n)))
     : []
 
 export const renderCommand: Command = {
@@ -66,7 +68,7 @@ export const renderCommand: Command = {
     const caseIds = [...new Set(entries.map(e => e.caseId))]
     const files = await renderReport({
       entries,
-      topologies: knownTopologies(topologyFiles(flagText(values.topologies))),
+      topologies: knownTopologies(userTopologies(flagText(values.topologies))),
       outDir,
       template: template ?? undefined,
       maxEntries: Number(max),

@@ -1,8 +1,7 @@
 import * as path from 'node:path'
 import { DEFAULTS, parseInputs, type RawInputs } from '../config/inputs'
-import { preflight } from '../config/preflight'
 import { shouldRecord } from '../history'
-import { describeLocation, recordResult, runSuite, writeResult } from '../pipeline'
+import { describeLocation, preflight, recordResult, runSuite, writeResult } from '../pipeline'
 import { resultTable } from '../result/table'
 import type { Command, Flag } from './command'
 import { flagLocation, HISTORY_FLAGS } from './history-flags'
@@ -43,7 +42,7 @@ export const runCommand: Command = {
     const record = shouldRecord(inputs.record, null)
     // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
     const location = flagLocation(values, path.join(inputs['out-dir'], 'history'))
-    await preflight(
+    const cases = await preflight(
       inputs,
       !record
         ? {}
@@ -51,11 +50,11 @@ export const runCommand: Command = {
           ? { dir: location.dir }
           : { repository: { url: location.repo, token: location.token } }
     )
-    const result = await runSuite(inputs)
+    const result = await runSuite(inputs, { cases })
     const file = writeResult(result, inputs['out-dir'])
     print(`\nresult: ${file}\n\n${resultTable(result)}`)
     if (record) {
-      const recorded = await recordResult(result, inputs, location)
+      const recorded = await recordResult(result, location, { inputs, cases })
       const total = recorded.total === null ? '' : ` (${recorded.total} in all)`
       print(
         `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)}` +

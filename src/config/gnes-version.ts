@@ -1,4 +1,4 @@
-import { InputError } from './inputs'
+import { InputError } from './input-error'
 
 /**
  * The GNES releases this action benchmarks: 0.0.42 is the first with `--dump_route` and

@@ -1,7 +1,10 @@
 import { z } from 'zod'
-import { PROFILE_KINDS, type ProfileKind } from '../client/profile'
-import { parseLatencyBound } from '../metrics/sweep'
 import { GNES_VERSION_RULE, SUPPORTED_GNES_VERSIONS } from './gnes-version'
+import { InputError } from './input-error'
+import { parseLatencyBound } from './latency-bound'
+
+// Every stage's checks throw it; callers take it from here with the inputs it is about.
+export { InputError }
 
 /**
  * Every option of the suite, as the action's inputs and the CLI's flags spell it (kebab-case).
@@ -60,8 +63,12 @@ const optionalText = z
   .trim()
   .transform(v => (v === '' ? null : v))
 
+/** The `profiles` input's words; client/profile.ts defines what each one sends. */
+const PROFILE_KINDS = ['minimal', 'burst', 'paced', 'sweep'] as const
+type ProfileKind = (typeof PROFILE_KINDS)[number]
+
 /** Upper bound of `docs`: requests per run stay countable and the route dump small. */
-export const MAX_DOCS = 100_000
+const MAX_DOCS = 100_000
 
 export const InputsSchema = z.object({
   cases: list('cases', '1,2,3,4 (case ids and/or topology files)'),
@@ -93,13 +100,20 @@ export const InputsSchema = z.object({
   ]),
   'sweep-step-seconds': int('sweep-step-seconds', 1),
   'sweep-max-steps': int('sweep-max-steps', 1),
+  // Parsed once, here; the text is kept for the report.
   'sweep-max-latency': z
     .string()
     .trim()
-    .refine(
-      v => parseLatencyBound(v) !== null,
-      'sweep-max-latency must be a multiple of the lowest step p50 latency such as 5x, or a duration such as 250ms or 2s'
-    ),
+    .transform((text, ctx) => {
+      const bound = parseLatencyBound(text)
+      if (bound) return { text, bound }
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message:
+          'sweep-max-latency must be a multiple of the lowest step p50 latency such as 5x, or a duration such as 250ms or 2s'
+      })
+      return z.NEVER
+    }),
   'case-timeout': int('case-timeout', 10),
   engine: z.enum(['auto', 'docker', 'local', 'swarm'], {
     errorMap: () => ({ message: 'engine must be one of auto, docker, local, swarm' })
@@ -181,11 +195,6 @@ export const DEFAULTS: RawInputs = {
   'fail-on-regression': 'false',
   'comment-on-pr': 'true'
 }
-
-export class InputError extends Error {}
-
-/** The case files a run uses: `topology` when given, else `cases`. */
-export const caseList = (inputs: Inputs): string[] => inputs.topology ?? inputs.cases
 
 /** Validates raw strings; the error names every bad input and what it expected. */
 export function parseInputs(raw: Partial<RawInputs>): Inputs {

@@ -1,15 +1,12 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { dockerAvailable } from '../engine/docker'
-import { gitIn } from '../history/git'
-import { resolveTopology } from '../topology/load'
-import type { Topology } from '../topology/schema'
-import { caseList, InputError, type Inputs } from './inputs'
+import { InputError, type Inputs } from './inputs'
 
 /**
- * Checks that need more than one input, the file system or the network, run before anything is
- * installed, started or written, so a bad input costs seconds and names itself instead of failing
- * after GNES was provisioned or the whole suite ran.
+ * Checks that need more than one input or the file system run before anything is installed,
+ * started or written, so a bad input costs seconds and names itself instead of failing after GNES
+ * was provisioned or the whole suite ran. The stages that read topologies, reach Docker or reach
+ * git check those themselves, with `invalidInput`; src/pipeline/preflight.ts runs them all.
  */
 
 /**
@@ -20,6 +17,10 @@ const MAX_PAYLOAD_BYTES = 2_000_000_000
 
 const problem = (input: string, value: string | number, message: string): string =>
   `  input '${input}' = '${value}': ${message}`
+
+/** The error of one bad input, worded alike by every stage's pre-flight check. */
+export const invalidInput = (input: string, value: string | number, message: string): InputError =>
+  new InputError(`Invalid input:\n${problem(input, value, message)}`)
 
 /** Why `dir` cannot be a directory this run writes into, or null when it can. */
 function unwritableDir(dir: string): string | null {
@@ -39,9 +40,9 @@ function unwritableDir(dir: string): string | null {
 }
 
 /** The output or history directory named by `input`; throws an InputError naming it. */
-function checkWritableDir(input: string, dir: string): void {
+export function checkWritableDir(input: string, dir: string): void {
   const why = unwritableDir(dir)
-  if (why) throw new InputError(`Invalid input:\n${problem(input, dir, `${input} ${why}`)}`)
+  if (why) throw invalidInput(input, dir, `${input} ${why}`)
 }
 
 function loadProblems(inputs: Inputs): string[] {
@@ -80,58 +81,8 @@ function loadProblems(inputs: Inputs): string[] {
   return problems
 }
 
-/**
- * Every check that needs no network: the load, the limits, the output directory, the README
- * template and every topology file (each error names its file). Returns the resolved topologies.
- */
-export function checkRun(inputs: Inputs): { file: string; topology: Topology }[] {
+/** The load, the limits, the output directory and the README template. */
+export function checkInputs(inputs: Inputs): void {
   const problems = loadProblems(inputs)
   if (problems.length) throw new InputError(`Invalid input:\n${problems.join('\n')}`)
-  const specs = caseList(inputs).map(c => resolveTopology(c))
-  const input = inputs.topology ? 'topology' : 'cases'
-  specs.forEach((s, i) => {
-    const first = specs.findIndex(o => o.topology.id === s.topology.id)
-    if (first !== i) {
-      throw new InputError(
-        `Invalid input:\n${problem(input, caseList(inputs).join(','), `${specs[first].file} and ${s.file} are both case '${s.topology.id}'`)}`
-      )
-    }
-  })
-  return specs
-}
-
-export interface HistoryTarget {
-  /** A plain history directory the run writes into. */
-  dir?: string
-  /** A git repository (path or URL) whose branch keeps the history. */
-  repository?: { url: string; token?: string }
-}
-
-/** A URL's user and password are credentials: never echo them back. */
-const withoutCredentials = (url: string): string => url.replace(/^([a-z+]+:\/\/)[^/@]*@/i, '$1')
-
-/**
- * `checkRun`, then what costs a round trip: Docker for limits under `engine: auto`, and the
- * history's repository (`git ls-remote`, a few hundred bytes) when the run will read or write it.
- */
-export async function preflight(inputs: Inputs, history: HistoryTarget = {}): Promise<void> {
-  checkRun(inputs)
-  const limit = inputs.cpus !== null ? 'cpus' : inputs.memory !== null ? 'memory' : null
-  if (limit && inputs.engine === 'auto' && !(await dockerAvailable())) {
-    throw new InputError(
-      `Invalid input:\n${problem(limit, inputs[limit]!, `${limit} limits Docker containers, but no Docker daemon answers, so engine 'auto' would run local processes without it; start Docker or drop ${limit}`)}`
-    )
-  }
-  if (history.dir) checkWritableDir('history-dir', history.dir)
-  if (history.repository) {
-    const { url, token } = history.repository
-    try {
-      await gitIn(process.cwd(), { token })(['ls-remote', '--heads', '--', url])
-    } catch (err) {
-      const why = (err as Error).message.split('\n').find(l => /fatal|error/i.test(l)) ?? ''
-      throw new InputError(
-        `Invalid input:\n${problem('history-repository', withoutCredentials(url), `cannot reach the history's repository: ${withoutCredentials(why.trim())}`)}`
-      )
-    }
-  }
 }

@@ -1,12 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import {
-  clientArgs,
-  readClientReports,
-  type ClientPlan,
-  type StreamReport
-} from '../client/load-client'
-import type { GnesMeta } from '../result/schema'
+import type { GnesMeta } from './gnes-meta'
 import { startOrder, type Addressing, type ServiceCommand } from '../topology/commands'
 import type { Topology } from '../topology/schema'
 import { withDeadline } from './deadline'
@@ -16,19 +10,20 @@ import {
   type Deployment,
   type Engine,
   type EngineKind,
+  type ScriptRun,
   type StartOptions
 } from './types'
 
 /**
  * The deployment lifecycle, written once for every engine: services start in dependency order,
  * readiness comes from their logs, every instance is watched and the first exit fails the
- * deployment with a ServiceFailure naming it, the load client runs under a deadline, the route dump
- * is read, and everything is torn down on every path. An engine only supplies a driver that
- * creates, watches, logs and removes its unit (a process, a container, a Swarm service).
+ * deployment with a ServiceFailure naming it, scripts (the load client) run under a deadline, the
+ * route dump is read, and everything is torn down on every path. An engine only supplies a driver
+ * that creates, watches, logs and removes its unit (a process, a container, a Swarm service).
  */
 
-/** Past the client's own `--timeout`, how long it may take to start, report and exit. */
-export const CLIENT_GRACE_SEC = 30
+/** Past a script's own deadline, how long it may take to start, report and exit. */
+const SCRIPT_GRACE_SEC = 30
 /** How long a stopped service gets between SIGTERM and SIGKILL, on every engine. */
 export const STOP_GRACE_MS = 2000
 /** An exited instance's last output may still be in flight; wait this long for it. */
@@ -51,18 +46,19 @@ export interface Instance {
 /** What an engine does for one deployed topology. */
 export interface DeploymentDriver {
   readonly addressing: Addressing
-  /** Where the load client reaches the frontend's gRPC port. */
+  /** Where a script reaches the frontend's gRPC port. */
   readonly frontend: { host: string; port: number }
   /** Where the frontend's `--dump_route` file is, for messages. */
   readonly routeDumpName: string
   /** Creates and starts one service's instances (one command per replica). */
   startService(commands: ServiceCommand[]): Promise<Instance[]>
   /**
-   * Runs the load client with `args` to completion, its output into `output`, and resolves with
-   * its exit code; kills it as soon as `cancel` rejects.
+   * Runs `script` with `args` to completion, its output into `output`, and resolves with its exit
+   * code; kills it as soon as `cancel` rejects. `name` is unique within the deployment.
    */
-  runClient(
+  runScript(
     name: string,
+    script: string,
     args: string[],
     output: LogTail,
     cancel: Promise<never>
@@ -109,7 +105,7 @@ async function deploy(
   const instances: Instance[] = []
   let stopping = false
   let stopped: Promise<void> | null = null
-  let clients = 0
+  const runs = new Map<string, number>()
   let fail: (err: ServiceFailure) => void = () => undefined
   const failed = new Promise<never>((_, reject) => (fail = reject))
   // Callers race this against their work; an unobserved rejection must not crash the process.
@@ -118,45 +114,39 @@ async function deploy(
   const deployment: Deployment = {
     failed,
     routeDumpName: driver.routeDumpName,
+    frontend: driver.frontend,
     get nodes() {
       const nodes: Record<string, string[]> = {}
       for (const i of instances) if (i.node) (nodes[i.service] ??= []).push(i.node)
       return nodes
     },
 
-    async runClient(plan: ClientPlan, timeoutSec: number): Promise<StreamReport[]> {
-      const name = `client-${++clients}`
-      // Every line stays: the client reports one JSON line per stream of its plan.
+    async runScript({ script, args, timeoutSec, ...run }: ScriptRun): Promise<string> {
+      const count = (runs.get(run.name) ?? 0) + 1
+      runs.set(run.name, count)
+      const name = `${run.name}-${count}`
+      // Every line stays: a script's report (the load client's JSON lines) may be long.
       const output = new LogTail(path.join(options.logDir, `${name}.log`), undefined, Infinity)
       let cancel: (err: Error) => void = () => undefined
       const cancelled = new Promise<never>((_, reject) => (cancel = reject))
       cancelled.catch(() => undefined)
-      const run = driver.runClient(
-        name,
-        clientArgs(driver.frontend, plan, timeoutSec),
-        output,
-        cancelled
-      )
+      const running = driver.runScript(name, script, args, output, cancelled)
       let code: number | null
       try {
         code = await withDeadline(
-          Promise.race([run, failed]),
-          (timeoutSec + CLIENT_GRACE_SEC) * 1000,
+          Promise.race([running, failed]),
+          (timeoutSec + SCRIPT_GRACE_SEC) * 1000,
           () => new ServiceFailure(name, `did not finish within ${timeoutSec} s`, output.text())
         )
       } catch (err) {
         cancel(err as Error)
-        await run.catch(() => undefined)
+        await running.catch(() => undefined)
         throw err
       }
       const text = await drainedText(output)
       const tail = text.split('\n').slice(-30).join('\n')
       if (code !== 0) throw new ServiceFailure(name, `failed (exit ${code})`, tail)
-      try {
-        return readClientReports(text, plan)
-      } catch (err) {
-        throw new ServiceFailure(name, (err as Error).message, tail)
-      }
+      return text
     },
 
     readRouteDump: () => driver.readRouteDump(),

@@ -1,4 +1,5 @@
 import type { Inputs } from '../config/inputs'
+import { invalidInput } from '../config/preflight'
 import type { Log } from '../log'
 import { createDockerEngine, daemonAddress, dockerAvailable, dockerEngineOptions } from './docker'
 import { LocalEngine } from './local/engine'
@@ -34,4 +35,19 @@ export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): P
     log.info('engine: local processes on loopback (engine input local)')
   }
   return new LocalEngine(inputs['gnes-version'], suiteId, m => log.info(m))
+}
+
+/**
+ * Pre-flight: limits under `engine: auto` need a daemon, or the run would fall back to local
+ * processes and silently drop them.
+ */
+export async function checkLimitsReachDocker(inputs: Inputs): Promise<void> {
+  const limit = inputs.cpus !== null ? 'cpus' : inputs.memory !== null ? 'memory' : null
+  if (limit && inputs.engine === 'auto' && !(await dockerAvailable())) {
+    throw invalidInput(
+      limit,
+      inputs[limit]!,
+      `${limit} limits Docker containers, but no Docker daemon answers, so engine 'auto' would run local processes without it; start Docker or drop ${limit}`
+    )
+  }
 }

@@ -1,5 +1,4 @@
-import type { ClientPlan, StreamReport } from '../client/load-client'
-import type { GnesMeta } from '../result/schema'
+import type { GnesMeta } from './gnes-meta'
 import type { Topology } from '../topology/schema'
 
 export interface StartOptions {
@@ -9,12 +8,28 @@ export interface StartOptions {
   readyTimeoutMs: number
 }
 
+/** A Python script run beside a topology: a process on the host, or a container on its network. */
+export interface ScriptRun {
+  /** Names its log file and its failures, counted per deployment: `client` → client-1. */
+  name: string
+  /** The script on this host; GNES is importable where it runs. */
+  script: string
+  args: string[]
+  /** The script's own deadline; it is killed some time past it. */
+  timeoutSec: number
+}
+
 /** One running topology. */
 export interface Deployment {
   /** Rejects with a ServiceFailure as soon as any service instance exits. */
   readonly failed: Promise<never>
-  /** Runs the load client's plan against the frontend, with a deadline on the whole plan. */
-  runClient(plan: ClientPlan, timeoutSec: number): Promise<StreamReport[]>
+  /** Where a script run by `runScript` reaches the frontend's gRPC port. */
+  readonly frontend: { host: string; port: number }
+  /**
+   * Runs a script to completion and resolves with its output; rejects with a ServiceFailure
+   * naming it when it exits non-zero, overruns its deadline, or a service dies meanwhile.
+   */
+  runScript(run: ScriptRun): Promise<string>
   /** Everything the frontend's `--dump_route` file holds so far. */
   readRouteDump(): Promise<string>
   /** Where that file is, for messages (a path, or container:path). */

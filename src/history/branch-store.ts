@@ -26,7 +26,7 @@ import type { HistoryEntry } from './schema'
 import { terminalSafe } from '../text/terminal'
 import { editTree, itemAt, lsTree, readBlobs, writeBlob, type TreeChanges } from './tree'
 
-export interface BranchTarget {
+interface BranchTarget {
   /** Remote URL or local path (a bare repository, or one whose checkout is not this branch). */
   repo: string
   /** Created as an orphan branch when absent. */
@@ -47,7 +47,7 @@ export interface BranchTarget {
   log?: (line: string) => void
 }
 
-export interface BranchCommit {
+interface BranchCommit {
   /** The commit now at the branch tip, or null when the branch is still absent. */
   commit: string | null
   /** False when there was nothing to change (e.g. every entry was stored already). */

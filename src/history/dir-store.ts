@@ -42,7 +42,7 @@ export function writeEntryFiles(dir: string, entries: HistoryEntry[]): void {
 }
 
 /** Deletes the entries' files and the month/case directories they leave empty. */
-export function removeEntryFiles(dir: string, entries: HistoryEntry[]): void {
+function removeEntryFiles(dir: string, entries: HistoryEntry[]): void {
   for (const entry of entries) {
     const file = path.join(dir, entryPath(entry))
     fs.rmSync(file)
@@ -54,7 +54,7 @@ export function removeEntryFiles(dir: string, entries: HistoryEntry[]): void {
 }
 
 /** Validates the stored history, then adds the entries not stored yet. */
-export function applyAppend(dir: string, entries: HistoryEntry[], label?: string): AppendOutcome {
+function applyAppend(dir: string, entries: HistoryEntry[], label?: string): AppendOutcome {
   const existing = readHistory(dir, { label })
   const ids = new Set(existing.map(e => e.id))
   const plan = planAppend(e => ids.has(e.id), entries)

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { invalidInput } from '../config/preflight'
 
 export interface GitIdentity {
   name: string
@@ -6,7 +7,7 @@ export interface GitIdentity {
 }
 
 /** The identity GitHub shows as the Actions bot; commits by the CLI can pass their own. */
-export const BOT_IDENTITY: GitIdentity = {
+const BOT_IDENTITY: GitIdentity = {
   name: 'github-actions[bot]',
   email: '41898282+github-actions[bot]@users.noreply.github.com'
 }
@@ -94,4 +95,21 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
       child.stdin?.on('error', () => undefined)
       child.stdin?.end(input)
     })
+}
+
+/**
+ * Pre-flight: the history's repository answers `git ls-remote` (a few hundred bytes) before a run
+ * that will read or write it. The error names the input, never a credential in it.
+ */
+export async function checkReachable(url: string, token?: string): Promise<void> {
+  try {
+    await gitIn(process.cwd(), { token })(['ls-remote', '--heads', '--', url])
+  } catch (err) {
+    const why = (err as Error).message.split('\n').find(l => /fatal|error/i.test(l)) ?? ''
+    throw invalidInput(
+      'history-repository',
+      redactUrl(url),
+      `cannot reach the history's repository: ${redactUrl(why.trim())}`
+    )
+  }
 }

@@ -14,8 +14,6 @@ export {
   pruneBranch,
   readBranchHistory,
   type BranchAppend,
-  type BranchCommit,
-  type BranchLocation,
-  type BranchTarget
+  type BranchLocation
 } from './branch-store'
 export { type GitIdentity } from './git'

@@ -14,7 +14,7 @@ export const LEGACY_METRICS = [
   'r2->f:send'
 ] as const
 
-export const LEGACY_CASE_NAMES: Record<string, string> = {
+const LEGACY_CASE_NAMES: Record<string, string> = {
   '1': 'non-blocking',
   '2': 'blocking',
   '3': 'parallel non-blocking',
@@ -93,7 +93,7 @@ function toEntry(caseId: string, line: LegacyLine): HistoryEntry {
 }
 
 /** Entries of one `history<case>.jsonl`; errors name the file and line. */
-export function parseLegacyFile(file: string): HistoryEntry[] {
+function parseLegacyFile(file: string): HistoryEntry[] {
   const m = FILE_NAME.exec(path.basename(file))
   if (!m) throw new HistoryError(file, 'a legacy file is named history<case>.jsonl')
   return fs

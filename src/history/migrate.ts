@@ -38,7 +38,7 @@ export const HistoryEntryV0Schema = z.object({
 type HistoryEntryV0 = z.infer<typeof HistoryEntryV0Schema>
 
 /** `history@1`: before load profiles; every entry was a burst with whole warm-up runs. */
-export const HistoryEntryV1Schema = z.object({
+const HistoryEntryV1Schema = z.object({
   schema: z.literal('gnes-latency-bench/history@1'),
   id: z.string().min(1),
   caseId: z.string().min(1),
@@ -77,7 +77,7 @@ type HistoryEntryV1 = z.infer<typeof HistoryEntryV1Schema>
  * @1 → @2: a burst profile. A warm-up run was a whole burst, so its requests are exactly
  * warmupRuns × the burst's requests.
  */
-export function migrateV1(e: HistoryEntryV1): HistoryEntry {
+function migrateV1(e: HistoryEntryV1): HistoryEntry {
   const { warmupRuns, ...load } = e.load
   const requests = Math.ceil(load.docs / load.batchSize)
   return {
@@ -91,7 +91,7 @@ export function migrateV1(e: HistoryEntryV1): HistoryEntry {
 }
 
 /** @0 → @1. Pure; every @0 value lands in a @1 field, fields @0 never had get their neutral value. */
-export function migrateV0(e: HistoryEntryV0): HistoryEntryV1 {
+function migrateV0(e: HistoryEntryV0): HistoryEntryV1 {
   return {
     schema: 'gnes-latency-bench/history@1',
     id: e.id,

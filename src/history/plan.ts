@@ -1,7 +1,7 @@
 import { HistoryError, describeIssues } from './errors'
 import { HistoryEntrySchema, type HistoryEntry } from './schema'
 
-export interface AppendPlan {
+interface AppendPlan {
   /** Entries not yet stored, in the order given. */
   add: HistoryEntry[]
   /** Ids already stored: appending is idempotent, a stored entry is never replaced. */

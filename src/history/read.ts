@@ -5,7 +5,7 @@ import { ENTRIES_DIR, entryPath } from './layout'
 import { upgradeEntry } from './migrate'
 import type { HistoryEntry } from './schema'
 
-export interface ReadOptions {
+interface ReadOptions {
   /** How errors name the directory, e.g. `gh-pages:benchmarks`; defaults to the path given. */
   label?: string
 }

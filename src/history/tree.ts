@@ -4,7 +4,7 @@ import type { Git } from './git'
  * Git trees edited without a work tree or an index: an append reads and rewrites only the trees on
  * the paths it changes, so it never needs the rest of the branch (see docs/history.md, "Writing").
  */
-export interface TreeItem {
+interface TreeItem {
   mode: string
   type: 'blob' | 'tree'
   oid: string

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /** One hop of a request as the frontend's `--dump_route` file records it (protobuf JSON). */
-export interface Route {
+interface Route {
   service: string
   start: number
   end: number

@@ -1,9 +1,12 @@
-import type { RunResult } from '../result/schema'
-import type { Envelope } from './envelope'
-import type { RequestSamples } from './samples'
+import type { Load } from '../client/load'
+import type { StreamReport } from '../client/load-client'
+import type { DumpedEnvelope, Envelope } from './envelope'
+import { pacedSamples } from './paced'
+import { requestSamples, type RequestSamples } from './samples'
+import type { RunResult } from './schema'
 import { summarize } from './statistics'
 
-export interface RunInput extends RequestSamples {
+interface RunInput extends RequestSamples {
   index: number
   warmup: boolean
   startedAt: string
@@ -26,6 +29,39 @@ export function dataRateMBps(envelopes: Envelope[], payloadBytes: number): numbe
   const last = Math.max(...envelopes.map(e => e[0].end))
   const span = last - first
   return span > 0 ? payloadBytes / span / 1e6 : 0
+}
+
+/**
+ * One run from its part of a stream. A paced run's start and length are its schedule's (a run is
+ * a block of a longer stream); a burst run is a whole stream.
+ */
+export function streamRun(
+  index: number,
+  warmup: boolean,
+  report: StreamReport,
+  envelopes: DumpedEnvelope[],
+  load: Load
+): RunResult {
+  const payloadBytes = report.requests * load.batchSize * load.docBytes
+  const began = report.scheduled?.[0] ?? report.startedAt
+  const base = {
+    index,
+    warmup,
+    startedAt: new Date(began * 1000).toISOString(),
+    clientSeconds: report.scheduled ? report.requests / (report.rate ?? 1) : report.seconds,
+    rate: report.rate,
+    requests: report.requests,
+    payloadBytes
+  }
+  if (report.rate === null) {
+    const routes = envelopes.map(e => e.routes)
+    return summarizeRun({
+      ...base,
+      ...requestSamples(routes),
+      dataRateMBps: dataRateMBps(routes, payloadBytes)
+    })
+  }
+  return summarizeRun({ ...base, ...pacedSamples(report, envelopes), dataRateMBps: null })
 }
 
 /** A metric without samples in this run (`f:send` of a one-request warm-up) has no summary. */

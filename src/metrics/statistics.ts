@@ -1,4 +1,4 @@
-import type { Summary } from '../result/schema'
+import type { Summary } from './schema'
 
 /** Linear interpolation between closest ranks (the common "type 7" quantile). */
 export function quantile(sorted: number[], q: number): number {
@@ -21,7 +21,7 @@ export function median(xs: number[]): number {
 }
 
 /** Sample standard deviation (n − 1); 0 for a single value. */
-export function std(xs: number[]): number {
+function std(xs: number[]): number {
   if (xs.length < 2) return 0
   const m = mean(xs)
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))

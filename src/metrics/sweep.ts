@@ -1,4 +1,8 @@
-import type { LatencyPercentiles } from './histogram'
+import type { StreamReport } from '../client/load-client'
+import type { LatencyBound } from '../config/latency-bound'
+import type { DumpedEnvelope } from './envelope'
+import { latencyHistogram, type LatencyPercentiles } from './histogram'
+import { completions, pacedSamples } from './paced'
 
 /** One offered rate of a sweep, as measured. Latencies in seconds, rates in requests/s. */
 export interface SweepPoint {
@@ -22,7 +26,7 @@ export interface SweepPoint {
  * MIN_ACHIEVED of the offered one, and p99 latency (from the schedule) stays within the bound.
  * The maximum sustainable throughput is the achieved rate of the highest sustained step.
  */
-export const MIN_ACHIEVED = 0.95
+const MIN_ACHIEVED = 0.95
 
 export function isSustained(
   p: Pick<SweepPoint, 'offered' | 'achieved' | 'errors' | 'latency'>,
@@ -38,16 +42,38 @@ export function achievedRate(completions: readonly number[]): number {
   return span > 0 ? (completions.length - 1) / span : 0
 }
 
-/** `5x` (times the p50 latency of the sweep's first, lowest step), or a duration: `250ms`, `2s`. */
-export type LatencyBound =
-  { kind: 'relative'; factor: number } | { kind: 'absolute'; seconds: number }
+/** A step's figures from its stream (after the lead-in); whether it was sustained is judged later. */
+export function measuredStep(
+  offered: number,
+  report: StreamReport,
+  envelopes: DumpedEnvelope[]
+): Omit<SweepPoint, 'sustained'> {
+  const { samples, missing } = pacedSamples(report, envelopes)
+  const latency = latencyHistogram(samples.latency)
+  return {
+    offered,
+    achieved: achievedRate(completions(envelopes)),
+    requests: report.requests,
+    errors: missing,
+    latency: latency.percentiles,
+    latencySent: latencyHistogram(samples['latency:sent']).percentiles,
+    histogram: latency.encoded
+  }
+}
 
-export function parseLatencyBound(text: string): LatencyBound | null {
-  const m = /^(\d+(?:\.\d+)?)(x|ms|s)$/.exec(text.trim())
-  if (!m || Number(m[1]) <= 0) return null
-  const n = Number(m[1])
-  if (m[2] === 'x') return { kind: 'relative', factor: n }
-  return { kind: 'absolute', seconds: m[2] === 'ms' ? n / 1000 : n }
+/** A step whose client failed or overran: every request an error. */
+export function failedStep(offered: number, requests: number): SweepPoint {
+  const none = { n: 0, p50: 0, p90: 0, p99: 0, max: 0, mean: 0 }
+  return {
+    offered,
+    achieved: 0,
+    requests,
+    errors: requests,
+    latency: none,
+    latencySent: none,
+    histogram: '',
+    sustained: false
+  }
 }
 
 export function boundSeconds(bound: LatencyBound, first: Pick<SweepPoint, 'latency'>): number {

@@ -1,8 +1,10 @@
 /**
- * The pipeline both front ends (the action in src/main.ts, the CLI in src/cli.ts) call: run the
- * suite, write the result, record it in the history with the report re-rendered, compare it.
+ * The pipeline both front ends (the action in src/main.ts, the CLI in src/cli.ts) call: check
+ * the inputs, run the suite, write the result, record it in the history with the report
+ * re-rendered, compare it.
  */
-export { runSuite } from '../suite/run'
+export { preflight } from './preflight'
+export { runSuite } from './suite/run'
 export { readResult, writeResult } from './result-file'
 export { compareWithHistory } from './compare'
 export { recordResult } from './record'

@@ -3,19 +3,19 @@ import { mergeMonthData, monthDataPath, renderReport, renderStatic } from '../re
 import { resolveTopology } from '../topology/load'
 import type { Topology } from '../topology/schema'
 
-/** Topologies by case id for diagrams: the standard four plus the given files. */
-export function knownTopologies(extra: string[] = []): Record<string, Topology> {
+/** Topologies by case id for diagrams: the given ones, and the standard four they leave out. */
+export function knownTopologies(given: readonly Topology[] = []): Record<string, Topology> {
   const all: Record<string, Topology> = {}
-  for (const c of ['1', '2', '3', '4', ...extra]) {
-    const { topology } = resolveTopology(c)
-    all[topology.id] = topology
+  for (const c of ['1', '2', '3', '4']) {
+    if (!given.some(t => t.id === c)) all[c] = resolveTopology(c).topology
   }
+  for (const t of given) all[t.id] = t
   return all
 }
 
 interface RenderSettings {
-  /** Case files beyond the standard four whose diagrams the report shows. */
-  topologyFiles?: string[]
+  /** Topologies already read (the suite's cases) whose diagrams the report shows. */
+  topologies?: readonly Topology[]
   template: string | null
   maxEntries: number
   repositoryUrl?: string
@@ -29,7 +29,7 @@ interface RenderSettings {
 /** README, charts and dashboard into the history directory, in the same write as the entries. */
 export function renderHook(s: RenderSettings): Render {
   const options = {
-    topologies: knownTopologies(s.topologyFiles),
+    topologies: knownTopologies(s.topologies),
     template: s.template ?? undefined,
     maxEntries: s.maxEntries,
     repositoryUrl: s.repositoryUrl

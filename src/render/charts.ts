@@ -9,7 +9,7 @@ import { hopMetrics } from './metrics'
 import { profileKey, profileLabel, type Profile } from '../client/profile'
 
 /** A Vega-Lite spec template: JSON whose strings may hold `{{name}}` placeholders. */
-export type SpecTemplate = Record<string, unknown>
+type SpecTemplate = Record<string, unknown>
 export const CHART_TEMPLATE_NAMES = ['trend', 'hops', 'sweep'] as const
 export type ChartTemplates = Record<(typeof CHART_TEMPLATE_NAMES)[number], SpecTemplate>
 
@@ -25,7 +25,7 @@ type Params = Record<string, unknown>
  * Substitutes placeholders: a string that is exactly `{{name}}` becomes the parameter's value
  * (which may be an array), and placeholders inside longer strings are replaced as text.
  */
-export function fillTemplate(node: unknown, params: Params): unknown {
+function fillTemplate(node: unknown, params: Params): unknown {
   if (typeof node === 'string') {
     const whole = /^\{\{(\w+)\}\}$/.exec(node)
     if (whole && whole[1] in params) return params[whole[1]]
@@ -42,7 +42,7 @@ export function fillTemplate(node: unknown, params: Params): unknown {
  * Trend charts leave out zero so small changes between versions show, except when every value is
  * the same (one entry): a zero-width scale would put the point on a meaningless tick.
  */
-export const zeroBased = (rows: readonly { value: number }[]): boolean =>
+const zeroBased = (rows: readonly { value: number }[]): boolean =>
   new Set(rows.map(r => r.value)).size < 2
 
 function withData(template: SpecTemplate, params: Params, values: object[]): TopLevelSpec {
@@ -94,7 +94,7 @@ function pointRows(
   return rows
 }
 
-export type ChartKind = 'roundtrip' | 'rate' | 'hops' | 'latency' | 'curve' | 'throughput'
+type ChartKind = 'roundtrip' | 'rate' | 'hops' | 'latency' | 'curve' | 'throughput'
 
 export interface ChartSpec {
   /** File stem: `case-<id>-<kind>` for a burst (the names charts had before profiles), else `case-<id>-<profile>-<kind>`. */
@@ -106,7 +106,7 @@ export interface ChartSpec {
 }
 
 /** One case and profile's entries, newest first: what one set of charts and one table show. */
-export interface SeriesInput {
+interface SeriesInput {
   caseId: string
   caseName: string
   profile: Profile
@@ -114,9 +114,9 @@ export interface SeriesInput {
 }
 
 /** `minimal@0.5` → `minimal-0.5`: a profile key as a file-name part. */
-export const profileSlug = (p: Profile): string => profileKey(p).replace('@', '-')
+const profileSlug = (p: Profile): string => profileKey(p).replace('@', '-')
 
-export const chartName = (caseId: string, p: Profile, kind: ChartKind): string =>
+const chartName = (caseId: string, p: Profile, kind: ChartKind): string =>
   p.kind === 'burst' ? `case-${caseId}-${kind}` : `case-${caseId}-${profileSlug(p)}-${kind}`
 
 /** Sweep curves of this many newest entries share one chart; older ones would crowd it. */
@@ -196,7 +196,7 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
 const ms = (s: number | undefined): number | undefined => (s === undefined ? undefined : s * 1000)
 
 /** One row per step and percentile of each entry's sweep, for the throughput–latency curves. */
-export function sweepRows(entries: readonly HistoryEntry[]): object[] {
+function sweepRows(entries: readonly HistoryEntry[]): object[] {
   return entries.flatMap((e, i) =>
     (e.sweep?.points ?? [])
       .filter(p => p.latency.n > 0)
@@ -221,10 +221,7 @@ export function sweepRows(entries: readonly HistoryEntry[]): object[] {
  * Mean of each hop per version, pre-aggregated so the stacked bars add up to a mean path time;
  * `scale` converts seconds to the chart's unit.
  */
-export function hopRows(
-  entries: readonly HistoryEntry[],
-  scale = 1
-): { order: string[]; rows: object[] } {
+function hopRows(entries: readonly HistoryEntry[], scale = 1): { order: string[]; rows: object[] } {
   const all = new Set<string>()
   for (const e of entries) for (const m of e.metrics) all.add(m)
   const order = hopMetrics([...all])

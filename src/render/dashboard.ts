@@ -8,7 +8,7 @@ import { buildTime, commitRef, fmtTime, versionLabel } from './format'
 import { SERIES, SWEEP_CURVES } from './charts'
 import { hopMetrics } from './metrics'
 
-export const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@2'
+const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@2'
 
 /** Files of the dashboard, relative to the output directory, copied from templates/dashboard. */
 export const DASHBOARD_ASSETS = [
@@ -54,9 +54,9 @@ const DashboardEntrySchema = z.object({
     })
     .nullable()
 })
-export type DashboardEntry = z.infer<typeof DashboardEntrySchema>
+type DashboardEntry = z.infer<typeof DashboardEntrySchema>
 
-export function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry {
+function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry {
   const ref = commitRef(e, repositoryUrl)
   return {
     id: e.id,
@@ -96,7 +96,7 @@ const MonthDataSchema = z.object({
 type MonthData = z.infer<typeof MonthDataSchema>
 
 /** One series of the page's selector: a case under one load profile. */
-export interface DashboardCase {
+interface DashboardCase {
   /** `<case id>/<profile key>`, as entries' `series`. */
   id: string
   caseId: string

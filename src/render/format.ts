@@ -41,7 +41,7 @@ export function versionLabel(e: HistoryEntry): string {
   return e.gnes.vcs ? `${v} ${e.gnes.vcs.slice(0, 7)}` : v
 }
 
-export interface CommitRef {
+interface CommitRef {
   sha: string
   url: string | null
 }

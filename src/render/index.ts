@@ -6,13 +6,7 @@ import type { CaseView } from '../history/render-hook'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
 import type { Topology } from '../topology/schema'
-import {
-  CHART_TEMPLATE_NAMES,
-  loadChartTemplates,
-  renderSvg,
-  seriesCharts,
-  type ChartSpec
-} from './charts'
+import { CHART_TEMPLATE_NAMES, loadChartTemplates, renderSvg, seriesCharts } from './charts'
 import {
   casesScript,
   chartsScript,
@@ -25,12 +19,13 @@ import {
 import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
+import type { Series } from './series'
 
 export { jobSummary } from './summary'
 export { topologyMermaid } from './mermaid'
 export { mergeMonthData, monthDataPath } from './dashboard'
 
-export interface RenderOptions {
+interface RenderOptions {
   entries: HistoryEntry[]
   /** Topologies by case id; a case without one gets no diagram. */
   topologies: Record<string, Topology>
@@ -43,26 +38,7 @@ export interface RenderOptions {
   repositoryUrl?: string
 }
 
-export type StaticOptions = Omit<RenderOptions, 'entries'> & { cases: CaseView[] }
-
-/** Entries of one case and profile, newest first, with what the README and dashboard show of them. */
-export interface Series {
-  caseId: string
-  caseName: string
-  key: string
-  /** The newest entry's profile (a sweep's rates change from run to run). */
-  profile: Profile
-  /** Entries of the series; null when only the case's newest entries were read. */
-  total: number | null
-  /** Whether the series holds entries beyond `shown`. */
-  truncated: boolean
-  shown: HistoryEntry[]
-  metrics: string[]
-  charts: ChartSpec[]
-  /** The case's months holding entries (newest first) and its entries of every profile. */
-  caseMonths: string[]
-  caseTotal: number
-}
+type StaticOptions = Omit<RenderOptions, 'entries'> & { cases: CaseView[] }
 
 /**
  * Ends the README and heads the dashboard: how `render` tells our own files from a user's README.md
@@ -86,7 +62,7 @@ const compareProfiles = (a: Profile, b: Profile): number =>
   PROFILE_ORDER.indexOf(a.kind) - PROFILE_ORDER.indexOf(b.kind) || rateOf(a) - rateOf(b)
 
 /** Groups entries into series: cases in natural id order, profiles in PROFILE_ORDER within. */
-export function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
+function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   const groups = new Map<string, HistoryEntry[]>()
   for (const e of entries) {
     const key = seriesKey(e)

@@ -1,5 +1,4 @@
 import Handlebars from 'handlebars'
-import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
 import type { Topology } from '../topology/schema'
 import { fmtWarmup } from './format'
@@ -7,9 +6,10 @@ import { describeMetric, RATE_DOCS } from './metrics'
 import { topologyMermaid } from './mermaid'
 import { escapeMarkdownText, inlineCode } from '../text/escape'
 import { markdownTable, sweepTable } from './table'
-import { profileLabel, type Profile } from '../client/profile'
+import { profileLabel } from '../client/profile'
+import type { Series } from './series'
 
-export interface ReadmeSeries {
+interface ReadmeSeries {
   key: string
   /** Plain text, e.g. `minimal load (paced, 5 req/s)`. */
   label: string
@@ -23,7 +23,7 @@ export interface ReadmeSeries {
 }
 
 /** Text fields are Markdown-escaped (one line each); `{{name}}` adds the HTML escaping. */
-export interface ReadmeCase {
+interface ReadmeCase {
   id: string
   name: string
   description: string
@@ -35,7 +35,7 @@ export interface ReadmeCase {
 }
 
 /** What a README template sees; documented in docs/reports.md for user templates. */
-export interface ReadmeContext {
+interface ReadmeContext {
   load: Load & { burstRequests: number; warmup: string }
   /** One row per load profile: `label` is Markdown (emit raw), `description` plain text. */
   profiles: { label: string; description: string }[]
@@ -46,7 +46,7 @@ export interface ReadmeContext {
   runCases: string
 }
 
-export const PROFILE_DOCS: { label: string; description: string }[] = [
+const PROFILE_DOCS: { label: string; description: string }[] = [
   {
     label: '`minimal`',
     description:
@@ -68,20 +68,11 @@ export const PROFILE_DOCS: { label: string; description: string }[] = [
   }
 ]
 
-/** A series as readmeContext needs it (see Series in ./index). */
-export interface SeriesInput {
-  caseId: string
-  key: string
-  profile: Profile
-  /** Entries of the series in the history; null when only the case's newest were read. */
-  total: number | null
-  /** Whether the series holds entries beyond `shown`. */
-  truncated: boolean
-  /** The newest `maxEntries`, which the README shows. */
-  shown: HistoryEntry[]
-  metrics: string[]
-  charts: { name: string; kind: string }[]
-}
+/** What of a series the README reads. */
+type SeriesShown = Pick<
+  Series,
+  'caseId' | 'key' | 'profile' | 'total' | 'truncated' | 'shown' | 'metrics' | 'charts'
+>
 
 const CHART_ALT: Record<string, string> = {
   roundtrip: 'roundtrip over versions',
@@ -93,7 +84,7 @@ const CHART_ALT: Record<string, string> = {
 }
 
 export function readmeContext(
-  series: SeriesInput[],
+  series: readonly SeriesShown[],
   topologies: Record<string, Topology>,
   repositoryUrl?: string
 ): ReadmeContext {

@@ -3,7 +3,7 @@ import type { HistoryEntry } from '../history/schema'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtRate, fmtSeconds, fmtTime, versionLabel } from './format'
 
-export interface TableRow {
+interface TableRow {
   built: string
   version: string
   commit: string
@@ -13,7 +13,7 @@ export interface TableRow {
 }
 
 /** Rows of one case's table, already Markdown-safe; `entries` newest first. */
-export function tableRows(
+function tableRows(
   entries: readonly HistoryEntry[],
   metrics: readonly string[],
   repositoryUrl?: string,

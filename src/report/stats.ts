@@ -51,7 +51,7 @@ function winsorize(xs: readonly number[], g: number): number[] {
   return s.map((_, i) => s[Math.min(Math.max(i, g), s.length - 1 - g)])
 }
 
-export interface TTestResult {
+interface TTestResult {
   /** Trimmed mean of b − trimmed mean of a. */
   diff: number
   /** Two-sided confidence interval of diff at the requested level. */

@@ -1,5 +1,8 @@
 import { z } from 'zod'
+import { LoadSchema } from '../client/load'
 import { ProfileSchema } from '../client/profile'
+import { GnesMetaSchema } from '../engine/gnes-meta'
+import { RunResultSchema } from '../metrics/schema'
 import { slug } from '../text/escape'
 
 /**
@@ -10,47 +13,12 @@ export const RESULT_SCHEMA = 'gnes-latency-bench/result@2'
 
 const isoTime = z.string().datetime({ offset: true })
 
-export const SummarySchema = z.object({
-  n: z.number().int().nonnegative(),
-  mean: z.number(),
-  median: z.number(),
-  p90: z.number(),
-  p99: z.number(),
-  min: z.number(),
-  max: z.number(),
-  std: z.number()
-})
-export type Summary = z.infer<typeof SummarySchema>
+// The shapes the engine, the client and metrics fill in are theirs; the result holds them.
+export { LoadSchema, type Load } from '../client/load'
+export { GnesMetaSchema } from '../engine/gnes-meta'
+export { SummarySchema, type RunResult, type Summary } from '../metrics/schema'
 
-export const LoadSchema = z.object({
-  /** Documents of one burst run. */
-  docs: z.number().int().positive(),
-  batchSize: z.number().int().positive(),
-  docBytes: z.number().int().positive(),
-  /** Measured runs per profile. */
-  runs: z.number().int().positive(),
-  /** Requests of one paced run. */
-  requests: z.number().int().positive(),
-  /**
-   * Requests sent before the measured runs of each profile, measured but never published; `auto`
-   * sizes them per profile (`warmupRequestsOf` in src/client/plan.ts).
-   */
-  warmupRequests: z.union([z.literal('auto'), z.number().int().nonnegative()])
-})
-export type Load = z.infer<typeof LoadSchema>
-
-export const GnesMetaSchema = z.object({
-  version: z.string(),
-  /** Image tag or package version, as the legacy `version_tag`. */
-  tag: z.string(),
-  /** GNES git SHA (`GNES_VCS_VERSION` in images); null where the install does not say. */
-  vcs: z.string().nullable(),
-  /** `GNES_BUILD_DATE` in images; null for a PyPI install. */
-  buildDate: isoTime.nullable()
-})
-export type GnesMeta = z.infer<typeof GnesMetaSchema>
-
-export const GitMetaSchema = z.object({
+const GitMetaSchema = z.object({
   sha: z.string().nullable(),
   ref: z.string().nullable(),
   event: z.string().nullable(),
@@ -61,7 +29,7 @@ export const GitMetaSchema = z.object({
 })
 export type GitMeta = z.infer<typeof GitMetaSchema>
 
-export const HostMetaSchema = z.object({
+const HostMetaSchema = z.object({
   hostname: z.string(),
   os: z.string(),
   arch: z.string(),
@@ -72,7 +40,7 @@ export const HostMetaSchema = z.object({
   runner: z.string().nullable()
 })
 
-export const ServiceSchema = z.object({
+const ServiceSchema = z.object({
   name: z.string(),
   role: z.enum(['frontend', 'router']),
   model: z.string(),
@@ -80,29 +48,6 @@ export const ServiceSchema = z.object({
   /** The Swarm node of each instance, in replica order (swarm engine only). */
   nodes: z.array(z.string()).optional()
 })
-
-export const RunResultSchema = z.object({
-  index: z.number().int().nonnegative(),
-  /** Offered requests/s of a paced run; null for a burst. */
-  rate: z.number().positive().nullable(),
-  /** Warm-up runs are measured and kept, never published as a figure. */
-  warmup: z.boolean(),
-  startedAt: isoTime,
-  /** Wall time of the client's stream call, seconds. */
-  clientSeconds: z.number().nonnegative(),
-  requests: z.number().int().positive(),
-  /** Document payload bytes carried by the run (docs × doc-bytes). */
-  payloadBytes: z.number().int().positive(),
-  /**
-   * Payload megabytes (10^6 B) over the frontend's first-request-in to last-response-out span.
-   * Null for a paced run, whose span is set by the schedule.
-   */
-  dataRateMBps: z.number().nonnegative().nullable(),
-  summaries: z.record(SummarySchema),
-  /** Per-request values in receive order, seconds; the input of later statistics. */
-  samples: z.record(z.array(z.number()))
-})
-export type RunResult = z.infer<typeof RunResultSchema>
 
 const PercentilesSchema = z.object({
   n: z.number().int().nonnegative(),
@@ -113,7 +58,7 @@ const PercentilesSchema = z.object({
   mean: z.number()
 })
 
-export const SweepPointSchema = z.object({
+const SweepPointSchema = z.object({
   offered: z.number().positive(),
   achieved: z.number().nonnegative(),
   requests: z.number().int().positive(),
@@ -132,7 +77,6 @@ export const SweepResultSchema = z.object({
   maxP99: z.number().nonnegative(),
   bound: z.string()
 })
-export type SweepResult = z.infer<typeof SweepResultSchema>
 
 /** One profile of one case. */
 export const CaseResultSchema = z.object({

@@ -2,7 +2,7 @@ import { profileKey } from '../client/profile'
 import type { CaseResult, Result } from './schema'
 
 /** The published figure a row leads with: the headline in ms, or a sweep's maximum throughput. */
-export function headlineFigure(c: CaseResult): string {
+function headlineFigure(c: CaseResult): string {
   if (c.sweep) {
     const max = c.sweep.maxThroughput
     return max === null ? 'no step sustained' : `${max.toFixed(2)} req/s`

@@ -26,7 +26,7 @@ export type Socket = z.infer<typeof SocketSchema>
  * `endpoint_mode` (vip needs IPVS; the engine picks dnsrr where it is missing). Other engines
  * ignore it.
  */
-export const DeploySchema = z
+const DeploySchema = z
   .object({
     placement: z
       .object({ constraints: z.array(z.string().min(1)).default([]) })
@@ -35,7 +35,6 @@ export const DeploySchema = z
     endpoint_mode: z.enum(['vip', 'dnsrr']).optional()
   })
   .strict()
-export type Deploy = z.infer<typeof DeploySchema>
 
 const RouterSchema = z
   .object({
@@ -62,18 +61,18 @@ const FrontendSchema = z
   .strict()
 
 export type RouterService = z.infer<typeof RouterSchema>
-export type FrontendService = z.infer<typeof FrontendSchema>
+type FrontendService = z.infer<typeof FrontendSchema>
 export type Service = FrontendService | RouterService
 
 /** Requests/s at which no request waits behind another, unless the file says otherwise. */
-export const DEFAULT_MINIMAL_RATE = 5
+const DEFAULT_MINIMAL_RATE = 5
 
 /**
  * A blocking router with `sleep_sec` s and r replicas serves r / sleep_sec requests per second;
  * half of the slowest such tier keeps every request from queueing. Other routers forward within
  * milliseconds, where DEFAULT_MINIMAL_RATE leaves them idle over 90 % of the time.
  */
-export function defaultMinimalRate(services: readonly Service[]): number {
+function defaultMinimalRate(services: readonly Service[]): number {
   const capacities = services.flatMap(s => {
     if (s.role !== 'router') return []
     const sleep = /sleep_sec:\s*(\d+(?:\.\d+)?)/.exec(s.model)

@@ -5,7 +5,7 @@ import { removeContainer } from './container'
 import { LABEL, labelFilter } from './labels'
 import { removeNetwork } from './network'
 
-export interface SweepOptions {
+interface SweepOptions {
   /** Only what this suite run created. */
   runId?: string
   /** Only what this repository's runs created. */

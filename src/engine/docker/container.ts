@@ -1,7 +1,7 @@
 import type Docker from 'dockerode'
 import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { Writable } from 'node:stream'
-import { CLIENT_SCRIPT, clientScriptPath } from '../../client/load-client'
 import { withTimeout } from '../deadline'
 import type { LogTail } from '../log-tail'
 import { putContainerFiles } from './archive'
@@ -53,9 +53,11 @@ export async function startContainer(
   return { container, exited }
 }
 
-export interface ClientContainerSpec {
+interface ScriptContainerSpec {
   name: string
   image: string
+  /** The script on this host. */
+  script: string
   args: string[]
   labels: Record<string, string>
   /** The topology's network (a bridge, or an attachable overlay on Swarm). */
@@ -63,20 +65,21 @@ export interface ClientContainerSpec {
 }
 
 /**
- * The load client in a throwaway container on the topology's network (Docker and Swarm alike):
- * the script goes in with putArchive, its output into `output`; killed when `cancel` rejects,
+ * A script (the load client) in a throwaway container on the topology's network (Docker and Swarm
+ * alike): it goes in with putArchive, its output into `output`; killed when `cancel` rejects,
  * always removed.
  */
-export async function runClientContainer(
+export async function runScriptContainer(
   docker: Docker,
-  spec: ClientContainerSpec,
+  spec: ScriptContainerSpec,
   output: LogTail,
   cancel: Promise<never>
 ): Promise<number> {
+  const file = path.basename(spec.script)
   const container = await docker.createContainer({
     name: spec.name,
     Image: spec.image,
-    Entrypoint: ['python', `/tmp/${CLIENT_SCRIPT}`],
+    Entrypoint: ['python', `/tmp/${file}`],
     Cmd: spec.args,
     Env: ['PYTHONUNBUFFERED=1'],
     Labels: spec.labels,
@@ -84,7 +87,7 @@ export async function runClientContainer(
   })
   try {
     await putContainerFiles(container, '/tmp', [
-      { name: CLIENT_SCRIPT, content: fs.readFileSync(clientScriptPath()) }
+      { name: file, content: fs.readFileSync(spec.script) }
     ])
     const stream = await container.attach({ stream: true, stdout: true, stderr: true })
     pipeOutput(container.modem, stream, output)
@@ -97,7 +100,7 @@ export async function runClientContainer(
   }
 }
 
-export interface RunOnceSpec {
+interface RunOnceSpec {
   name: string
   image: string
   entrypoint: string[]
@@ -106,7 +109,7 @@ export interface RunOnceSpec {
   timeoutMs: number
 }
 
-export interface RunOnceResult {
+interface RunOnceResult {
   exitCode: number
   stdout: string
   stderr: string

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode'
 import * as path from 'node:path'
-import type { GnesMeta } from '../../result/schema'
+import type { GnesMeta } from '../gnes-meta'
 import { READY_PATTERN } from '../../topology/commands'
 import type { Topology } from '../../topology/schema'
 import {
@@ -15,13 +15,13 @@ import type { Engine } from '../types'
 import { readContainerFile } from './archive'
 import { sweep } from './cleanup'
 import { containerAddressing, GRPC_PORT, ROUTE_DUMP } from './command'
-import { removeContainer, runClientContainer, startContainer } from './container'
+import { removeContainer, runScriptContainer, startContainer } from './container'
 import { DaemonContext, type DockerEngineOptions } from './daemon'
 import { LABEL } from './labels'
 import { hostLimits } from './limits'
 import { createNetwork, removeNetwork } from './network'
 
-export interface DockerEngine extends Engine {
+interface DockerEngine extends Engine {
   readonly kind: 'docker'
 }
 
@@ -94,10 +94,17 @@ class DockerPlatform implements Platform<'docker'> {
         }
         return instances
       },
-      runClient: (name, args, output, cancel) =>
-        runClientContainer(
+      runScript: (name, script, args, output, cancel) =>
+        runScriptContainer(
           docker,
-          { name: `${prefix}-${name}`, image, args, labels: caseLabels, network: network.id },
+          {
+            name: `${prefix}-${name}`,
+            image,
+            script,
+            args,
+            labels: caseLabels,
+            network: network.id
+          },
           output,
           cancel
         ),

@@ -5,15 +5,15 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { DEFAULTS, InputError } from '../../config/inputs'
 import { assetPath } from '../../paths'
-import type { GnesMeta } from '../../result/schema'
+import type { GnesMeta } from '../gnes-meta'
 import { tarOf } from './archive'
 import { statusOf } from './client'
 import { runOnce } from './container'
 
 /** Where `scripts/docker-wheelhouse.sh` keeps wheelhouses; used when the `wheelhouse` input is unset. */
-export const WHEELHOUSE_CACHE = '/var/cache/gnes-latency-bench/wheelhouse'
+const WHEELHOUSE_CACHE = '/var/cache/gnes-latency-bench/wheelhouse'
 /** The registry-free base that scripts/docker-base-image.sh makes. */
-export const LOCAL_BASE_IMAGE = 'gnes-latency-bench/base:bookworm'
+const LOCAL_BASE_IMAGE = 'gnes-latency-bench/base:bookworm'
 
 /** How the engine gets its image: the three ways of the action's inputs. */
 export type ImageSource =
@@ -270,7 +270,7 @@ export async function ensureImage(
 }
 
 /** The input that chose the image, for messages. */
-export function sourceInput(src: ImageSource): [string, string] {
+function sourceInput(src: ImageSource): [string, string] {
   if (src.kind === 'ref') return ['image', src.ref]
   if (src.kind === 'dockerfile') return ['dockerfile', src.dockerfile]
   return ['gnes-version', src.version]

@@ -1,7 +1,7 @@
 import { InputError } from '../../config/inputs'
 
 /** Per-service resource limits, as the Engine API's HostConfig takes them. */
-export interface Limits {
+interface Limits {
   NanoCpus?: number
   Memory?: number
   MemorySwap?: number

@@ -1,7 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { clientScriptPath } from '../../client/load-client'
-import type { GnesMeta } from '../../result/schema'
+import type { GnesMeta } from '../gnes-meta'
 import { READY_PATTERN } from '../../topology/commands'
 import type { Topology } from '../../topology/schema'
 import { LifecycleEngine, type DeploymentDriver, type Instance, type Platform } from '../lifecycle'
@@ -66,13 +65,13 @@ class LocalPlatform implements Platform<'local'> {
           return { name: c.instance, service: c.service, output, exited, node: null }
         })
       },
-      async runClient(_name, args, output, cancel) {
-        const client = spawnTracked(venv.python, [clientScriptPath(), ...args], output)
-        cancel.catch(() => client.stop())
+      async runScript(_name, script, args, output, cancel) {
+        const proc = spawnTracked(venv.python, [script, ...args], output)
+        cancel.catch(() => proc.stop())
         try {
-          return await client.exited
+          return await proc.exited
         } finally {
-          await client.stop()
+          await proc.stop()
         }
       },
       async readRouteDump() {

@@ -33,7 +33,7 @@ const PDEATHSIG_SHIM =
   'if os.getppid() != int(sys.argv[1]): sys.exit(1)\n' +
   'os.execvp(sys.argv[2], sys.argv[2:])'
 
-export interface ServiceProcessOptions {
+interface ServiceProcessOptions {
   python: string
   executable: string
   args: string[]

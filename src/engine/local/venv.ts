@@ -11,7 +11,7 @@ import { ServiceProcess } from './process'
 const BUILD_PINS = ['cython<3', 'numpy<2', 'setuptools<81', 'wheel']
 const RUNTIME_PINS = ['protobuf==3.20.3']
 
-export function cacheRoot(): string {
+function cacheRoot(): string {
   return (
     process.env.GNES_BENCH_CACHE ??
     path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gnes-latency-bench')

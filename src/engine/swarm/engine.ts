@@ -2,13 +2,13 @@ import type Docker from 'dockerode'
 import * as path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { InputError } from '../../config/inputs'
-import type { GnesMeta } from '../../result/schema'
+import type { GnesMeta } from '../gnes-meta'
 import { READY_PATTERN } from '../../topology/commands'
 import type { Service, Topology } from '../../topology/schema'
 import { daemonAddress, statusOf } from '../docker/client'
 import { removeNetworkWhenFree, sweep } from '../docker/cleanup'
 import { containerAddressing, GRPC_PORT, ROUTE_DUMP } from '../docker/command'
-import { runClientContainer } from '../docker/container'
+import { runScriptContainer } from '../docker/container'
 import { readContainerFile } from '../docker/archive'
 import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../docker/daemon'
 import { LABEL } from '../docker/labels'
@@ -25,7 +25,7 @@ import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
 import { TaskSlot, TaskWatcher } from './tasks'
 
-export interface SwarmEngine extends Engine {
+interface SwarmEngine extends Engine {
   readonly kind: 'swarm'
 }
 
@@ -121,10 +121,17 @@ class SwarmPlatform implements Platform<'swarm'> {
           }
         }))
       },
-      runClient: (name, args, output, cancel) =>
-        runClientContainer(
+      runScript: (name, script, args, output, cancel) =>
+        runScriptContainer(
           docker,
-          { name: `${prefix}-${name}`, image, args, labels: caseLabels, network: network.id },
+          {
+            name: `${prefix}-${name}`,
+            image,
+            script,
+            args,
+            labels: caseLabels,
+            network: network.id
+          },
           output,
           cancel
         ),

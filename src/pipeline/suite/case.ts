@@ -1,30 +1,30 @@
-import type { Profile } from '../client/profile'
-import type { Engine } from '../engine/types'
-import type { CaseResult, Load } from '../result/schema'
-import type { Topology } from '../topology/schema'
+import type { Profile } from '../../client/profile'
+import type { Engine } from '../../engine/types'
+import type { CaseResult, Load } from '../../result/schema'
+import type { CaseSpec } from '../../topology/cases'
 import { DumpCursor } from './dump'
-import type { Log } from '../log'
+import type { Log } from '../../log'
 import { runProfile, type ProfileOutcome } from './profile'
 import { runSweep, type SweepSettings } from './sweep'
 
 const READY_TIMEOUT_MS = 120_000
 
-export interface CaseSpec {
-  file: string
-  topology: Topology
-}
-
 /** A profile as the inputs ask for it; a minimal one takes the case's rate when it has none. */
-export type ProfileRequest =
+type ProfileRequest =
   | { kind: 'burst' }
   | { kind: 'minimal'; rate: number | null }
   | { kind: 'paced'; rate: number }
   | { kind: 'sweep' }
 
-export interface CaseSettings {
+/** A profile to run, and the load it runs at (its own warm-up). */
+export interface PlannedProfile {
+  request: ProfileRequest
   load: Load
+}
+
+export interface CaseSettings {
   /** In the order they run; a sweep is always last (a failed step may leave requests behind). */
-  profiles: ProfileRequest[]
+  profiles: PlannedProfile[]
   sweep: SweepSettings
   caseTimeoutSec: number
 }
@@ -53,13 +53,7 @@ export async function runCase(
   const minimalRate = topology.minimalRate
   const outcomes: ProfileOutcome[] = []
   try {
-    for (const request of settings.profiles) {
-      // A burst's warm-up stream serves every profile after it on this topology; paced streams
-      // and sweep steps each lead in with requests of their own (every StreamCall reconnects).
-      const load =
-        outcomes.length && request.kind === 'burst'
-          ? { ...settings.load, warmupRequests: 0 }
-          : settings.load
+    for (const { request, load } of settings.profiles) {
       if (request.kind === 'sweep') {
         outcomes.push(await runSweep(dep, cursor, minimalRate, settings.sweep, load, deadline, log))
         continue

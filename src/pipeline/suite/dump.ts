@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Deployment } from '../engine/types'
-import { parseRouteDump, RouteDumpError, type DumpedEnvelope } from '../metrics/envelope'
+import type { Deployment } from '../../engine/types'
+import { parseRouteDump, RouteDumpError, type DumpedEnvelope } from '../../metrics/envelope'
 
 /** The frontend appends a response's envelope around the time it answers; allow it to land. */
 const DUMP_GRACE_MS = 10_000

@@ -1,20 +1,21 @@
-import { scheduledSeconds, sweepStepPlan } from '../client/plan'
-import { fmtRate, type Profile } from '../client/profile'
-import type { Deployment } from '../engine/types'
-import { latencyHistogram } from '../metrics/histogram'
-import { completions, pacedSamples, splitStream } from '../metrics/paced'
+import { runLoadClient } from '../../client/load-client'
+import { scheduledSeconds, sweepStepPlan } from '../../client/plan'
+import { fmtRate, type Profile } from '../../client/profile'
+import type { LatencyBound } from '../../config/latency-bound'
+import type { Deployment } from '../../engine/types'
+import { splitStream } from '../../metrics/paced'
 import {
-  achievedRate,
   boundSeconds,
+  failedStep,
   isSustained,
   maxSustainedThroughput,
+  measuredStep,
   nextSweepRate,
-  type LatencyBound,
   type SweepPoint
-} from '../metrics/sweep'
-import type { Load } from '../result/schema'
+} from '../../metrics/sweep'
+import type { Load } from '../../result/schema'
 import type { DumpCursor } from './dump'
-import type { Log } from '../log'
+import type { Log } from '../../log'
 import type { ProfileOutcome } from './profile'
 
 export interface SweepSettings {
@@ -32,20 +33,6 @@ const RESOLUTION = 1.05
 /** A step may overrun its schedule this many times (a saturated topology drains slowly). */
 const STEP_SLACK = 5
 const STEP_MIN_TIMEOUT_S = 30
-
-const failedStep = (offered: number, requests: number): SweepPoint => {
-  const none = { n: 0, p50: 0, p90: 0, p99: 0, max: 0, mean: 0 }
-  return {
-    offered,
-    achieved: 0,
-    requests,
-    errors: requests,
-    latency: none,
-    latencySent: none,
-    histogram: '',
-    sustained: false
-  }
-}
 
 /**
  * Offers rising rates, one stream per step, and measures each step's latency distribution (from
@@ -76,7 +63,7 @@ export async function runSweep(
     )
     if (timeout <= 0) throw new Error(`the sweep exceeded case-timeout at ${fmtRate(rate)} req/s`)
     const outcome = await Promise.race([
-      dep.runClient(step, timeout).then(
+      runLoadClient(dep, step, timeout).then(
         reports => ({ reports, error: null }),
         (err: Error) => ({ reports: null, error: err })
       ),
@@ -96,20 +83,9 @@ export async function runSweep(
       await cursor.next(stream.responses),
       sizes
     ).pop()!
-    const samples = pacedSamples(report, envelopes)
-    const latency = latencyHistogram(samples.samples.latency)
-    const point = {
-      offered: rate,
-      achieved: achievedRate(completions(envelopes)),
-      requests: report.requests,
-      errors: samples.missing,
-      latency: latency.percentiles,
-      latencySent: latencyHistogram(samples.samples['latency:sent']).percentiles,
-      histogram: latency.encoded,
-      sustained: false
-    }
-    if (points.length === 0) maxP99 = boundSeconds(settings.bound, point)
-    point.sustained = isSustained(point, maxP99)
+    const measured = measuredStep(rate, report, envelopes)
+    if (points.length === 0) maxP99 = boundSeconds(settings.bound, measured)
+    const point = { ...measured, sustained: isSustained(measured, maxP99) }
     points.push(point)
     log.info(
       `sweep ${fmtRate(rate)} req/s: achieved ${point.achieved.toFixed(2)} req/s, latency p50 ` +

@@ -1,14 +1,12 @@
-import type { StreamReport } from '../client/load-client'
-import { profilePlan, warmupRequestsOf } from '../client/plan'
-import { headlineMetric, profileLabel, type Profile } from '../client/profile'
-import type { Deployment } from '../engine/types'
-import type { DumpedEnvelope } from '../metrics/envelope'
-import { pacedSamples, splitStream } from '../metrics/paced'
-import { bestOfRuns, dataRateMBps, bestRunMedians, summarizeRun } from '../metrics/run'
-import { requestSamples } from '../metrics/samples'
-import type { CaseResult, Load, RunResult } from '../result/schema'
+import { runLoadClient } from '../../client/load-client'
+import { profilePlan, warmupRequestsOf } from '../../client/plan'
+import { headlineMetric, profileLabel, type Profile } from '../../client/profile'
+import type { Deployment } from '../../engine/types'
+import { splitStream } from '../../metrics/paced'
+import { bestOfRuns, bestRunMedians, streamRun } from '../../metrics/run'
+import type { CaseResult, Load, RunResult } from '../../result/schema'
 import type { DumpCursor } from './dump'
-import type { Log } from '../log'
+import type { Log } from '../../log'
 
 /** What a profile adds to a case's identity (the topology's part comes from the case). */
 export type ProfileOutcome = Pick<
@@ -18,39 +16,6 @@ export type ProfileOutcome = Pick<
 
 const ms = (s: number | undefined): string =>
   s === undefined ? '-' : `${(s * 1000).toFixed(1)} ms`
-
-/**
- * One run from its part of a stream. A paced run's start and length are its schedule's (a run is
- * a block of a longer stream); a burst run is a whole stream.
- */
-function runFrom(
-  index: number,
-  warmup: boolean,
-  report: StreamReport,
-  envelopes: DumpedEnvelope[],
-  load: Load
-): RunResult {
-  const payloadBytes = report.requests * load.batchSize * load.docBytes
-  const began = report.scheduled?.[0] ?? report.startedAt
-  const base = {
-    index,
-    warmup,
-    startedAt: new Date(began * 1000).toISOString(),
-    clientSeconds: report.scheduled ? report.requests / (report.rate ?? 1) : report.seconds,
-    rate: report.rate,
-    requests: report.requests,
-    payloadBytes
-  }
-  if (report.rate === null) {
-    const routes = envelopes.map(e => e.routes)
-    return summarizeRun({
-      ...base,
-      ...requestSamples(routes),
-      dataRateMBps: dataRateMBps(routes, payloadBytes)
-    })
-  }
-  return summarizeRun({ ...base, ...pacedSamples(report, envelopes), dataRateMBps: null })
-}
 
 /**
  * Runs one burst or paced profile on a running deployment: one client process sends the warm-up
@@ -70,7 +35,7 @@ export async function runProfile(
     `${profileLabel(profile)}: ${warmup ? `${warmup} warm-up requests, then ` : ''}` +
       `${load.runs} runs of ${profile.kind === 'burst' ? `${load.docs} documents` : `${load.requests} requests`}`
   )
-  const reports = await Promise.race([dep.runClient(plan, timeoutSec), dep.failed])
+  const reports = await Promise.race([runLoadClient(dep, plan, timeoutSec), dep.failed])
   const headline = headlineMetric(profile)
   const runs: RunResult[] = []
   let metrics: string[] = []
@@ -84,7 +49,7 @@ export async function runProfile(
     for (const [k, piece] of pieces.entries()) {
       const { warmup } = parts[i][k]
       const index = runs.length
-      const run = runFrom(index, warmup, piece.report, piece.envelopes, load)
+      const run = streamRun(index, warmup, piece.report, piece.envelopes, load)
       if (!warmup) metrics = Object.keys(run.summaries)
       runs.push(run)
       // A burst warm-up shows its roundtrip; a paced one its latency, like the runs.

@@ -1,0 +1,76 @@
+/**
+ * The one direction of docs/architecture.md, checked on every import of src/: a stage imports only
+ * itself, the stages before it and the shared leaves; the pipeline sits on the stages, the front
+ * ends on the pipeline.
+ */
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import * as ts from 'typescript'
+
+const src = path.join(__dirname, '..', 'src')
+
+const STAGES = [
+  'config',
+  'topology',
+  'engine',
+  'client',
+  'metrics',
+  'result',
+  'history',
+  'render',
+  'report'
+]
+const LEAVES = ['text', 'log.ts', 'paths.ts']
+const PIPELINE = STAGES.length + 1
+const FRONT = PIPELINE + 1
+
+/** A file's place: 0 for the leaves, 1.. for the stages in order, then the pipeline, then front ends. */
+function rank(file: string): number {
+  const top = path.relative(src, file).split(path.sep)[0]
+  if (LEAVES.includes(top)) return 0
+  if (STAGES.includes(top)) return STAGES.indexOf(top) + 1
+  return top === 'pipeline' ? PIPELINE : FRONT
+}
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => {
+    const p = path.join(dir, e.name)
+    if (e.isDirectory()) return sources(p)
+    return e.name.endsWith('.ts') ? [p] : []
+  })
+}
+
+/** Files of src/ that `file` imports (types and re-exports too), resolved to their paths. */
+function imports(file: string, text = fs.readFileSync(file, 'utf8')): string[] {
+  const { importedFiles } = ts.preProcessFile(text, true, true)
+  return importedFiles
+    .map(i => i.fileName)
+    .filter(spec => spec.startsWith('.'))
+    .map(spec => {
+      const base = path.resolve(path.dirname(file), spec)
+      return fs.existsSync(`${base}.ts`) ? `${base}.ts` : path.join(base, 'index.ts')
+    })
+}
+
+/** `from -> to` for every import of a later stage, of the pipeline or of a front end. */
+function climbs(file: string, text?: string): string[] {
+  return imports(file, text)
+    .filter(to => rank(to) > rank(file))
+    .map(to => `${path.relative(src, file)} -> ${path.relative(src, to)}`)
+}
+
+test('every stage imports only itself, earlier stages and the shared leaves', () => {
+  const files = sources(src)
+  expect(files.length).toBeGreaterThan(50)
+  expect(files.flatMap(f => climbs(f))).toEqual([])
+})
+
+test('the check sees an import that climbs, a type-only one included', () => {
+  const rel = (f: string) => path.join(src, f)
+  expect(rank(rel('config/inputs.ts'))).toBeLessThan(rank(rel('engine/select.ts')))
+  expect(rank(rel('report/compare.ts'))).toBeLessThan(rank(rel('pipeline/index.ts')))
+  expect(rank(rel('pipeline/index.ts'))).toBeLessThan(rank(rel('main.ts')))
+  const probe = rel('config/probe.ts')
+  const text = "import type {\n  Engine\n} from '../engine/types'\nexport * from '../text/escape'\n"
+  expect(climbs(probe, text)).toEqual(['config/probe.ts -> engine/types.ts'])
+})

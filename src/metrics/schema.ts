@@ -1,0 +1,40 @@
+import { z } from 'zod'
+
+const isoTime = z.string().datetime({ offset: true })
+
+/** A metric's statistics over one run's requests, seconds. */
+export const SummarySchema = z.object({
+  n: z.number().int().nonnegative(),
+  mean: z.number(),
+  median: z.number(),
+  p90: z.number(),
+  p99: z.number(),
+  min: z.number(),
+  max: z.number(),
+  std: z.number()
+})
+export type Summary = z.infer<typeof SummarySchema>
+
+/** One measured (or warm-up) run of a profile, as metrics/run.ts summarizes it. */
+export const RunResultSchema = z.object({
+  index: z.number().int().nonnegative(),
+  /** Offered requests/s of a paced run; null for a burst. */
+  rate: z.number().positive().nullable(),
+  /** Warm-up runs are measured and kept, never published as a figure. */
+  warmup: z.boolean(),
+  startedAt: isoTime,
+  /** Wall time of the client's stream call, seconds. */
+  clientSeconds: z.number().nonnegative(),
+  requests: z.number().int().positive(),
+  /** Document payload bytes carried by the run (docs × doc-bytes). */
+  payloadBytes: z.number().int().positive(),
+  /**
+   * Payload megabytes (10^6 B) over the frontend's first-request-in to last-response-out span.
+   * Null for a paced run, whose span is set by the schedule.
+   */
+  dataRateMBps: z.number().nonnegative().nullable(),
+  summaries: z.record(SummarySchema),
+  /** Per-request values in receive order, seconds; the input of later statistics. */
+  samples: z.record(z.array(z.number()))
+})
+export type RunResult = z.infer<typeof RunResultSchema>

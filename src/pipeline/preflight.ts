@@ -1,0 +1,31 @@
+import { checkInputs, checkWritableDir } from '../config/preflight'
+import type { Inputs } from '../config/inputs'
+import { checkLimitsReachDocker } from '../engine/select'
+import { checkReachable } from '../history/git'
+import { resolveCases, type CaseSpec } from '../topology/cases'
+
+/** Where the run will read or write its history, as far as pre-flight needs to know. */
+interface HistoryTarget {
+  /** A plain history directory the run writes into. */
+  dir?: string
+  /** A git repository (path or URL) whose branch keeps the history. */
+  repository?: { url: string; token?: string }
+}
+
+/** Every check that needs no network, in the order of the stages; the cases it resolved. */
+export function checkRun(inputs: Inputs): CaseSpec[] {
+  checkInputs(inputs)
+  return resolveCases(inputs)
+}
+
+/**
+ * `checkRun`, then what costs a round trip: Docker for limits under `engine: auto`, and the
+ * history's directory or repository. Each stage checks what it owns; the error names the input.
+ */
+export async function preflight(inputs: Inputs, history: HistoryTarget = {}): Promise<CaseSpec[]> {
+  const cases = checkRun(inputs)
+  await checkLimitsReachDocker(inputs)
+  if (history.dir) checkWritableDir('history-dir', history.dir)
+  if (history.repository) await checkReachable(history.repository.url, history.repository.token)
+  return cases
+}

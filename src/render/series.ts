@@ -1,0 +1,23 @@
+import type { Profile } from '../client/profile'
+import type { HistoryEntry } from '../history/schema'
+import type { ChartSpec } from './charts'
+
+/** Entries of one case and profile, newest first, with what the README and dashboard show of them. */
+export interface Series {
+  caseId: string
+  caseName: string
+  key: string
+  /** The newest entry's profile (a sweep's rates change from run to run). */
+  profile: Profile
+  /** Entries of the series; null when only the case's newest entries were read. */
+  total: number | null
+  /** Whether the series holds entries beyond `shown`. */
+  truncated: boolean
+  /** The newest `maxEntries`, which the README and the static charts show. */
+  shown: HistoryEntry[]
+  metrics: string[]
+  charts: ChartSpec[]
+  /** The case's months holding entries (newest first) and its entries of every profile. */
+  caseMonths: string[]
+  caseTotal: number
+}

@@ -1,0 +1,31 @@
+import type { Inputs } from '../config/inputs'
+import { invalidInput } from '../config/preflight'
+import { resolveTopology } from './load'
+import type { Topology } from './schema'
+
+/** A case the suite runs: its topology, and the file it was read from. */
+export interface CaseSpec {
+  file: string
+  topology: Topology
+}
+
+/**
+ * Every case the inputs ask for (`topology` when given, else `cases`), each file read and
+ * validated once (each error names its file). Two files of one case id would mix in the history,
+ * so they are refused.
+ */
+export function resolveCases(inputs: Inputs): CaseSpec[] {
+  const asked = inputs.topology ?? inputs.cases
+  const specs = asked.map(c => resolveTopology(c))
+  specs.forEach((s, i) => {
+    const first = specs.findIndex(o => o.topology.id === s.topology.id)
+    if (first !== i) {
+      throw invalidInput(
+        inputs.topology ? 'topology' : 'cases',
+        asked.join(','),
+        `${specs[first].file} and ${s.file} are both case '${s.topology.id}'`
+      )
+    }
+  })
+  return specs
+}
