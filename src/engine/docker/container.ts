@@ -3,6 +3,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Writable } from 'node:stream'
 import { withTimeout } from '../deadline'
+import type { DeploymentDriver } from '../lifecycle'
 import type { LogTail } from '../log-tail'
 import { putContainerFiles } from './archive'
 import { statusOf } from './client'
@@ -69,7 +70,7 @@ interface ScriptContainerSpec {
  * alike): it goes in with putArchive, its output into `output`; killed when `cancel` rejects,
  * always removed.
  */
-export async function runScriptContainer(
+async function runScriptContainer(
   docker: Docker,
   spec: ScriptContainerSpec,
   output: LogTail,
@@ -99,6 +100,27 @@ export async function runScriptContainer(
     await removeContainer(container)
   }
 }
+
+/** A driver's runScript, Docker and Swarm alike: each script in a container `<prefix>-<name>`. */
+export const scriptRunner =
+  (
+    docker: Docker,
+    on: { prefix: string; image: string; labels: Record<string, string>; network: string }
+  ): DeploymentDriver['runScript'] =>
+  (name, script, args, output, cancel) =>
+    runScriptContainer(
+      docker,
+      {
+        name: `${on.prefix}-${name}`,
+        image: on.image,
+        script,
+        args,
+        labels: on.labels,
+        network: on.network
+      },
+      output,
+      cancel
+    )
 
 interface RunOnceSpec {
   name: string

@@ -15,7 +15,7 @@ import type { Engine } from '../types'
 import { readContainerFile } from './archive'
 import { sweep } from './cleanup'
 import { containerAddressing, GRPC_PORT, ROUTE_DUMP } from './command'
-import { removeContainer, runScriptContainer, startContainer } from './container'
+import { removeContainer, scriptRunner, startContainer } from './container'
 import { DaemonContext, type DockerEngineOptions } from './daemon'
 import { LABEL } from './labels'
 import { hostLimits } from './limits'
@@ -94,20 +94,7 @@ class DockerPlatform implements Platform<'docker'> {
         }
         return instances
       },
-      runScript: (name, script, args, output, cancel) =>
-        runScriptContainer(
-          docker,
-          {
-            name: `${prefix}-${name}`,
-            image,
-            script,
-            args,
-            labels: caseLabels,
-            network: network.id
-          },
-          output,
-          cancel
-        ),
+      runScript: scriptRunner(docker, { prefix, image, labels: caseLabels, network: network.id }),
       readRouteDump: async () => (frontend ? readContainerFile(frontend, ROUTE_DUMP) : ''),
       async remove() {
         await Promise.allSettled(containers.map(c => removeContainer(c)))

@@ -8,7 +8,7 @@ import type { Service, Topology } from '../../topology/schema'
 import { daemonAddress, statusOf } from '../docker/client'
 import { removeNetworkWhenFree, sweep } from '../docker/cleanup'
 import { containerAddressing, GRPC_PORT, ROUTE_DUMP } from '../docker/command'
-import { runScriptContainer } from '../docker/container'
+import { scriptRunner } from '../docker/container'
 import { readContainerFile } from '../docker/archive'
 import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../docker/daemon'
 import { LABEL } from '../docker/labels'
@@ -121,20 +121,7 @@ class SwarmPlatform implements Platform<'swarm'> {
           }
         }))
       },
-      runScript: (name, script, args, output, cancel) =>
-        runScriptContainer(
-          docker,
-          {
-            name: `${prefix}-${name}`,
-            image,
-            script,
-            args,
-            labels: caseLabels,
-            network: network.id
-          },
-          output,
-          cancel
-        ),
+      runScript: scriptRunner(docker, { prefix, image, labels: caseLabels, network: network.id }),
       async readRouteDump() {
         const id = frontend?.containerId
         return id ? readContainerFile(docker.getContainer(id), ROUTE_DUMP) : ''
