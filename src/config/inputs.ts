@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PROFILE_KINDS, type ProfileKind } from '../client/profile'
 import { parseLatencyBound } from '../metrics/sweep'
-import { GNES_VERSION_RULE, SUPPORTED_GNES_VERSIONS } from './gnes-version'
+import { gnesVersionRule, SUPPORTED_GNES_VERSIONS } from './gnes-version'
 
 /**
  * Every option of the suite, as the action's inputs and the CLI's flags spell it (kebab-case).
@@ -60,6 +60,16 @@ const optionalText = z
   .trim()
   .transform(v => (v === '' ? null : v))
 
+const gnesVersion = (name: string) =>
+  z
+    .string()
+    .trim()
+    // The message is built on failure, not at load: gnes-version.ts imports this module too.
+    .refine(
+      v => (SUPPORTED_GNES_VERSIONS as readonly string[]).includes(v),
+      () => ({ message: gnesVersionRule(name) })
+    )
+
 /** Upper bound of `docs`: requests per run stay countable and the route dump small. */
 export const MAX_DOCS = 100_000
 
@@ -104,11 +114,17 @@ export const InputsSchema = z.object({
   engine: z.enum(['auto', 'docker', 'local', 'swarm'], {
     errorMap: () => ({ message: 'engine must be one of auto, docker, local, swarm' })
   }),
-  'gnes-version': z
-    .string()
-    .trim()
-    .refine(v => (SUPPORTED_GNES_VERSIONS as readonly string[]).includes(v), GNES_VERSION_RULE),
+  'gnes-version': gnesVersion('gnes-version'),
   topology: optionalText.pipe(list('topology', 'a.yml,b.yml').nullable()),
+  baseline: z.enum(['history', 'paired'], {
+    errorMap: () => ({ message: 'baseline must be one of history, paired' })
+  }),
+  'baseline-gnes-version': z.union([
+    z.literal('').transform(() => null),
+    gnesVersion('baseline-gnes-version')
+  ]),
+  'baseline-image': optionalText,
+  'baseline-topology': optionalText.pipe(list('baseline-topology', 'a.yml,b.yml').nullable()),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
   image: optionalText,
   dockerfile: optionalText,
@@ -160,6 +176,10 @@ export const DEFAULTS: RawInputs = {
   engine: 'auto',
   'gnes-version': '0.0.47',
   topology: '',
+  baseline: 'history',
+  'baseline-gnes-version': '',
+  'baseline-image': '',
+  'baseline-topology': '',
   'out-dir': 'out',
   image: '',
   dockerfile: '',

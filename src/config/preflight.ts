@@ -18,6 +18,8 @@ import { caseList, InputError, type Inputs } from './inputs'
  */
 const MAX_PAYLOAD_BYTES = 2_000_000_000
 
+type CaseFile = { file: string; topology: Topology }
+
 const problem = (input: string, value: string | number, message: string): string =>
   `  input '${input}' = '${value}': ${message}`
 
@@ -80,13 +82,94 @@ function loadProblems(inputs: Inputs): string[] {
   return problems
 }
 
+const BASE_INPUTS = ['baseline-gnes-version', 'baseline-image', 'baseline-topology'] as const
+
+/**
+ * Paired mode measures a base beside the head: exactly what differs must be said, and each base
+ * input needs the head input it pairs with. In history mode a base input would be ignored, so it
+ * is refused instead.
+ */
+function pairProblems(inputs: Inputs): string[] {
+  const given = BASE_INPUTS.filter(name => inputs[name] !== null)
+  const shown = (name: (typeof BASE_INPUTS)[number]): string => {
+    const v = inputs[name]
+    return Array.isArray(v) ? v.join(',') : String(v)
+  }
+  if (inputs.baseline === 'history') {
+    return given.map(name =>
+      problem(name, shown(name), `${name} is used only with baseline: paired`)
+    )
+  }
+  const problems: string[] = []
+  if (given.length === 0) {
+    problems.push(
+      problem(
+        'baseline',
+        'paired',
+        'paired mode needs a base to measure beside the head: set baseline-gnes-version (vs gnes-version), baseline-image (vs image) or baseline-topology (vs topology or cases)'
+      )
+    )
+  }
+  const image = inputs['baseline-image']
+  if (image !== null && inputs.image === null) {
+    problems.push(
+      problem(
+        'baseline-image',
+        image,
+        "baseline-image pairs with image: set image to the head's image"
+      )
+    )
+  }
+  if (image !== null && inputs.engine === 'local') {
+    problems.push(problem('baseline-image', image, 'the local engine runs no images'))
+  }
+  const version = inputs['baseline-gnes-version']
+  if (version !== null && (inputs.image !== null || inputs.dockerfile !== null)) {
+    problems.push(
+      problem(
+        'baseline-gnes-version',
+        version,
+        `${inputs.image !== null ? 'image' : 'dockerfile'} decides the head's GNES, so a GNES version cannot be its pair: use baseline-image`
+      )
+    )
+  }
+  const topologies = inputs['baseline-topology']
+  const cases = caseList(inputs)
+  if (topologies !== null && topologies.length !== cases.length) {
+    problems.push(
+      problem(
+        'baseline-topology',
+        topologies.join(','),
+        `lists ${topologies.length} files for ${cases.length} cases: one base topology per case, in the same order`
+      )
+    )
+  }
+  if (!inputs.profiles.some(p => p === 'minimal' || p === 'burst')) {
+    problems.push(
+      problem(
+        'profiles',
+        inputs.profiles.join(','),
+        'paired mode pairs runs of the minimal profile (or else burst): list one of them'
+      )
+    )
+  }
+  if (inputs.runs < 2) {
+    problems.push(
+      problem('runs', inputs.runs, 'paired mode needs at least 2 runs a side (pairs) for its test')
+    )
+  }
+  return problems
+}
+
 /**
  * Every check that needs no network: the load, the limits, the output directory, the README
- * template and every topology file (each error names its file). Returns the resolved topologies.
+ * template, a paired run's base, and every topology file (each error names its file). Returns the
+ * resolved topologies of the head.
  */
-export function checkRun(inputs: Inputs): { file: string; topology: Topology }[] {
-  const problems = loadProblems(inputs)
+export function checkRun(inputs: Inputs): CaseFile[] {
+  const problems = [...loadProblems(inputs), ...pairProblems(inputs)]
   if (problems.length) throw new InputError(`Invalid input:\n${problems.join('\n')}`)
+  inputs['baseline-topology']?.forEach(file => resolveTopology(file))
   const specs = caseList(inputs).map(c => resolveTopology(c))
   const input = inputs.topology ? 'topology' : 'cases'
   specs.forEach((s, i) => {
@@ -98,6 +181,16 @@ export function checkRun(inputs: Inputs): { file: string; topology: Topology }[]
     }
   })
   return specs
+}
+
+/**
+ * `checkRun` for a paired run: each case of the head with the base it is measured beside, the
+ * same topology unless `baseline-topology` names another.
+ */
+export function checkPairedRun(inputs: Inputs): { head: CaseFile; base: CaseFile }[] {
+  const specs = checkRun(inputs)
+  const bases = inputs['baseline-topology']?.map(file => resolveTopology(file))
+  return specs.map((head, i) => ({ head, base: bases?.[i] ?? head }))
 }
 
 export interface HistoryTarget {

@@ -5,7 +5,14 @@ import { checkRun } from '../config/preflight'
 import { selectEngine } from '../engine/select'
 import type { Engine } from '../engine/types'
 import { gitMeta, hostMeta } from '../result/meta'
-import { RESULT_SCHEMA, ResultSchema, type CaseResult, type Result } from '../result/schema'
+import {
+  RESULT_SCHEMA,
+  ResultSchema,
+  type CaseResult,
+  type GnesMeta,
+  type Load,
+  type Result
+} from '../result/schema'
 import { runCase, type CaseSettings, type ProfileRequest } from './case'
 import { consoleLog, type Log } from '../log'
 import { onInterrupt } from './signals'
@@ -48,6 +55,31 @@ export function caseSettings(inputs: Inputs): CaseSettings {
   }
 }
 
+/** A finished suite's validated result, on this host and commit. */
+export function suiteResult(r: {
+  id: string
+  gnes: GnesMeta
+  engine: Engine['kind']
+  load: Load
+  startedAt: string
+  cases: CaseResult[]
+}): Result {
+  return ResultSchema.parse({
+    schema: RESULT_SCHEMA,
+    id: r.id,
+    meta: {
+      gnes: r.gnes,
+      engine: r.engine,
+      load: r.load,
+      host: hostMeta(),
+      git: gitMeta(),
+      startedAt: r.startedAt,
+      finishedAt: new Date().toISOString()
+    },
+    cases: r.cases
+  })
+}
+
 export interface SuiteOptions {
   log?: Log
   /** A ready engine (tests); otherwise chosen from `inputs.engine`. */
@@ -85,20 +117,7 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
         ))
       )
     }
-    return ResultSchema.parse({
-      schema: RESULT_SCHEMA,
-      id,
-      meta: {
-        gnes,
-        engine: engine.kind,
-        load: settings.load,
-        host: hostMeta(),
-        git: gitMeta(),
-        startedAt,
-        finishedAt: new Date().toISOString()
-      },
-      cases
-    })
+    return suiteResult({ id, gnes, engine: engine.kind, load: settings.load, startedAt, cases })
   } finally {
     removeHandlers()
     await engine.shutdown()
