@@ -1,10 +1,11 @@
 /**
  * The pipeline both front ends (the action in src/main.ts, the CLI in src/cli.ts) call: run the
- * suite, write the result, record it in the history with the report re-rendered, compare it.
+ * suite (or a paired run of base and head), write the result, record it in the history with the report re-rendered, compare it.
  */
 export { runSuite } from '../suite/run'
+export { runPairedSuite, type PairedRun } from '../suite/paired'
 export { readResult, writeResult } from './result-file'
-export { compareWithHistory } from './compare'
+export { comparePairedRun, compareWithHistory } from './compare'
 export { recordResult } from './record'
 export {
   appendEntries,
