@@ -67,6 +67,17 @@ describe('the main step checks every input before anything starts', () => {
     expect(r.wrote).toEqual([])
   })
 
+  test('a paired run whose pair is incomplete', () => {
+    const r = runMain({ baseline: 'paired', 'baseline-image': 'gnes:base' })
+    expect(r.status).toBe(1)
+    expect(r.log).toContain(
+      "::error::Invalid input:%0A  input 'baseline-image' = 'gnes:base': baseline-image pairs with image: set image to the head's image"
+    )
+    expect(r.log).not.toContain('engine:')
+    expect(r.state).toBe('')
+    expect(r.wrote).toEqual([])
+  })
+
   test('an unreachable history repository, before the suite runs', () => {
     const r = runMain({})
     expect(r.status).toBe(1)
@@ -117,5 +128,8 @@ describe('the post step', () => {
     const r = runPost({ engine: 'docker', 'docker-run-id': 'run-1' })
     expect(r.status).toBe(0)
     expect(r.stdout).toContain('::warning::no Docker daemon answers; cannot clean up run run-1')
+    // A paired run's base and head engines each saved their run id.
+    const paired = runPost({ engine: 'docker', 'docker-run-id': 'run-1,run-2' })
+    expect(paired.stdout).toContain('cannot clean up run run-1, run-2')
   })
 })

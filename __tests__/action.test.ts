@@ -160,6 +160,44 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
   })
 
+  it('on pull_request in paired mode: measures the base beside the head, comments once, records nothing', async () => {
+    const tip = git(remote, 'rev-parse', 'gh-pages')
+    const payload = {
+      pull_request: {
+        number: 8,
+        title: 'GNES 0.0.47',
+        base: { ref: 'main', sha: 'a'.repeat(40) },
+        head: { sha: 'd'.repeat(40) }
+      }
+    }
+    const run = await runAction('pull_request', payload, 'd'.repeat(40), {
+      INPUT_BASELINE: 'paired',
+      'INPUT_BASELINE-GNES-VERSION': '0.0.46',
+      INPUT_PROFILES: 'minimal',
+      'INPUT_DOC-BYTES': '1000'
+    })
+    expect(run.log).not.toContain('::error::')
+    expect(run.code).toBe(0)
+    expect(['true', 'false']).toContain(run.outputs.regression)
+    const comments = github.comments.get(8) ?? []
+    expect(comments).toHaveLength(1)
+    const body = comments[0].body
+    expect(body).toContain(COMMENT_MARKER)
+    expect(body).toContain('### GNES latency, paired on this runner')
+    expect(body).toContain('**head** GNES 0\\.0\\.47 vs **base** GNES 0\\.0\\.46')
+    expect(body).toContain('2 pairs of runs in the order `ABBA`')
+    expect(body).toContain('Each pair’s ratio of run medians, head ÷ base')
+    expect(fs.readFileSync(run.outputs.report, 'utf8')).toBe(body)
+    expect(run.summary).toContain('## GNES latency benchmark')
+    expect(run.summary).toContain('paired on this runner')
+    // The history is neither read nor written; the base's result is kept beside the head's.
+    expect(run.log).not.toContain('Read the history')
+    expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
+    const base = path.join(path.dirname(run.outputs.result), 'base', 'result.json')
+    expect(JSON.parse(fs.readFileSync(base, 'utf8')).meta.gnes.version).toBe('0.0.46')
+    expect(JSON.parse(fs.readFileSync(run.outputs.result, 'utf8')).meta.gnes.version).toBe('0.0.47')
+  })
+
   it('with auto-push false: commits on the workspace’s gh-pages on top of the published one, pushes nothing', async () => {
     const tip = git(remote, 'rev-parse', 'gh-pages').trim()
     const workspace = path.join(root, 'workspace')

@@ -46,9 +46,18 @@ describe.each(commands.map(c => [c.name, c] as const))('%s --help', (_, cmd) => 
 
 test('run takes every input that is not an Actions-only one, each described as in action.yml', () => {
   const run = commands.find(c => c.name === 'run')!
-  const actionOnly = ['auto-push', 'alert-threshold', 'fail-on-regression', 'comment-on-pr']
+  const actionOnly = ['auto-push', 'fail-on-regression', 'comment-on-pr']
   const expected = Object.keys(action.inputs).filter(n => !actionOnly.includes(n))
   expect(Object.keys(run.options)).toEqual(expect.arrayContaining(expected))
+  // Paired mode's inputs come to the command line with their descriptions from action.yml.
+  expect(expected).toEqual(
+    expect.arrayContaining([
+      'baseline',
+      'baseline-gnes-version',
+      'baseline-topology',
+      'alert-threshold'
+    ])
+  )
   const help = words(commandHelp(run))
   for (const name of expected.filter(n => !run.options[n].description)) {
     expect(help).toContain(words(action.inputs[name].description))

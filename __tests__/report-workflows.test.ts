@@ -1,7 +1,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parse } from 'yaml'
-import { DEFAULTS } from '../src/config/inputs'
+import { DEFAULTS, parseInputs } from '../src/config/inputs'
+import { checkRun } from '../src/pipeline/preflight'
 import { COMMENT_MARKER } from '../src/report'
 import { loadTopologyFile } from '../src/topology/load'
 
@@ -56,6 +57,26 @@ describe('example workflows', () => {
     expect(script).toContain(`const marker = '${COMMENT_MARKER}'`)
     expect(script).toContain('body.startsWith(marker)')
   })
+})
+
+test('pr-paired.yml measures a pull request beside its merge-base with a complete pair', () => {
+  const wf = read('pr-paired.yml')
+  expect(Object.keys(wf.on)).toEqual(['pull_request'])
+  const all = steps(wf)
+  expect(all[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } })
+  const bench = all.find(s => s.uses?.startsWith('your-org/gnes-latency-bench'))!
+  const inputs = parseInputs(bench.with ?? {})
+  expect(inputs).toMatchObject({ baseline: 'paired', profiles: ['minimal'], runs: 6 })
+  expect(inputs['alert-threshold']).toBeCloseTo(0.025)
+  // The pre-flight accepts the pair: the action would start, not stop on its inputs.
+  expect(checkRun(inputs).map(s => s.topology.id)).toEqual(['1', '3'])
+  // The base branch's name reaches the script through the environment, never spliced into it.
+  const build = all.find(s => (s as { run?: string }).run?.includes('git merge-base')) as {
+    run: string
+    env: Record<string, string>
+  }
+  expect(build.run).not.toContain('${{')
+  expect(build.env).toEqual({ BASE_REF: '${{ github.base_ref }}' })
 })
 
 test('the regression benchmark topologies load and differ only in the sleep', () => {

@@ -1,6 +1,7 @@
 import * as core from '@actions/core'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { actionInputs } from './action/inputs'
 import { fetchBranchIntoWorkspace } from './action/local-branch'
 import { actionsLog } from './action/log'
@@ -12,13 +13,16 @@ import { parseInputs, type Inputs } from './config/inputs'
 import { selectEngine } from './engine/select'
 import { readBranchHistory, shouldRecord } from './history'
 import {
+  comparePairedRun,
   compareWithHistory,
   describeLocation,
   preflight,
   recordResult,
+  runPairedSuite,
   runSuite,
   writeResult,
-  type HistoryLocation
+  type HistoryLocation,
+  type PairedRun
 } from './pipeline'
 import { jobSummary } from './render'
 import type { Result } from './result/schema'
@@ -67,34 +71,62 @@ async function comparePullRequest(
   })
 }
 
+/**
+ * Paired mode: the verdict of head against base, both measured in this job, on every event (a
+ * release paired with the previous GNES is judged too); the comment only on pull requests. The
+ * base's result is kept beside the head's for inspection, never recorded.
+ */
+async function reportPaired(
+  paired: PairedRun,
+  inputs: Inputs,
+  ctx: WorkflowContext,
+  targets: ActionTargets
+): Promise<void> {
+  writeResult(paired.base, path.join(inputs['out-dir'], 'base'))
+  const { comparison, markdown } = comparePairedRun(
+    paired,
+    { threshold: inputs['alert-threshold'] },
+    { dashboardUrl: targets.dashboardUrl, repositoryUrl: targets.repositoryUrl }
+  )
+  const pr = ctx.pullRequest
+  await publishPullRequestReport({
+    comparison,
+    markdown,
+    reportPath: targets.reportPath,
+    failOnRegression: inputs['fail-on-regression'],
+    comment:
+      pr && inputs['comment-on-pr'] && targets.comment
+        ? { ...targets.comment, issueNumber: pr.number }
+        : null
+  })
+}
+
 /** The action's main step: inputs and the workflow in, outputs, summary and history out. */
 export async function run(): Promise<void> {
   const inputs = parseInputs(actionInputs())
   const ctx = workflowContext()
   const targets = actionTargets(inputs, ctx)
   const record = shouldRecord(inputs.record, ctx.git.event)
-  // Pull requests read the history and other events may write it: reach it before the suite.
+  const paired = inputs.baseline === 'paired'
+  // Pull requests in history mode read the history and other events may write it: reach it
+  // before the suite. A paired pull request measures its baseline itself.
+  const readsHistory = record || (ctx.pullRequest !== null && !paired)
   const { repo: url, token } = targets.history
-  const cases = await preflight(
-    inputs,
-    record || ctx.pullRequest ? { repository: { url, token } } : {}
-  )
+  const cases = await preflight(inputs, readsHistory ? { repository: { url, token } } : {})
   const suiteId = randomUUID()
   const engine = await selectEngine(inputs, suiteId, actionsLog)
   // The post: step cleans up after Docker only (the Docker engine saves its run id at prepare).
   core.saveState(STATE_ENGINE, engine.kind)
-  const result = await runSuite(inputs, {
-    log: actionsLog,
-    suiteId,
-    engine,
-    cases,
-    git: ctx.git
-  })
+  const options = { log: actionsLog, suiteId, engine, git: ctx.git }
+  const pairedRun = paired ? await runPairedSuite(inputs, options) : null
+  const result = pairedRun?.head ?? (await runSuite(inputs, { ...options, cases }))
   core.setOutput('result', writeResult(result, inputs['out-dir']))
   core.setOutput('engine', result.meta.engine)
   await core.summary.addRaw(jobSummary(result)).write()
 
-  if (ctx.pullRequest) {
+  if (pairedRun) {
+    await reportPaired(pairedRun, inputs, ctx, targets)
+  } else if (ctx.pullRequest) {
     await comparePullRequest(result, inputs, ctx.pullRequest, targets)
   } else {
     fs.writeFileSync(targets.reportPath, jobSummary(result))

@@ -5,8 +5,8 @@ import { describeSweep, dockerAvailable, STATE_RUN_ID, sweep } from './engine/do
 
 /**
  * The action's `post:` step: it runs even when the job is cancelled or the main step was killed,
- * and removes every container, network, Swarm service and config labelled with the run id the
- * Docker or Swarm engine saved. After a local-engine run, or a main step that stopped before
+ * and removes every container, network, Swarm service and config labelled with a run id the
+ * Docker or Swarm engines saved. After a local-engine run, or a main step that stopped before
  * anything was created, it has nothing to do and says nothing about Docker.
  */
 export async function post(): Promise<void> {
@@ -15,11 +15,14 @@ export async function post(): Promise<void> {
     return
   }
   // The Docker engine saves its run id before it creates anything; no id, nothing was created.
-  const runId = core.getState(STATE_RUN_ID)
-  if (!runId) return
+  // A paired run saves two, comma-separated.
+  const runIds = core.getState(STATE_RUN_ID).split(',').filter(Boolean)
+  if (!runIds.length) return
   if (!(await dockerAvailable())) {
-    actionsLog.warn(`no Docker daemon answers; cannot clean up run ${runId}`)
+    actionsLog.warn(`no Docker daemon answers; cannot clean up run ${runIds.join(', ')}`)
     return
   }
-  actionsLog.info(`cleanup of run ${runId}: removed ${describeSweep(await sweep({ runId }))}`)
+  for (const runId of runIds) {
+    actionsLog.info(`cleanup of run ${runId}: removed ${describeSweep(await sweep({ runId }))}`)
+  }
 }

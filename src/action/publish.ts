@@ -4,10 +4,10 @@ import * as path from 'node:path'
 import { actionsLog, fail } from './log'
 import { capComment } from '../report/cap'
 import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from '../report/comment'
-import type { Comparison } from '../report/compare'
 
 interface PublishOptions {
-  comparison: Comparison
+  /** A history-mode or paired comparison: only whether it found a regression matters here. */
+  comparison: { regression: boolean }
   markdown: string
   /** Where the Markdown report is written; becomes the `report` output. */
   reportPath: string
@@ -23,8 +23,9 @@ interface PublishOutcome {
 }
 
 /**
- * The action's edge for pull requests: report file, outputs, comment (or the job summary when
- * the token may not comment, as on forks), and the step's failure on regression. Commenting is a
+ * The action's edge for a verdict (a pull request's, or a paired run's on any event): report file,
+ * outputs, comment (or the job summary when the token may not comment, as on forks), and the
+ * step's failure on regression. Commenting is a
  * courtesy: no commenting problem fails the step, only a regression with `fail-on-regression`.
  */
 export async function publishPullRequestReport(o: PublishOptions): Promise<PublishOutcome> {

@@ -77,8 +77,11 @@ const planOf = (load: Load, streams: ClientStream[]): ClientPlan => ({
 /** Fewest requests of one sweep step, so its p99 rests on more than a handful of values. */
 export const SWEEP_MIN_REQUESTS = 20
 
-/** A sweep step's lead-in, not counted: about one second of requests, at most `warmupRequests`. */
-const sweepLeadIn = (rate: number, load: Load): number =>
+/**
+ * The lead-in of a paced stream that follows an earlier warm-up on the same deployment (a sweep
+ * step, a paired block), not counted: about one second of requests, at most `warmupRequests`.
+ */
+export const streamLeadIn = (rate: number, load: Load): number =>
   Math.min(
     load.warmupRequests === 'auto' ? Infinity : load.warmupRequests,
     Math.max(1, Math.ceil(rate))
@@ -89,7 +92,7 @@ const sweepLeadIn = (rate: number, load: Load): number =>
  * routers to reconnect), then `stepSeconds` of requests at `rate`, at least SWEEP_MIN_REQUESTS.
  */
 export function sweepStepPlan(rate: number, stepSeconds: number, load: Load): ProfilePlan {
-  const lead = sweepLeadIn(rate, load)
+  const lead = streamLeadIn(rate, load)
   const requests = Math.max(SWEEP_MIN_REQUESTS, Math.ceil(rate * stepSeconds))
   const parts = [
     ...(lead > 0 ? [{ warmup: true, requests: lead }] : []),

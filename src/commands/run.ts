@@ -1,14 +1,25 @@
 import * as path from 'node:path'
 import { DEFAULTS, parseInputs, type RawInputs } from '../config/inputs'
 import { shouldRecord } from '../history'
-import { describeLocation, preflight, recordResult, runSuite, writeResult } from '../pipeline'
+import {
+  comparePairedRun,
+  describeLocation,
+  preflight,
+  recordResult,
+  runPairedSuite,
+  runSuite,
+  writeResult
+} from '../pipeline'
 import { resultTable } from '../result/table'
 import type { Command, Flag } from './command'
 import { flagLocation, HISTORY_FLAGS } from './history-flags'
 import { print } from './output'
 
-/** Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its own. */
-const ACTION_ONLY = new Set(['auto-push', 'alert-threshold', 'fail-on-regression', 'comment-on-pr'])
+/**
+ * Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its
+ * own. `alert-threshold` stays: a paired run (`--baseline paired`) judges its two sides here.
+ */
+const ACTION_ONLY = new Set(['auto-push', 'fail-on-regression', 'comment-on-pr'])
 
 /**
  * Every other input is a flag of the same name, described and defaulted as in action.yml; the
@@ -50,9 +61,16 @@ export const runCommand: Command = {
           ? { dir: location.dir }
           : { repository: { url: location.repo, token: location.token } }
     )
-    const result = await runSuite(inputs, { cases })
+    const paired = inputs.baseline === 'paired' ? await runPairedSuite(inputs) : null
+    const result = paired?.head ?? (await runSuite(inputs, { cases }))
     const file = writeResult(result, inputs['out-dir'])
     print(`\nresult: ${file}\n\n${resultTable(result)}`)
+    if (paired) {
+      // The base is kept for inspection beside the head's result, never recorded.
+      const base = writeResult(paired.base, path.join(inputs['out-dir'], 'base'))
+      const { markdown } = comparePairedRun(paired, { threshold: inputs['alert-threshold'] }, {})
+      print(`\nbase result: ${base}\n\n${markdown}`)
+    }
     if (record) {
       const recorded = await recordResult(result, location, { inputs, cases })
       const total = recorded.total === null ? '' : ` (${recorded.total} in all)`

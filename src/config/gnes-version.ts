@@ -32,7 +32,9 @@ export function unsupportedVersion(version: string): string | null {
   return `GNES 0.0.${MIN_GNES_PATCH} is the first with --dump_route and BlockRouter, which the latency metrics need (supported: ${supportedRange})`
 }
 
-export const GNES_VERSION_RULE = `gnes-version must be a supported GNES release: ${SUPPORTED_GNES_VERSIONS.join(', ')}`
+/** The rule of an input naming a GNES release (`gnes-version`, `baseline-gnes-version`). */
+export const gnesVersionRule = (input: string): string =>
+  `${input} must be a supported GNES release: ${SUPPORTED_GNES_VERSIONS.join(', ')}`
 
 /** Refuses an unsupported version with the same InputError on every engine. */
 export function checkSupportedVersion(version: string): void {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { GNES_VERSION_RULE, SUPPORTED_GNES_VERSIONS } from './gnes-version'
+import { gnesVersionRule, SUPPORTED_GNES_VERSIONS } from './gnes-version'
 import { InputError } from './input-error'
 import { parseLatencyBound } from './latency-bound'
 
@@ -67,6 +67,12 @@ const optionalText = z
 const PROFILE_KINDS = ['minimal', 'burst', 'paced', 'sweep'] as const
 type ProfileKind = (typeof PROFILE_KINDS)[number]
 
+const gnesVersion = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine(v => (SUPPORTED_GNES_VERSIONS as readonly string[]).includes(v), gnesVersionRule(name))
+
 /** Upper bound of `docs`: requests per run stay countable and the route dump small. */
 const MAX_DOCS = 100_000
 
@@ -118,11 +124,17 @@ export const InputsSchema = z.object({
   engine: z.enum(['auto', 'docker', 'local', 'swarm'], {
     errorMap: () => ({ message: 'engine must be one of auto, docker, local, swarm' })
   }),
-  'gnes-version': z
-    .string()
-    .trim()
-    .refine(v => (SUPPORTED_GNES_VERSIONS as readonly string[]).includes(v), GNES_VERSION_RULE),
+  'gnes-version': gnesVersion('gnes-version'),
   topology: optionalText.pipe(list('topology', 'a.yml,b.yml').nullable()),
+  baseline: z.enum(['history', 'paired'], {
+    errorMap: () => ({ message: 'baseline must be one of history, paired' })
+  }),
+  'baseline-gnes-version': z.union([
+    z.literal('').transform(() => null),
+    gnesVersion('baseline-gnes-version')
+  ]),
+  'baseline-image': optionalText,
+  'baseline-topology': optionalText.pipe(list('baseline-topology', 'a.yml,b.yml').nullable()),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
   image: optionalText,
   dockerfile: optionalText,
@@ -174,6 +186,10 @@ export const DEFAULTS: RawInputs = {
   engine: 'auto',
   'gnes-version': '0.0.47',
   topology: '',
+  baseline: 'history',
+  'baseline-gnes-version': '',
+  'baseline-image': '',
+  'baseline-topology': '',
   'out-dir': 'out',
   image: '',
   dockerfile: '',

@@ -81,8 +81,87 @@ function loadProblems(inputs: Inputs): string[] {
   return problems
 }
 
-/** The load, the limits, the output directory and the README template. */
+const BASE_INPUTS = ['baseline-gnes-version', 'baseline-image', 'baseline-topology'] as const
+
+/**
+ * Paired mode measures a base beside the head: exactly what differs must be said, and each base
+ * input needs the head input it pairs with. In history mode a base input would be ignored, so it
+ * is refused instead.
+ */
+function pairProblems(inputs: Inputs): string[] {
+  const given = BASE_INPUTS.filter(name => inputs[name] !== null)
+  const shown = (name: (typeof BASE_INPUTS)[number]): string => {
+    const v = inputs[name]
+    return Array.isArray(v) ? v.join(',') : String(v)
+  }
+  if (inputs.baseline === 'history') {
+    return given.map(name =>
+      problem(name, shown(name), `${name} is used only with baseline: paired`)
+    )
+  }
+  const problems: string[] = []
+  if (given.length === 0) {
+    problems.push(
+      problem(
+        'baseline',
+        'paired',
+        'paired mode needs a base to measure beside the head: set baseline-gnes-version (vs gnes-version), baseline-image (vs image) or baseline-topology (vs topology or cases)'
+      )
+    )
+  }
+  const image = inputs['baseline-image']
+  if (image !== null && inputs.image === null) {
+    problems.push(
+      problem(
+        'baseline-image',
+        image,
+        "baseline-image pairs with image: set image to the head's image"
+      )
+    )
+  }
+  if (image !== null && inputs.engine === 'local') {
+    problems.push(problem('baseline-image', image, 'the local engine runs no images'))
+  }
+  const version = inputs['baseline-gnes-version']
+  if (version !== null && (inputs.image !== null || inputs.dockerfile !== null)) {
+    problems.push(
+      problem(
+        'baseline-gnes-version',
+        version,
+        `${inputs.image !== null ? 'image' : 'dockerfile'} decides the head's GNES, so a GNES version cannot be its pair: use baseline-image`
+      )
+    )
+  }
+  const topologies = inputs['baseline-topology']
+  const cases = inputs.topology ?? inputs.cases
+  if (topologies !== null && topologies.length !== cases.length) {
+    problems.push(
+      problem(
+        'baseline-topology',
+        topologies.join(','),
+        `lists ${topologies.length} files for ${cases.length} cases: one base topology per case, in the same order`
+      )
+    )
+  }
+  if (!inputs.profiles.some(p => p === 'minimal' || p === 'burst')) {
+    problems.push(
+      problem(
+        'profiles',
+        inputs.profiles.join(','),
+        'paired mode pairs runs of the minimal profile (or else burst): list one of them'
+      )
+    )
+  }
+  if (inputs.runs < 2) {
+    problems.push(
+      problem('runs', inputs.runs, 'paired mode needs at least 2 runs a side (pairs) for its test')
+    )
+  }
+  return problems
+}
+
+/** The load, the limits, the output directory, the README template and a paired run's base. */
 export function checkInputs(inputs: Inputs): void {
-  const problems = loadProblems(inputs)
+  const problems = [...loadProblems(inputs), ...pairProblems(inputs)]
   if (problems.length) throw new InputError(`Invalid input:\n${problems.join('\n')}`)
 }

@@ -1,12 +1,16 @@
 import type { HistoryEntry } from '../history'
 import {
+  comparePaired,
   compareResult,
   renderComparisonMarkdown,
+  renderPairedMarkdown,
+  type PairedComparison,
   type CompareOptions,
   type Comparison,
   type ReportLinks
 } from '../report'
 import type { Result } from '../result/schema'
+import type { PairedRun } from './suite/paired'
 
 /** A result against its baseline in the history: the verdicts and their Markdown report. */
 export function compareWithHistory(
@@ -17,4 +21,14 @@ export function compareWithHistory(
 ): { comparison: Comparison; markdown: string } {
   const comparison = compareResult(result, history, options)
   return { comparison, markdown: renderComparisonMarkdown(comparison, links) }
+}
+
+/** A paired run's two sides against each other: the verdicts and their Markdown report. */
+export function comparePairedRun(
+  run: PairedRun,
+  options: { threshold: number },
+  links: ReportLinks
+): { comparison: PairedComparison; markdown: string } {
+  const comparison = comparePaired(run, options)
+  return { comparison, markdown: renderPairedMarkdown(comparison, links) }
 }

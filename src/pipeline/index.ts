@@ -1,12 +1,13 @@
 /**
  * The pipeline both front ends (the action in src/main.ts, the CLI in src/cli.ts) call: check
- * the inputs, run the suite, write the result, record it in the history with the report
- * re-rendered, compare it.
+ * the inputs, run the suite (or a paired run of base and head), write the result, record it in
+ * the history with the report re-rendered, compare it.
  */
 export { preflight } from './preflight'
 export { runSuite } from './suite/run'
+export { runPairedSuite, type PairedRun } from './suite/paired'
 export { readResult, writeResult } from './result-file'
-export { compareWithHistory } from './compare'
+export { comparePairedRun, compareWithHistory } from './compare'
 export { recordResult } from './record'
 export {
   appendEntries,

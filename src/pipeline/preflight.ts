@@ -2,7 +2,7 @@ import { checkInputs, checkWritableDir } from '../config/preflight'
 import type { Inputs } from '../config/inputs'
 import { checkLimitsReachDocker } from '../engine/select'
 import { checkReachable } from '../history/git'
-import { resolveCases, type CaseSpec } from '../topology/cases'
+import { pairCases, type CasePair, type CaseSpec } from '../topology/cases'
 
 /** Where the run will read or write its history, as far as pre-flight needs to know. */
 interface HistoryTarget {
@@ -12,11 +12,17 @@ interface HistoryTarget {
   repository?: { url: string; token?: string }
 }
 
-/** Every check that needs no network, in the order of the stages; the cases it resolved. */
-export function checkRun(inputs: Inputs): CaseSpec[] {
+/**
+ * Every check that needs no network, in the order of the stages; each case with the base a paired
+ * run measures beside it (every topology file read and validated once).
+ */
+export function checkPairedRun(inputs: Inputs): CasePair[] {
   checkInputs(inputs)
-  return resolveCases(inputs)
+  return pairCases(inputs)
 }
+
+/** `checkPairedRun`'s cases of the head: what a run in history mode measures. */
+export const checkRun = (inputs: Inputs): CaseSpec[] => checkPairedRun(inputs).map(p => p.head)
 
 /**
  * `checkRun`, then what costs a round trip: Docker for limits under `engine: auto`, and the

@@ -87,7 +87,8 @@ const TRIM = 0.1
 
 const isHeadline = (metric: string): boolean => !metric.includes('->') && !/^r\d+:/.test(metric)
 
-function verdictOf(change: number, significant: boolean, threshold: number): Verdict {
+/** The verdict rule of both modes: a significant change counts from `threshold` on. */
+export function verdictOf(change: number, significant: boolean, threshold: number): Verdict {
   if (!significant) return 'no-change'
   if (change >= threshold) return 'regression'
   if (change <= -threshold) return 'improvement'
@@ -122,8 +123,11 @@ function baselineRuns(e: HistoryEntry, metric: string): number[][] | null {
   return runs.filter(r => r.length > 0)
 }
 
-const logMedians = (runs: number[][]): number[] =>
-  runs.map(r => Math.log(Math.max(median(r), FLOOR_SECONDS)))
+/** A run's median request, in log seconds. */
+export const logMedian = (run: readonly number[]): number =>
+  Math.log(Math.max(median(run), FLOOR_SECONDS))
+
+const logMedians = (runs: number[][]): number[] => runs.map(logMedian)
 
 function thresholdOnly(
   metric: string,

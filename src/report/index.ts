@@ -1,6 +1,9 @@
 /**
- * The pull-request regression report: verdicts against the baseline and their Markdown. The
+ * The pull-request regression report: verdicts against the baseline in the history, or between
+ * the two sides of a paired run, and their Markdown. The
  * comment's REST calls (./comment) are the action's, through src/action/publish.ts.
  */
 export { compareResult, type CompareOptions, type Comparison } from './compare'
 export { COMMENT_MARKER, renderComparisonMarkdown, type ReportLinks } from './markdown'
+export { comparePaired, pairedMetric, type PairedComparison } from './paired'
+export { renderPairedMarkdown } from './paired-markdown'

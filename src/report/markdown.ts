@@ -14,13 +14,13 @@ export interface ReportLinks {
   methodUrl?: string | null
 }
 
-function fmtSeconds(s: number): string {
+export function fmtSeconds(s: number): string {
   if (s >= 1) return `${s.toFixed(3)} s`
   if (s >= 1e-3) return `${(s * 1e3).toFixed(2)} ms`
   return `${(s * 1e6).toFixed(0)} µs`
 }
 
-function fmtChange(c: number): string {
+export function fmtChange(c: number): string {
   const pct = c * 100
   const digits = Math.abs(pct) < 10 ? 1 : 0
   return `${pct >= 0 ? '+' : '−'}${Math.abs(pct).toFixed(digits)}%`
@@ -78,7 +78,7 @@ function untestedNotes(cases: CaseComparison[]): string[] {
 }
 
 /** Hex SHAs are shown as code; anything else a history file calls a SHA is escaped text. */
-const shortSha = (sha: string): string =>
+export const shortSha = (sha: string): string =>
   /^[0-9a-f]+$/i.test(sha) ? inlineCode(sha.slice(0, 7)) : escapeMarkdown(sha.slice(0, 12))
 
 function commitLink(e: HistoryEntry, links: ReportLinks): string {

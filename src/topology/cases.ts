@@ -29,3 +29,18 @@ export function resolveCases(inputs: Inputs): CaseSpec[] {
   })
   return specs
 }
+
+/** A case of the head and the base measured beside it in paired mode. */
+export interface CasePair {
+  head: CaseSpec
+  base: CaseSpec
+}
+
+/**
+ * Each case of the head with its base: the same topology unless `baseline-topology` names another
+ * (one file per case, in the same order; pre-flight checks the count).
+ */
+export function pairCases(inputs: Inputs): CasePair[] {
+  const bases = inputs['baseline-topology']?.map(file => resolveTopology(file))
+  return resolveCases(inputs).map((head, i) => ({ head, base: bases?.[i] ?? head }))
+}

@@ -14,6 +14,9 @@ import { parseCpus, parseMemory } from './limits'
 
 /** The action saves the run id under this name; its `post:` step sweeps what carries it. */
 export const STATE_RUN_ID = 'docker-run-id'
+
+/** Run ids of every Docker or Swarm engine this process prepared, as the post step gets them. */
+const preparedRunIds = new Set<string>()
 /** Leftovers of this repository's earlier runs older than this are swept at prepare(). */
 const LEFTOVER_AGE_MS = 6 * 3600 * 1000
 
@@ -123,7 +126,11 @@ export class DaemonContext {
     check(info)
     this.cpus = parseCpus(this.options.cpus, info.NCPU)
     this.log(`Docker ${info.ServerVersion} at ${daemonAddress()}; run id ${this.runId}`)
-    if (process.env.GITHUB_STATE) core.saveState(STATE_RUN_ID, this.runId)
+    if (process.env.GITHUB_STATE) {
+      // A paired run prepares two engines (base and head): the post step must clean up after both.
+      preparedRunIds.add(this.runId)
+      core.saveState(STATE_RUN_ID, [...preparedRunIds].join(','))
+    }
     const old = await sweep(
       { repository: this.labels[LABEL.repository], olderThan: LEFTOVER_AGE_MS },
       this.docker

@@ -1,5 +1,5 @@
 import type { Profile } from '../../client/profile'
-import type { Engine } from '../../engine/types'
+import type { Deployment, Engine } from '../../engine/types'
 import type { CaseResult, Load } from '../../result/schema'
 import type { CaseSpec } from '../../topology/cases'
 import { DumpCursor } from './dump'
@@ -7,7 +7,7 @@ import type { Log } from '../../log'
 import { runProfile, type ProfileOutcome } from './profile'
 import { runSweep, type SweepSettings } from './sweep'
 
-const READY_TIMEOUT_MS = 120_000
+export const READY_TIMEOUT_MS = 120_000
 
 /** A profile as the inputs ask for it; a minimal one takes the case's rate when it has none. */
 type ProfileRequest =
@@ -67,7 +67,17 @@ export async function runCase(
   } finally {
     await dep.stop()
   }
-  return outcomes.map(o => ({
+  return outcomes.map(o => caseResult(spec, dep, o))
+}
+
+/** A profile's outcome on a case, with the topology's identity and where its services ran. */
+export function caseResult(
+  spec: CaseSpec,
+  dep: Pick<Deployment, 'nodes'>,
+  outcome: ProfileOutcome
+): CaseResult {
+  const { topology } = spec
+  return {
     id: topology.id,
     name: topology.name,
     topologyFile: spec.file,
@@ -78,6 +88,6 @@ export async function runCase(
       replicas: s.role === 'frontend' ? 1 : s.replicas,
       ...(dep.nodes[s.name] ? { nodes: dep.nodes[s.name] } : {})
     })),
-    ...o
-  }))
+    ...outcome
+  }
 }

@@ -61,6 +61,20 @@ export async function runProfile(
       )
     }
   }
+  return profileOutcome(profile, metrics, runs, load)
+}
+
+/**
+ * A burst or paced profile's published figures from its runs: a burst's best run mean per metric,
+ * a paced profile's median of the run medians.
+ */
+export function profileOutcome(
+  profile: Exclude<Profile, { kind: 'sweep' }>,
+  metrics: string[],
+  runs: RunResult[],
+  load: Load
+): ProfileOutcome {
+  const headline = headlineMetric(profile)
   if (profile.kind === 'burst') {
     return {
       profile,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'
 import type { Inputs } from '../../config/inputs'
 import { selectEngine } from '../../engine/select'
+import type { GnesMeta } from '../../engine/gnes-meta'
 import type { Engine } from '../../engine/types'
 import { gitMeta, hostMeta } from '../../result/meta'
 import {
@@ -40,7 +41,7 @@ function plannedProfiles(inputs: Inputs, load: Load): PlannedProfile[] {
   })
 }
 
-const loadOf = (inputs: Inputs): Load => ({
+export const loadOf = (inputs: Inputs): Load => ({
   docs: inputs.docs,
   batchSize: inputs['batch-size'],
   docBytes: inputs['doc-bytes'],
@@ -49,7 +50,7 @@ const loadOf = (inputs: Inputs): Load => ({
   warmupRequests: inputs['warmup-requests']
 })
 
-function caseSettings(inputs: Inputs, load: Load): CaseSettings {
+export function caseSettings(inputs: Inputs, load: Load): CaseSettings {
   return {
     profiles: plannedProfiles(inputs, load),
     sweep: {
@@ -63,7 +64,33 @@ function caseSettings(inputs: Inputs, load: Load): CaseSettings {
   }
 }
 
-interface SuiteOptions {
+/** A finished suite's validated result, on this host and commit. */
+export function suiteResult(r: {
+  id: string
+  gnes: GnesMeta
+  engine: Engine['kind']
+  load: Load
+  startedAt: string
+  cases: CaseResult[]
+  git?: GitMeta
+}): Result {
+  return ResultSchema.parse({
+    schema: RESULT_SCHEMA,
+    id: r.id,
+    meta: {
+      gnes: r.gnes,
+      engine: r.engine,
+      load: r.load,
+      host: hostMeta(),
+      git: r.git ?? gitMeta(),
+      startedAt: r.startedAt,
+      finishedAt: new Date().toISOString()
+    },
+    cases: r.cases
+  })
+}
+
+export interface SuiteOptions {
   log?: Log
   /** A ready engine (tests); otherwise chosen from `inputs.engine`. */
   engine?: Engine
@@ -105,19 +132,14 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
         ))
       )
     }
-    return ResultSchema.parse({
-      schema: RESULT_SCHEMA,
+    return suiteResult({
       id,
-      meta: {
-        gnes,
-        engine: engine.kind,
-        load,
-        host: hostMeta(),
-        git: options.git ?? gitMeta(),
-        startedAt,
-        finishedAt: new Date().toISOString()
-      },
-      cases
+      gnes,
+      engine: engine.kind,
+      load,
+      startedAt,
+      cases,
+      git: options.git
     })
   } finally {
     removeHandlers()

@@ -1,0 +1,98 @@
+/**
+ * Integration: paired mode with real GNES on the local engine, two releases on case 1 at a small
+ * load. GNES 0.0.46 is provisioned into the venv cache on first use (about a minute).
+ */
+import { randomUUID } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { parseInputs } from '../src/config/inputs'
+import type { Log } from '../src/log'
+import { comparePaired } from '../src/report/paired'
+import { orderLetters } from '../src/client/interleave'
+import { runPairedSuite } from '../src/pipeline/suite/paired'
+import { pidsWithEnv, survivors } from './helpers/processes'
+import { expectStorableResult } from './helpers/result'
+
+describe('paired mode on the local engine with real GNES', () => {
+  it('measures 0.0.46 beside 0.0.47 on case 1 in ABBA order, both deployed once, and leaves no process', async () => {
+    const [suiteId, baseSuiteId] = [randomUUID(), randomUUID()]
+    const alive = () =>
+      pidsWithEnv('GNES_BENCH_SUITE', suiteId).length +
+      pidsWithEnv('GNES_BENCH_SUITE', baseSuiteId).length
+    const lines: string[] = []
+    const aliveAtReady: number[] = []
+    const log: Log = {
+      info: m => {
+        lines.push(m)
+        if (/^(base|head): services ready/.test(m)) {
+          aliveAtReady.push(alive())
+        }
+      },
+      warn: m => lines.push(`warning: ${m}`),
+      group: async (name, work) => {
+        lines.push(`== ${name}`)
+        return work()
+      }
+    }
+    const inputs = parseInputs({
+      baseline: 'paired',
+      'baseline-gnes-version': '0.0.46',
+      'gnes-version': '0.0.47',
+      cases: '1',
+      engine: 'local',
+      profiles: 'minimal,burst',
+      runs: '2',
+      requests: '5',
+      'warmup-requests': '3',
+      'doc-bytes': '1000',
+      'out-dir': fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-paired-'))
+    })
+    const paired = await runPairedSuite(inputs, { log, suiteId, baseSuiteId })
+
+    expectStorableResult(paired.head)
+    expectStorableResult(paired.base)
+    expect([paired.head.id, paired.base.id]).toEqual([suiteId, baseSuiteId])
+    expect(paired.head.meta.gnes.version).toBe('0.0.47')
+    expect(paired.base.meta.gnes.version).toBe('0.0.46')
+    expect(orderLetters(paired.order)).toBe('ABBA')
+    expect(lines).toContain('paired mode measures minimal only; not run: burst')
+    expect(lines).toContain(
+      '== Case 1: non-blocking, paired on this runner (ABBA; A = base, B = head)'
+    )
+
+    // One deployment a side, started before the first block: the base's three processes were
+    // still up, idle, when the head's became ready.
+    expect(aliveAtReady).toEqual([3, 6])
+    expect(lines.filter(l => /services ready/.test(l))).toHaveLength(2)
+
+    for (const side of [paired.base, paired.head]) {
+      const [c] = side.cases
+      expect(c.profile).toEqual({ kind: 'minimal', rate: 5 })
+      // The whole warm-up before the first block, a short lead-in before the second.
+      expect(c.runs.map(r => [r.warmup, r.requests])).toEqual([
+        [true, 3],
+        [false, 5],
+        [true, 3],
+        [false, 5]
+      ])
+      expect(c.runs.map(r => r.index)).toEqual([0, 1, 2, 3])
+    }
+    // The blocks ran base, head, head, base.
+    const started = (r: typeof paired.head, k: number) =>
+      Date.parse(r.cases[0].runs.filter(x => !x.warmup)[k].startedAt)
+    expect(started(paired.base, 0)).toBeLessThan(started(paired.head, 0))
+    expect(started(paired.head, 0)).toBeLessThan(started(paired.head, 1))
+    expect(started(paired.head, 1)).toBeLessThan(started(paired.base, 1))
+
+    const c = comparePaired(paired, { threshold: 0.1 })
+    const latency = c.cases[0].metrics.find(m => m.metric === 'latency')!
+    expect(latency.gating).toBe(true)
+    expect(latency.ratios).toHaveLength(2)
+    for (const r of latency.ratios) expect(r).toBeGreaterThan(0)
+    expect(Number.isFinite(latency.ci[0]) && Number.isFinite(latency.ci[1])).toBe(true)
+
+    expect(await survivors('GNES_BENCH_SUITE', suiteId, 2000)).toEqual([])
+    expect(await survivors('GNES_BENCH_SUITE', baseSuiteId, 2000)).toEqual([])
+  })
+})

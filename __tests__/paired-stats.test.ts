@@ -1,0 +1,196 @@
+/**
+ * Paired mode's pure parts on constructed samples: the ABBA order, the per-block load, the paired
+ * test (against closed-form values), drift inside the job, and the comparison of two results.
+ */
+import { comparePaired, pairedMetric } from '../src/report/paired'
+import { abbaOrder, orderLetters, type Side } from '../src/client/interleave'
+import { blockLoad } from '../src/pipeline/suite/paired'
+import { makeResult, makeRuns, normal, rng } from './fixtures/report/samples'
+
+describe('the ABBA order', () => {
+  test('pairs alternate which side goes first, each pair in adjacent blocks', () => {
+    expect(orderLetters(abbaOrder(4))).toBe('ABBAABBA')
+    expect(orderLetters(abbaOrder(3))).toBe('ABBAAB')
+    const order = abbaOrder(6)
+    for (let pair = 0; pair < 6; pair++) {
+      const at = order.flatMap((b, k) => (b.pair === pair ? [k] : []))
+      expect(at).toEqual([2 * pair, 2 * pair + 1])
+      expect(new Set(at.map(k => order[k].side))).toEqual(new Set(['base', 'head']))
+    }
+  })
+
+  test('with an even number of pairs both sides sit on average at the same time', () => {
+    for (const pairs of [2, 4, 10]) {
+      const mean = (side: Side) => {
+        const at = abbaOrder(pairs).flatMap((b, k) => (b.side === side ? [k] : []))
+        return at.reduce((a, k) => a + k, 0) / at.length
+      }
+      expect(mean('base')).toBe(mean('head'))
+    }
+  })
+
+  test('refuses a count that is no whole number of pairs', () => {
+    expect(() => abbaOrder(0)).toThrow(/at least 1 \(got 0\)/)
+    expect(() => abbaOrder(2.5)).toThrow(RangeError)
+  })
+})
+
+describe('the load of one block', () => {
+  const load = {
+    docs: 50,
+    batchSize: 10,
+    docBytes: 1000,
+    runs: 6,
+    requests: 20,
+    warmupRequests: 10
+  }
+  test('the first block on a deployment takes the whole warm-up, later paced ones a short lead-in', () => {
+    const minimal = { kind: 'minimal' as const, rate: 5 }
+    expect(blockLoad(load, minimal, true)).toEqual({ ...load, runs: 1 })
+    expect(blockLoad(load, minimal, false)).toEqual({ ...load, runs: 1, warmupRequests: 5 })
+    expect(blockLoad(load, { kind: 'minimal', rate: 0.5 }, false).warmupRequests).toBe(1)
+  })
+  test('a later burst block needs none, and no warm-up asked for means none at all', () => {
+    expect(blockLoad(load, { kind: 'burst' }, false).warmupRequests).toBe(0)
+    const none = { ...load, warmupRequests: 0 }
+    expect(blockLoad(none, { kind: 'minimal', rate: 5 }, false).warmupRequests).toBe(0)
+  })
+})
+
+/** Runs whose median is exactly `m` (three requests around it). */
+const runAt = (m: number): number[] => [m * 0.9, m, m * 1.2]
+
+describe('the paired test', () => {
+  test('matches the closed form of Student’s t with 2 degrees of freedom', () => {
+    // Log ratios 0.04, 0.05, 0.06: mean 0.05, s = 0.01, t = 5√3, two-sided p = 1 − t/√(2 + t²).
+    const base = [0.1, 0.2, 0.3].map(runAt)
+    const head = [0.04, 0.05, 0.06].map((d, i) => runAt([0.1, 0.2, 0.3][i] * Math.exp(d)))
+    const m = pairedMetric('latency', base, head, 0.025, 0.05, true)
+    const t = 5 * Math.sqrt(3)
+    expect(m.p).toBeCloseTo(1 - t / Math.sqrt(2 + t * t), 6)
+    // Half-width: t(0.975, 2) = 4.302653 times s/√3.
+    const half = (4.302653 * 0.01) / Math.sqrt(3)
+    expect(m.ci[0]).toBeCloseTo(Math.exp(0.05 - half) - 1, 5)
+    expect(m.ci[1]).toBeCloseTo(Math.exp(0.05 + half) - 1, 5)
+    expect(m.change).toBeCloseTo(Math.exp(0.05) - 1, 10)
+    expect(m.ratios.map(r => Math.log(r))).toEqual(
+      [0.04, 0.05, 0.06].map(x => expect.closeTo(x, 10))
+    )
+    expect(m.verdict).toBe('regression')
+  })
+
+  test('a difference without spread is exact', () => {
+    const base = [0.1, 0.2].map(runAt)
+    expect(pairedMetric('x', base, base, 0.025)).toMatchObject({ change: 0, p: 1, ci: [0, 0] })
+    const slower = pairedMetric('x', base, [0.105, 0.21].map(runAt), 0.025)
+    expect(slower.p).toBeLessThan(1e-6)
+    expect(slower.change).toBeCloseTo(0.05, 10)
+    expect(slower.verdict).toBe('regression')
+  })
+
+  test('needs two pairs, and as many runs on each side', () => {
+    expect(() => pairedMetric('x', [runAt(1)], [runAt(1)], 0.1)).toThrow(/at least 2 pairs/)
+    expect(() => pairedMetric('x', [runAt(1), runAt(1)], [runAt(1)], 0.1)).toThrow(RangeError)
+  })
+
+  test('a significant change below the threshold is no regression', () => {
+    const base = [0.1, 0.2, 0.3, 0.4].map(runAt)
+    const head = base.map((r, i) => r.map(x => x * (1.01 + 0.001 * (i % 2))))
+    const m = pairedMetric('x', base, head, 0.025)
+    expect(m.p).toBeLessThan(0.05)
+    expect(m.verdict).toBe('no-change')
+  })
+})
+
+describe('drift inside the job', () => {
+  /**
+   * Two builds measured in `order`, block k slowed by exp(g·k) (the machine heating up, another
+   * job starting), with per-block noise; head = base × scale. Returns each side's runs in order.
+   */
+  function measure(order: Side[], scale: number, g: number, seed: number) {
+    const r = rng(seed)
+    const runs: Record<Side, number[][]> = { base: [], head: [] }
+    order.forEach((side, k) => {
+      const level = Math.exp(g * k + 0.001 * normal(r))
+      const requests = Array.from({ length: 20 }, () => 0.1 * level * Math.exp(0.005 * normal(r)))
+      runs[side].push(requests.map(x => x * (side === 'head' ? scale : 1)))
+    })
+    return runs
+  }
+  const abba = abbaOrder(6).map(b => b.side)
+  const abab = abba.map((_, k): Side => (k % 2 ? 'head' : 'base'))
+
+  test('ABBA cancels a linear drift that always running the head second turns into a regression', () => {
+    let abbaFlags = 0
+    let ababFlags = 0
+    for (let seed = 1; seed <= 20; seed++) {
+      // 1 % slower per block: 11 % from the first block to the last.
+      const a = measure(abba, 1, 0.01, seed)
+      const b = measure(abab, 1, 0.01, seed)
+      const ma = pairedMetric('latency', a.base, a.head, 0.025, 0.05, true)
+      const mb = pairedMetric('latency', b.base, b.head, 0.025, 0.05, true)
+      expect(Math.abs(ma.change)).toBeLessThan(0.004)
+      expect(mb.change).toBeGreaterThan(0.006)
+      abbaFlags += Number(ma.verdict !== 'no-change')
+      ababFlags += Number(mb.verdict !== 'no-change')
+    }
+    expect(abbaFlags).toBe(0)
+    expect(ababFlags).toBe(0) // +1 % is under the 2.5 % threshold; a 3 % drift per block is not:
+    const steep = measure(abab, 1, 0.03, 99)
+    expect(pairedMetric('latency', steep.base, steep.head, 0.025).verdict).toBe('regression')
+    const steepAbba = measure(abba, 1, 0.03, 99)
+    expect(pairedMetric('latency', steepAbba.base, steepAbba.head, 0.025).verdict).toBe('no-change')
+  })
+
+  test('a 5 % slowdown under the same drift is found, its interval around 5 %', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const { base, head } = measure(abba, 1.05, 0.03, seed)
+      const m = pairedMetric('latency', base, head, 0.025, 0.05, true)
+      expect(m.verdict).toBe('regression')
+      expect(m.ci[0]).toBeLessThan(0.05)
+      expect(m.ci[1]).toBeGreaterThan(0.05)
+    }
+  })
+})
+
+describe('comparing the two sides of a paired run', () => {
+  const r = rng(11)
+  const shape = { runs: 4, requests: 20, base: 0.1, runSd: 0.005, requestSd: 0.02, ar: 0.3 }
+  const side = (scale: number, gnes: string) => {
+    const result = makeResult([
+      {
+        id: '1',
+        name: 'non-blocking',
+        metrics: {
+          roundtrip: makeRuns(r, { ...shape, scale }),
+          'f->r1:send': makeRuns(r, { ...shape, base: 0.001, scale: 1 })
+        }
+      }
+    ])
+    return { ...result, meta: { ...result.meta, gnes: { ...result.meta.gnes, version: gnes } } }
+  }
+  const run = { base: side(1, '0.0.46'), head: side(1.3, '0.0.47'), order: abbaOrder(4) }
+  const c = comparePaired(run, { threshold: 0.1 })
+
+  test('judges every metric both sides measured; only the headline gates', () => {
+    expect(c.cases).toHaveLength(1)
+    const [roundtrip, hop] = c.cases[0].metrics
+    expect(roundtrip).toMatchObject({ metric: 'roundtrip', gating: true, verdict: 'regression' })
+    expect(roundtrip.ratios).toHaveLength(4)
+    expect(roundtrip.change).toBeGreaterThan(0.2)
+    expect(hop).toMatchObject({ metric: 'f->r1:send', gating: false })
+    expect(c.regression).toBe(true)
+    expect(c.side).toMatchObject({
+      base: { gnesVersion: '0.0.46' },
+      head: { gnesVersion: '0.0.47' }
+    })
+    expect(c.commit).toBe(run.head.meta.git.sha)
+  })
+
+  test('leaves out the warm-up runs and a metric only one side has', () => {
+    const lone = { ...run.head.cases[0], metrics: [...run.head.cases[0].metrics, 'r2:proc'] }
+    const c2 = comparePaired({ ...run, head: { ...run.head, cases: [lone] } }, { threshold: 0.1 })
+    expect(c2.cases[0].metrics.map(m => m.metric)).toEqual(['roundtrip', 'f->r1:send'])
+    expect(c2.cases[0].metrics[0].ratios).toHaveLength(4)
+  })
+})

@@ -1,0 +1,273 @@
+/**
+ * Does paired mode find a 5 % slowdown and stay quiet without one, also while the machine drifts
+ * inside the job? And what does a real GNES release pair measure, at what cost in wall time?
+ *
+ * Trials: each runs two paired runs with real GNES (local engine) on the blocking-router topologies
+ * of topologies/examples/ under the minimal profile (both sides at the 0.105 s router's minimal
+ * rate): 0.105 s vs 0.100 s (a 5 % slower router) and 0.100 s vs 0.100 s (identical builds),
+ * judged as the action judges a pull request, and counts the regression verdicts. `--busy` starts
+ * another process that keeps one core busy from the middle block of every paired run to its end.
+ * `--versions 0.0.45:0.0.46,…` measures release pairs (base:head) on case 1 at minimal load with
+ * the standard request; `--wall` times a history-mode run of the same load beside a paired one;
+ * `--deploy` measures what decides between keeping both topologies up and starting them per block:
+ * a case-1 deployment's start and stop, and the CPU its services use while idle.
+ * Every figure is printed with the load average (1, 5, 15 min) after it was measured.
+ *
+ *   npm run bench:paired -- [--trials 20] [--runs 3] [--alert-threshold 2.5%] [--busy]
+ *                           [--versions 0.0.45:0.0.46,0.0.46:0.0.47] [--wall] [--deploy]
+ *                           [--save DIR]
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { parseArgs } from 'node:util'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { parseInputs, type RawInputs } from '../src/config/inputs'
+import { LocalEngine } from '../src/engine/local/engine'
+import { warningsOnly, type Log } from '../src/log'
+import { assetPath } from '../src/paths'
+import { comparePaired, type PairedComparison } from '../src/report/paired'
+import { orderLetters } from '../src/client/interleave'
+import { runPairedSuite, type PairedRun } from '../src/pipeline/suite/paired'
+import { runSuite } from '../src/pipeline/suite/run'
+import { resolveTopology } from '../src/topology/load'
+
+const { values } = parseArgs({
+  options: {
+    trials: { type: 'string', default: '20' },
+    runs: { type: 'string', default: '3' },
+    'alert-threshold': { type: 'string', default: '2.5%' },
+    busy: { type: 'boolean', default: false },
+    versions: { type: 'string', default: '' },
+    wall: { type: 'boolean', default: false },
+    deploy: { type: 'boolean', default: false },
+    /** Keep every paired run's two results here, to study the figures afterwards. */
+    save: { type: 'string' }
+  }
+})
+const trials = Number(values.trials)
+const threshold = parseInputs({ 'alert-threshold': values['alert-threshold']! })['alert-threshold']
+const out = path.join(os.tmpdir(), 'gnes-bench-paired')
+const example = (ms: number) => assetPath('topologies', 'examples', `blocking-${ms}ms.yml`)
+
+const loadAverage = (): string =>
+  os
+    .loadavg()
+    .map(l => l.toFixed(2))
+    .join(' ')
+const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
+
+/**
+ * Warnings only, and under `--busy` a busy loop in another process from the middle block on:
+ * drift inside the job, which the ABBA order must cancel.
+ */
+function trialLog(blocks: number, busy: boolean): { log: Log; stop(): void } {
+  let hog: ChildProcess | null = null
+  const middle = `block ${blocks / 2 + 1}/${blocks}:`
+  return {
+    log: {
+      ...warningsOnly,
+      info: m => {
+        if (busy && !hog && m.startsWith(middle)) {
+          hog = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' })
+        }
+      }
+    },
+    stop: () => {
+      hog?.kill('SIGKILL')
+      hog = null
+    }
+  }
+}
+
+let saved = 0
+
+async function paired(
+  raw: Partial<RawInputs>,
+  busy: boolean
+): Promise<{ run: PairedRun; c: PairedComparison; seconds: number }> {
+  const inputs = parseInputs({
+    baseline: 'paired',
+    engine: 'local',
+    profiles: 'minimal',
+    runs: values.runs!,
+    'out-dir': out,
+    ...raw
+  })
+  const { log, stop } = trialLog(2 * inputs.runs, busy)
+  const t0 = Date.now()
+  let run: PairedRun
+  try {
+    run = await runPairedSuite(inputs, { log })
+  } finally {
+    stop()
+  }
+  const seconds = (Date.now() - t0) / 1000
+  if (values.save) {
+    fs.mkdirSync(values.save, { recursive: true })
+    fs.writeFileSync(
+      path.join(values.save, `${String(++saved).padStart(2, '0')}.json`),
+      JSON.stringify(run)
+    )
+  }
+  return { run, c: comparePaired(run, { threshold }), seconds }
+}
+
+function verdictLine(c: PairedComparison): string {
+  const m = c.cases[0].metrics.find(x => x.gating)!
+  return (
+    `${pct(m.change).padStart(6)} [${pct(m.ci[0])}, ${pct(m.ci[1])}] p=${m.p.toFixed(4)} ` +
+    `${m.verdict.padEnd(11)} ratios ${m.ratios.map(r => r.toFixed(3)).join(' ')}`
+  )
+}
+
+async function blockingTrials(): Promise<number[]> {
+  const blocking = (baseMs: number, headMs: number): Partial<RawInputs> => ({
+    topology: example(headMs),
+    'baseline-topology': example(baseMs),
+    'doc-bytes': '1000'
+  })
+  const counts = { slower: 0, same: 0 }
+  const seconds: number[] = []
+  console.log(
+    `blocking router, minimal profile, ${values.runs} pairs of 20 requests of 10 × 1000 B, ` +
+      `alert-threshold ${values['alert-threshold']}, ${trials} trials` +
+      `${values.busy ? ', one core busy from the middle block of each paired run' : ''}; ` +
+      `load average before: ${loadAverage()}`
+  )
+  for (let t = 1; t <= trials; t++) {
+    // Alternate which comparison goes first, so a machine slowing down favours neither.
+    const order = t % 2 ? ['slower', 'same'] : ['same', 'slower']
+    for (const kind of order) {
+      const r = await paired(
+        kind === 'slower' ? blocking(100, 105) : blocking(100, 100),
+        values.busy
+      )
+      seconds.push(r.seconds)
+      if (kind === 'slower') counts.slower += Number(r.c.regression)
+      else counts.same += Number(r.c.regression)
+      console.log(
+        `trial ${String(t).padStart(2)} ${kind === 'slower' ? '0.105 vs 0.100' : '0.100 vs 0.100'}: ` +
+          `${verdictLine(r.c)} (${orderLetters(r.run.order)}, ${r.seconds.toFixed(0)} s; load ${loadAverage()})`
+      )
+    }
+  }
+  console.log(`\nregression verdicts (the action's 'regression' output), ${trials} trials:`)
+  console.log(`  0.105 s vs 0.100 s: ${counts.slower}/${trials}`)
+  console.log(`  0.100 s vs 0.100 s: ${counts.same}/${trials}`)
+  console.log(`load average after: ${loadAverage()}`)
+  return seconds
+}
+
+async function versionPairs(): Promise<void> {
+  for (const pair of values.versions!.split(',').filter(Boolean)) {
+    const [base, head] = pair.split(':')
+    const r = await paired(
+      { cases: '1', 'gnes-version': head, 'baseline-gnes-version': base },
+      false
+    )
+    console.log(
+      `GNES ${base} → ${head}, case 1, minimal load (${orderLetters(r.run.order)}, standard request): ` +
+        `latency ${verdictLine(r.c)}; ${r.seconds.toFixed(0)} s; load ${loadAverage()}`
+    )
+  }
+}
+
+/** A history-mode run of the same load (what a pull request runs today), timed. */
+async function historyRunSeconds(): Promise<number> {
+  const inputs = parseInputs({
+    topology: example(100),
+    engine: 'local',
+    profiles: 'minimal',
+    runs: values.runs!,
+    'doc-bytes': '1000',
+    'out-dir': out
+  })
+  const t0 = Date.now()
+  await runSuite(inputs, { log: warningsOnly })
+  return (Date.now() - t0) / 1000
+}
+
+/** User + system CPU seconds of every live process marked with this run id (clock ticks of 1/100 s). */
+function cpuSeconds(runId: string): number {
+  let ticks = 0
+  for (const pid of fs.readdirSync('/proc').filter(d => /^\d+$/.test(d))) {
+    try {
+      const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
+      if (!env.includes(`GNES_BENCH_SUITE=${runId}`)) continue
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return ticks / 100
+}
+
+const IDLE_SECONDS = 20
+
+async function deploymentCosts(): Promise<void> {
+  const runId = randomUUID()
+  const engine = new LocalEngine('0.0.47', runId, () => undefined)
+  await engine.prepare()
+  const { topology } = resolveTopology('1')
+  const starts: number[] = []
+  const stops: number[] = []
+  let idleShare = 0
+  try {
+    for (let i = 0; i < 3; i++) {
+      let t0 = Date.now()
+      const dep = await engine.start(topology, {
+        logDir: path.join(out, 'deploy', String(i)),
+        readyTimeoutMs: 120_000
+      })
+      starts.push((Date.now() - t0) / 1000)
+      if (i === 0) {
+        const before = cpuSeconds(runId)
+        await sleep(IDLE_SECONDS * 1000)
+        idleShare = (cpuSeconds(runId) - before) / IDLE_SECONDS
+      }
+      t0 = Date.now()
+      await dep.stop()
+      stops.push((Date.now() - t0) / 1000)
+    }
+  } finally {
+    await engine.shutdown()
+  }
+  const list = (xs: number[]) => xs.map(x => x.toFixed(1)).join(', ')
+  console.log(
+    `case 1 deployment (local, GNES 0.0.47): start ${list(starts)} s, stop ${list(stops)} s; ` +
+      `its 3 idle services used ${(idleShare * 100).toFixed(1)} % of one core over ${IDLE_SECONDS} s; ` +
+      `load ${loadAverage()}`
+  )
+}
+
+async function main(): Promise<void> {
+  if (values.deploy) await deploymentCosts()
+  const seconds = trials > 0 ? await blockingTrials() : []
+  if (values.versions) await versionPairs()
+  if (values.wall) {
+    const history = await historyRunSeconds()
+    const pairedSeconds = seconds.length
+      ? seconds.reduce((a, b) => a + b, 0) / seconds.length
+      : (
+          await paired(
+            { topology: example(100), 'baseline-topology': example(100), 'doc-bytes': '1000' },
+            false
+          )
+        ).seconds
+    console.log(
+      `wall time, ${values.runs} runs: history-mode run ${history.toFixed(1)} s, paired run ` +
+        `${pairedSeconds.toFixed(1)} s${seconds.length ? ` (mean of ${seconds.length})` : ''}: ` +
+        `ratio ${(pairedSeconds / history).toFixed(2)}; load ${loadAverage()}`
+    )
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err))
+  process.exitCode = 1
+})

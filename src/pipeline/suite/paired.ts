@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto'
+import * as path from 'node:path'
+import { streamLeadIn } from '../../client/plan'
+import type { Profile } from '../../client/profile'
+import type { Inputs } from '../../config/inputs'
+import { checkPairedRun } from '../preflight'
+import { selectEngine } from '../../engine/select'
+import type { Deployment, Engine } from '../../engine/types'
+import { consoleLog, type Log } from '../../log'
+import type { CaseResult, Load, Result, RunResult } from '../../result/schema'
+import type { CaseSpec } from '../../topology/cases'
+import type { Topology } from '../../topology/schema'
+import { caseResult, READY_TIMEOUT_MS, type CaseSettings } from './case'
+import { DumpCursor } from './dump'
+import { abbaOrder, orderLetters, type Block, type Side } from '../../client/interleave'
+import { profileOutcome, runProfile } from './profile'
+import { caseSettings, loadOf, suiteResult, type SuiteOptions } from './run'
+import { onInterrupt } from './signals'
+
+type PairedProfile = Exclude<Profile, { kind: 'sweep' | 'paced' }>
+
+/** Both sides of a paired run, and the order their blocks ran in (the same for every case). */
+export interface PairedRun {
+  /** The head's result: what a push records, as in history mode. */
+  head: Result
+  /** Never recorded; the comparison and the result file's neighbour only. */
+  base: Result
+  order: Block[]
+}
+
+const SIDES: readonly Side[] = ['base', 'head']
+
+/** The inputs the base is provisioned from: the head's, with the base's GNES or image. */
+export const baseInputs = (inputs: Inputs, engine: Engine['kind']): Inputs => ({
+  ...inputs,
+  engine,
+  'gnes-version': inputs['baseline-gnes-version'] ?? inputs['gnes-version'],
+  image: inputs['baseline-image'] ?? inputs.image
+})
+
+/**
+ * The profile both sides are measured under: minimal load when listed, else the burst. Both sides
+ * get the same offered load, so a minimal rate is the lower of the two topologies' own.
+ */
+export function pairedProfile(inputs: Inputs, head: Topology, base: Topology): PairedProfile {
+  if (!inputs.profiles.includes('minimal')) return { kind: 'burst' }
+  const rate = inputs['minimal-rate'] ?? Math.min(head.minimalRate, base.minimalRate)
+  return { kind: 'minimal', rate }
+}
+
+/**
+ * One block is one measured run. The first block on a deployment leads in with the whole warm-up;
+ * a later paced block is a new StreamCall, whose first requests wait for the routers to reconnect,
+ * so it leads in with about a second of requests; a later burst block needs none.
+ */
+export function blockLoad(load: Load, profile: PairedProfile, first: boolean): Load {
+  const warmupRequests = first
+    ? load.warmupRequests
+    : profile.kind === 'burst'
+      ? 0
+      : streamLeadIn(profile.rate, load)
+  return { ...load, runs: 1, warmupRequests }
+}
+
+/**
+ * Starts both topologies once and keeps them up, each idle while the other runs a block, then
+ * runs the blocks in `order`; always stops both. Keeping them up costs less than starting per
+ * block and is what docs/regression.md measured (section "Paired mode").
+ */
+async function runPairedCase(
+  engines: Record<Side, Engine>,
+  specs: Record<Side, CaseSpec>,
+  order: Block[],
+  profile: PairedProfile,
+  settings: CaseSettings,
+  load: Load,
+  logDir: string,
+  log: Log
+): Promise<Record<Side, CaseResult>> {
+  const deadline = Date.now() + settings.caseTimeoutSec * 1000
+  const remaining = (): number => {
+    const s = Math.floor((deadline - Date.now()) / 1000)
+    if (s <= 0) {
+      throw new Error(
+        `case ${specs.head.topology.id} exceeded case-timeout (${settings.caseTimeoutSec} s, both sides of the pair)`
+      )
+    }
+    return s
+  }
+  const deps: Partial<Record<Side, Deployment>> = {}
+  try {
+    for (const side of SIDES) {
+      const started = Date.now()
+      deps[side] = await engines[side].start(specs[side].topology, {
+        logDir: path.join(logDir, side),
+        readyTimeoutMs: READY_TIMEOUT_MS
+      })
+      log.info(`${side}: services ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    }
+    const cursors = { base: new DumpCursor(deps.base!), head: new DumpCursor(deps.head!) }
+    const runs: Record<Side, RunResult[]> = { base: [], head: [] }
+    const metrics: Record<Side, string[]> = { base: [], head: [] }
+    for (const [k, { pair, side }] of order.entries()) {
+      log.info(`block ${k + 1}/${order.length}: pair ${pair + 1}, ${side}`)
+      const block = blockLoad(load, profile, runs[side].length === 0)
+      const outcome = await runProfile(deps[side]!, cursors[side], profile, block, remaining(), log)
+      metrics[side] = outcome.metrics
+      for (const run of outcome.runs) runs[side].push({ ...run, index: runs[side].length })
+    }
+    const result = (side: Side): CaseResult =>
+      caseResult(specs[side], deps[side]!, profileOutcome(profile, metrics[side], runs[side], load))
+    return { base: result('base'), head: result('head') }
+  } finally {
+    await Promise.all(Object.values(deps).map(d => d?.stop()))
+  }
+}
+
+/**
+ * Runs every case as a pair: the base (another GNES, image or topology) and the head measured in
+ * this job, their runs interleaved in ABBA order. Any failure stops both sides and throws: nothing
+ * partial comes out.
+ */
+export async function runPairedSuite(
+  inputs: Inputs,
+  options: SuiteOptions & { baseSuiteId?: string } = {}
+): Promise<PairedRun> {
+  const log = options.log ?? consoleLog
+  const pairs = checkPairedRun(inputs)
+  const id = options.suiteId ?? randomUUID()
+  const head = options.engine ?? (await selectEngine(inputs, id, log))
+  // A run id of its own (Docker names containers by run id, case and deployment number); it is
+  // also the base result's id, as the head's is the suite id.
+  const baseId = options.baseSuiteId ?? randomUUID()
+  const base = await selectEngine(baseInputs(inputs, head.kind), baseId, log)
+  const engines = { base, head }
+  const shutdown = async (): Promise<void> => {
+    await Promise.all([base.shutdown(), head.shutdown()])
+  }
+  const removeHandlers = onInterrupt(shutdown, m => log.warn(m))
+  const load = loadOf(inputs)
+  const settings = caseSettings(inputs, load)
+  const order = abbaOrder(inputs.runs)
+  const startedAt = new Date().toISOString()
+  try {
+    const gnes = {
+      base: await log.group(`Provision the base (${base.kind})`, () => base.prepare()),
+      head: await log.group(`Provision the head (${head.kind})`, () => head.prepare())
+    }
+    const cases: Record<Side, CaseResult[]> = { base: [], head: [] }
+    for (const pair of pairs) {
+      const profile = pairedProfile(inputs, pair.head.topology, pair.base.topology)
+      const skipped = inputs.profiles.filter(p => p !== profile.kind)
+      if (skipped.length) {
+        log.info(`paired mode measures ${profile.kind} only; not run: ${skipped.join(', ')}`)
+      }
+      const { id: caseId, name } = pair.head.topology
+      const logDir = path.resolve(inputs['out-dir'], 'logs', `case-${caseId}`)
+      const sides = await log.group(
+        `Case ${caseId}: ${name}, paired on this runner (${orderLetters(order)}; A = base, B = head)`,
+        () => runPairedCase(engines, pair, order, profile, settings, load, logDir, log)
+      )
+      for (const side of SIDES) cases[side].push(sides[side])
+    }
+    const result = (side: Side, resultId: string): Result =>
+      suiteResult({
+        id: resultId,
+        gnes: gnes[side],
+        engine: engines[side].kind,
+        load,
+        startedAt,
+        cases: cases[side]
+      })
+    return { head: result('head', id), base: result('base', baseId), order }
+  } finally {
+    removeHandlers()
+    await shutdown()
+  }
+}

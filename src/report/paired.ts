@@ -1,0 +1,153 @@
+import ttest from '@stdlib/stats-ttest'
+import { profileKey } from '../client/profile'
+import type { CaseResult, Result } from '../result/schema'
+import type { Block } from '../client/interleave'
+import { logMedian, verdictOf, type Verdict } from './compare'
+
+/**
+ * The paired verdict: base and head measured in one job, their runs interleaved in ABBA order
+ * (src/suite/interleave.ts). Pair i is the i-th measured run of each side, two adjacent blocks.
+ */
+
+export interface PairedMetric {
+  metric: string
+  /** Only the case's headline metric decides `PairedComparison.regression`. */
+  gating: boolean
+  /** Per pair, head run median / base run median, in pair order. */
+  ratios: number[]
+  /** Geometric means of the run medians, seconds. */
+  base: number
+  head: number
+  /** exp(mean log ratio) − 1: the paired change. */
+  change: number
+  /** Its confidence interval at 1 − alpha. */
+  ci: [number, number]
+  p: number
+  verdict: Verdict
+}
+
+export interface PairedCase {
+  caseId: string
+  caseName: string
+  /** The profile's key, e.g. `minimal@5`. */
+  profile: string
+  /** The topology files of each side (different only with `baseline-topology`). */
+  files: { base: string; head: string }
+  metrics: PairedMetric[]
+}
+
+export interface PairedComparison {
+  threshold: number
+  alpha: number
+  /** The blocks in the order they ran. */
+  order: Block[]
+  side: Record<'base' | 'head', { gnesVersion: string; gnesTag: string; gnesVcs: string | null }>
+  /** The benchmarked commit (the head's). */
+  commit: string | null
+  engine: Result['meta']['engine']
+  load: Result['meta']['load']
+  cases: PairedCase[]
+  /** True when the headline metric of any case is a regression. */
+  regression: boolean
+}
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length
+
+/**
+ * One metric over n pairs of runs (per-request samples of each measured run, in pair order). The
+ * unit is the pair: adjacent blocks share the machine's state, so the ratio of their medians
+ * cancels whatever drifts slower than a block. The test is Student's paired t-test (stdlib's
+ * `ttest`, two-sided) on the log run medians, so the change and its interval are ratios.
+ */
+export function pairedMetric(
+  metric: string,
+  base: readonly number[][],
+  head: readonly number[][],
+  threshold: number,
+  alpha = 0.05,
+  gating = false
+): PairedMetric {
+  if (base.length !== head.length || base.length < 2) {
+    throw new RangeError(
+      `a paired test needs at least 2 pairs of runs (got ${base.length} base and ${head.length} head runs)`
+    )
+  }
+  const a = base.map(logMedian)
+  const b = head.map(logMedian)
+  const diffs = b.map((x, i) => x - a[i])
+  const d = mean(diffs)
+  let ci: [number, number]
+  let p: number
+  if (diffs.every(x => x === diffs[0])) {
+    // No spread: the difference is exact (the t statistic would divide by zero).
+    ci = [d, d]
+    p = d === 0 ? 1 : 0
+  } else {
+    const t = ttest(b, a, { alpha })
+    ci = [t.ci[0], t.ci[1]]
+    p = t.pValue
+  }
+  const change = Math.exp(d) - 1
+  return {
+    metric,
+    gating,
+    ratios: diffs.map(Math.exp),
+    base: Math.exp(mean(a)),
+    head: Math.exp(mean(b)),
+    change,
+    ci: [Math.exp(ci[0]) - 1, Math.exp(ci[1]) - 1],
+    p,
+    verdict: verdictOf(change, p < alpha, threshold)
+  }
+}
+
+/** Per measured run, its per-request samples of `metric`, in run order. */
+const runSamples = (c: CaseResult, metric: string): number[][] =>
+  c.runs.filter(r => !r.warmup).map(r => r.samples[metric] ?? [])
+
+function compareCase(
+  base: CaseResult,
+  head: CaseResult,
+  threshold: number,
+  alpha: number
+): PairedCase {
+  // Two different topologies may not share every hop: only common metrics pair.
+  const metrics = head.metrics.filter(m => base.metrics.includes(m))
+  return {
+    caseId: head.id,
+    caseName: head.name,
+    profile: profileKey(head.profile),
+    files: { base: base.topologyFile, head: head.topologyFile },
+    metrics: metrics
+      .map(m => ({ m, a: runSamples(base, m), b: runSamples(head, m) }))
+      .filter(({ a, b }) => a.every(s => s.length > 0) && b.every(s => s.length > 0))
+      .map(({ m, a, b }) => pairedMetric(m, a, b, threshold, alpha, m === head.headline))
+  }
+}
+
+/** Both sides of a paired run, case by case, metric by metric. */
+export function comparePaired(
+  run: { base: Result; head: Result; order: Block[] },
+  options: { threshold: number; alpha?: number }
+): PairedComparison {
+  const alpha = options.alpha ?? 0.05
+  const cases = run.head.cases.map((h, i) =>
+    compareCase(run.base.cases[i], h, options.threshold, alpha)
+  )
+  const side = (r: Result) => ({
+    gnesVersion: r.meta.gnes.version,
+    gnesTag: r.meta.gnes.tag,
+    gnesVcs: r.meta.gnes.vcs
+  })
+  return {
+    threshold: options.threshold,
+    alpha,
+    order: run.order,
+    side: { base: side(run.base), head: side(run.head) },
+    commit: run.head.meta.git.sha,
+    engine: run.head.meta.engine,
+    load: run.head.meta.load,
+    cases,
+    regression: cases.some(c => c.metrics.some(m => m.gating && m.verdict === 'regression'))
+  }
+}
