@@ -1,0 +1,272 @@
+import * as path from 'node:path'
+import type { BranchTarget } from './branch-target'
+import {
+  blobIds,
+  caseIdOf,
+  caseTrees,
+  checkHistoryBranch,
+  encoded,
+  historyTree,
+  partialDepth,
+  under
+} from './branch-trees'
+import type { Clone } from './clone'
+import type { AppendOutcome } from './dir-store'
+import { HistoryError } from './errors'
+import { ENTRIES_DIR, entryPath, monthOf, serializeEntry } from './layout'
+import {
+  CaseIndexSchema,
+  idsOfFiles,
+  INDEX_DIR,
+  INDEX_SCHEMA,
+  monthIndexPath,
+  MonthIndexSchema,
+  parseIndex,
+  serializeIndex,
+  type CaseIndex,
+  type MonthIndex
+} from './manifest'
+import { appendMessage, planAppend } from './plan'
+import { renderReport } from './render-report'
+import type { HistoryEntry } from './schema'
+import { editTree, itemAt, lsTree, readBlobs, writeBlob, type TreeChanges } from './tree'
+import { checkAdded } from './verify'
+
+/** The outcome of one attempt: what it would add, and the commit to push (null: nothing to push). */
+export interface Attempt {
+  tip: string | null
+  commit: string | null
+  outcome: AppendOutcome & { missing: string[]; total: number | null }
+  /** Entry path → blob id of every entry added: checked in the pushed tree. */
+  added: Map<string, string>
+}
+
+/** One case and month an attempt looks into: its files at the tip, and what the index expects. */
+interface MonthState {
+  caseId: string
+  month: string
+  /** File name → blob id (mode checked: no links). */
+  files: Map<string, string>
+  expected: MonthIndex | null
+}
+
+const monthKey = (caseId: string, month: string) => `${caseId}\0${month}`
+
+/**
+ * One incremental append on a partial clone. It fetches the trees down to each case's list of
+ * months and each case's index head (a few hundred bytes), and for the months it touches their
+ * tree, month index and dashboard data. Stored entries are not read again: the index heads say
+ * whether anything changed behind this tool's back (then that case's months are all compared).
+ */
+export async function incrementalAttempt(
+  clone: Clone,
+  target: BranchTarget & { entries: HistoryEntry[]; message?: string },
+  withReport: boolean,
+  log: (line: string) => void
+): Promise<Attempt> {
+  const { git, dir } = clone
+  const tip = await clone.fetchTip(partialDepth(dir))
+  const root = tip ? (await git(['rev-parse', `${tip}^{tree}`])).trim() : null
+  const dirTree = root ? await historyTree(git, root, dir) : null
+  if (tip) await checkHistoryBranch(clone, target, dirTree)
+  const name = (rel: string) => `${target.branch}:${under(dir, rel)}`
+
+  // Every case's index head and the month index files it has (names only; the tree is local).
+  const trees = await caseTrees(git, dirTree)
+  const headBlobs = new Map<string, string>()
+  const monthIndexes = new Map<string, Set<string>>()
+  const indexTree = dirTree ? await itemAt(git, dirTree, INDEX_DIR) : null
+  for (const i of indexTree?.type === 'tree' ? await lsTree(git, indexTree.oid) : []) {
+    if (i.type === 'blob' && i.name.endsWith('.json')) headBlobs.set(i.name.slice(0, -5), i.oid)
+    if (i.type === 'tree') {
+      const files = (await lsTree(git, i.oid)).map(f => f.name.replace(/\.json$/, ''))
+      monthIndexes.set(i.name, new Set(files))
+    }
+  }
+  await clone.fetchObjects([...headBlobs.values()])
+  const headTexts = await readBlobs(git, [...headBlobs.values()])
+  const heads = new Map<string, CaseIndex>()
+  for (const [enc, oid] of headBlobs) {
+    const file = name(`${INDEX_DIR}/${enc}.json`)
+    const head = parseIndex(CaseIndexSchema, file, headTexts.get(oid)!)
+    if (encoded(head.caseId) !== enc) {
+      throw new HistoryError(file, `indexes case '${head.caseId}', which belongs elsewhere`)
+    }
+    heads.set(enc, head)
+  }
+
+  // Months to look into: those the new entries go to, and every month of a case whose directory
+  // changed behind the index (or that misses entries already, so the warning repeats).
+  const look = new Map<string, { caseId: string; month: string }>()
+  for (const e of target.entries) {
+    const month = monthOf(e.timestampEval)
+    look.set(monthKey(e.caseId, month), { caseId: e.caseId, month })
+  }
+  const audited = new Set<string>()
+  for (const enc of new Set([...heads.keys(), ...trees.keys()])) {
+    const head = heads.get(enc)
+    const actual = trees.get(enc)
+    if (head && head.missing === 0 && head.tree === (actual?.tree ?? null)) continue
+    audited.add(enc)
+    const caseId = head?.caseId ?? caseIdOf(enc, name)
+    const months = new Set([...(actual?.months.keys() ?? []), ...(monthIndexes.get(enc) ?? [])])
+    for (const month of months) look.set(monthKey(caseId, month), { caseId, month })
+  }
+
+  const render = target.render
+  const lookList = [...look.values()]
+  const sidePaths = lookList.flatMap(l => [
+    monthIndexPath(l.caseId, l.month),
+    ...(render ? [render.monthDataPath(l.caseId, l.month)] : [])
+  ])
+  const side = await blobIds(git, dirTree, sidePaths)
+  const monthOids = lookList
+    .map(l => trees.get(encoded(l.caseId))?.months.get(l.month))
+    .filter((o): o is string => !!o)
+  await clone.fetchObjects([...monthOids, ...side.values()])
+  const sideTexts = await readBlobs(git, [...side.values()])
+  const text = (p: string): string | null => {
+    const oid = side.get(p)
+    return oid ? sideTexts.get(oid)! : null
+  }
+
+  const states = new Map<string, MonthState>()
+  for (const l of lookList) {
+    const enc = encoded(l.caseId)
+    const oid = trees.get(enc)?.months.get(l.month)
+    const files = new Map<string, string>()
+    for (const item of oid ? await lsTree(git, oid) : []) {
+      const rel = `${ENTRIES_DIR}/${enc}/${l.month}/${item.name}`
+      if (item.mode !== '100644' && item.mode !== '100755') {
+        throw new HistoryError(
+          name(rel),
+          'is not a plain file (a link or a directory); a history holds plain files only'
+        )
+      }
+      files.set(item.name, item.oid)
+    }
+    const mPath = monthIndexPath(l.caseId, l.month)
+    const before = text(mPath)
+    const expected = before ? parseIndex(MonthIndexSchema, name(mPath), before) : null
+    states.set(monthKey(l.caseId, l.month), { ...l, files, expected })
+  }
+
+  const plan = planAppend(
+    e =>
+      states
+        .get(monthKey(e.caseId, monthOf(e.timestampEval)))!
+        .files.has(path.posix.basename(entryPath(e))),
+    target.entries
+  )
+  if (plan.add.length === 0 && !(withReport && target.entries.length === 0)) {
+    const outcome = { added: [], present: plan.present, all: [], missing: [], total: null }
+    return { tip, commit: null, added: new Map(), outcome }
+  }
+  const changes: TreeChanges = new Map()
+  const added = new Map<string, string>()
+  for (const e of plan.add) {
+    const rel = entryPath(e)
+    const blob = await writeBlob(git, serializeEntry(e))
+    changes.set(rel, blob)
+    added.set(rel, blob)
+  }
+
+  // Month indexes and dashboard data of the months looked into; the missing are named and kept.
+  const missing: string[] = []
+  const newHeads = new Map<string, CaseIndex>()
+  const monthChanges = new Map<string, Map<string, string | null>>()
+  for (const s of states.values()) {
+    const enc = encoded(s.caseId)
+    const newHere = plan.add.filter(
+      x => x.caseId === s.caseId && monthOf(x.timestampEval) === s.month
+    )
+    const fileChanges: TreeChanges = new Map(
+      newHere.map(e => [path.posix.basename(entryPath(e)), added.get(entryPath(e))!])
+    )
+    const monthTree = await editTree(git, trees.get(enc)?.months.get(s.month) ?? null, fileChanges)
+    const names = new Set([...s.files.keys(), ...fileChanges.keys()])
+    const entries = { ...(s.expected?.entries ?? {}), ...idsOfFiles([...names]) }
+    const gone = Object.keys(entries).filter(f => !names.has(f))
+    missing.push(...gone.map(f => entries[f]))
+    const index: MonthIndex = {
+      schema: INDEX_SCHEMA,
+      caseId: s.caseId,
+      month: s.month,
+      tree: monthTree,
+      entries
+    }
+    changes.set(monthIndexPath(s.caseId, s.month), await writeBlob(git, serializeIndex(index)))
+    const perCase = monthChanges.get(enc) ?? new Map()
+    perCase.set(s.month, monthTree)
+    monthChanges.set(enc, perCase)
+    const head = newHeads.get(enc) ?? {
+      schema: INDEX_SCHEMA,
+      caseId: s.caseId,
+      tree: null,
+      // An audited case is counted afresh, month by month; others add what they append.
+      entries: audited.has(enc) ? 0 : (heads.get(enc)?.entries ?? 0),
+      missing: audited.has(enc) ? 0 : (heads.get(enc)?.missing ?? 0)
+    }
+    head.entries += audited.has(enc) ? Object.keys(entries).length : newHere.length
+    head.missing += audited.has(enc) ? gone.length : 0
+    newHeads.set(enc, head)
+    if (render && newHere.length > 0) {
+      const dPath = render.monthDataPath(s.caseId, s.month)
+      const merged = render.mergeMonthData(name(dPath), s.caseId, s.month, text(dPath), newHere)
+      changes.set(dPath, await writeBlob(git, merged))
+    }
+  }
+  for (const [enc, head] of newHeads) {
+    const months: TreeChanges = new Map(
+      [...(monthChanges.get(enc) ?? [])].map(([m, t]) => [m, t ? { tree: t } : null])
+    )
+    head.tree = await editTree(git, trees.get(enc)?.tree ?? null, months)
+    changes.set(`${INDEX_DIR}/${enc}.json`, await writeBlob(git, serializeIndex(head)))
+  }
+  if (missing.length > 0) {
+    log(
+      `WARNING: ${target.branch}:${dir} lacks ${missing.length} entries its index lists: ${missing.join(', ')}. ` +
+        'A force-push or a hand edit removed them. They stay in the index and the dashboard data so the loss stays visible; ' +
+        `restore them from an earlier commit of ${target.branch}, or delete them on purpose with prune.`
+    )
+  }
+
+  const allHeads = new Map([...heads, ...newHeads])
+  const total = [...allHeads.values()].reduce((n, h) => n + h.entries - h.missing, 0)
+  if (withReport && render) {
+    const months = new Map<string, Map<string, string | null>>()
+    for (const [enc, head] of allHeads) {
+      const list = new Map<string, string | null>(
+        [...(monthIndexes.get(enc) ?? [])].map(m => [m, trees.get(enc)?.months.get(m) ?? null])
+      )
+      for (const [m, t] of monthChanges.get(enc) ?? []) list.set(m, t)
+      months.set(head.caseId, list)
+    }
+    const report = await renderReport(clone, allHeads, months, changes, render, name)
+    for (const [rel, blob] of report) changes.set(rel, blob)
+  }
+
+  const prefixed: TreeChanges = new Map([...changes].map(([rel, oid]) => [under(dir, rel), oid]))
+  const newRoot = await editTree(git, root, prefixed)
+  if (!newRoot || newRoot === root) {
+    const outcome = { added: [], present: plan.present, all: [], missing, total }
+    return { tip, commit: null, added, outcome }
+  }
+  await checkAdded(git, newRoot, dir, added)
+  const message =
+    plan.add.length > 0 ? (target.message ?? appendMessage(plan.add)) : 'history: render the report'
+  const parents = tip ? ['-p', tip] : []
+  const commit = (await git(['commit-tree', newRoot, ...parents, '-m', message])).trim()
+  return {
+    tip,
+    commit,
+    added,
+    outcome: {
+      added: plan.add.map(e => e.id),
+      present: plan.present,
+      all: plan.add,
+      missing,
+      total
+    }
+  }
+}
