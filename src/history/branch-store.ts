@@ -1,15 +1,17 @@
 import type { BranchAppend, BranchCommit, BranchLocation, BranchTarget } from './branch-target'
-import { checkHistoryBranch, historyTree, partialDepth } from './branch-trees'
+import { checkHistoryBranch, historyTree, partialDepth, under } from './branch-trees'
 import { REMOTE, withClone, type Clone } from './clone'
 import { applyPrune, type PruneOutcome } from './dir-store'
 import { GitError } from './git'
 import { fullAppend, fullUpdate } from './full-update'
 import { incrementalAttempt } from './incremental-append'
+import { INDEX_DIR, INDEX_SCHEMA_V1, indexSchemaOf } from './manifest'
 import type { PruneRule } from './plan'
 import { gitReason, pushLoop, REJECTED } from './push-loop'
 import { readHistory } from './read'
 import type { HistoryEntry } from './schema'
 import { terminalSafe } from '../text/terminal'
+import { itemAt, lsTree, readBlobs } from './tree'
 
 /**
  * The history on a git branch: append, prune, read. The work is split by job: `clone` (the work
@@ -89,7 +91,10 @@ export async function appendToBranch(
   })
 }
 
-/** True when the branch holds entries but no index: written by an earlier version. */
+/**
+ * True when the branch was written by an earlier version: entries but no index, or an index
+ * without entry summaries (`history-index@1`). Either is read in full once and indexed afresh.
+ */
 async function needsFullIndex(clone: Clone, target: BranchTarget): Promise<boolean> {
   const tip = await clone.fetchTip(partialDepth(clone.dir))
   if (!tip) return false
@@ -99,7 +104,13 @@ async function needsFullIndex(clone: Clone, target: BranchTarget): Promise<boole
     target,
     await historyTree(clone.git, root, clone.dir)
   )
-  return found.entries && !found.index
+  if (!found.index) return found.entries
+  const index = await itemAt(clone.git, root, under(clone.dir, INDEX_DIR))
+  const heads = index?.type === 'tree' ? await lsTree(clone.git, index.oid) : []
+  const blobs = heads.filter(h => h.type === 'blob').map(h => h.oid)
+  await clone.fetchObjects(blobs)
+  const texts = await readBlobs(clone.git, blobs)
+  return [...texts.values()].some(t => indexSchemaOf(t) === INDEX_SCHEMA_V1)
 }
 
 

@@ -65,21 +65,6 @@ export async function caseTrees(git: Git, dirTree: string | null): Promise<Map<s
   return out
 }
 
-/** Blob ids of the files at `paths` (relative to the history tree) whose trees are local. */
-export async function blobIds(
-  git: Git,
-  dirTree: string | null,
-  paths: string[]
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>()
-  if (!dirTree) return out
-  for (const p of paths) {
-    const item = await itemAt(git, dirTree, p)
-    if (item?.type === 'blob') out.set(p, item.oid)
-  }
-  return out
-}
-
 export const encoded = (caseId: string): string => caseIndexPath(caseId).slice(INDEX_DIR.length + 1, -5)
 
 /** A case directory's id, from the name it is stored under. */

@@ -11,8 +11,11 @@ import {
   INDEX_SCHEMA,
   monthIndexPath,
   serializeIndex,
-  type CaseIndex
+  summaryOf,
+  type CaseIndex,
+  type MonthIndex
 } from './manifest'
+import { ENTRIES_DIR, entryPath } from './layout'
 import { appendMessage, planAppend } from './plan'
 import { pushLoop } from './push-loop'
 import { readHistory } from './read'
@@ -22,14 +25,16 @@ import { lsTree } from './tree'
 
 /**
  * Writes the index of a checked-out history: one file per case and month, from the trees of
- * `entries/` as staged. Returns nothing; the files are written into the work tree.
+ * `entries/` as staged and the summaries of `all`, the entries read from them. Returns nothing;
+ * the files are written into the work tree.
  */
-async function writeIndexFiles(clone: Clone): Promise<void> {
+async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void> {
   const { git, historyDir, dir } = clone
   fs.rmSync(path.join(historyDir, INDEX_DIR), { recursive: true, force: true })
   await git(['add', '-A', '-f', '--', '.'])
   const root = (await git(['write-tree'])).trim()
   const trees = await caseTrees(git, await historyTree(git, root, dir))
+  const byPath = new Map(all.map(e => [entryPath(e), e]))
   for (const [enc, c] of trees) {
     const caseId = caseIdOf(enc, rel => `${clone.label}/${rel}`)
     let count = 0
@@ -39,7 +44,15 @@ async function writeIndexFiles(clone: Clone): Promise<void> {
       const file = path.join(historyDir, monthIndexPath(caseId, month))
       fs.mkdirSync(path.dirname(file), { recursive: true })
       const entries = idsOfFiles(files)
-      fs.writeFileSync(file, serializeIndex({ schema: INDEX_SCHEMA, caseId, month, tree, entries }))
+      const summaries = Object.fromEntries(
+        files.map(f => {
+          const entry = byPath.get(`${ENTRIES_DIR}/${enc}/${month}/${f}`)
+          if (!entry) throw new Error(`internal error: ${enc}/${month}/${f} was not read`)
+          return [f, summaryOf(entry)]
+        })
+      )
+      const index: MonthIndex = { schema: INDEX_SCHEMA, caseId, month, tree, entries, summaries }
+      fs.writeFileSync(file, serializeIndex(index))
     }
     const head: CaseIndex = {
       schema: INDEX_SCHEMA,
@@ -76,7 +89,7 @@ export async function fullUpdate(
     const c = change(historyDir, label)
     if (!c.changed) return { tip, commit: null }
     if (target.render) await target.render.full(historyDir, c.all)
-    await writeIndexFiles(clone)
+    await writeIndexFiles(clone, c.all)
     await git(['add', '-A', '-f', '--', '.'])
     const tree = (await git(['write-tree'])).trim()
     const commit = (

@@ -1,7 +1,6 @@
 import * as path from 'node:path'
 import type { BranchTarget } from './branch-target'
 import {
-  blobIds,
   caseIdOf,
   caseTrees,
   checkHistoryBranch,
@@ -21,12 +20,15 @@ import {
   INDEX_SCHEMA,
   monthIndexPath,
   MonthIndexSchema,
+  monthSummaries,
   parseIndex,
   serializeIndex,
+  summaryOf,
   type CaseIndex,
   type MonthIndex
 } from './manifest'
 import { appendMessage, planAppend } from './plan'
+import { parseEntry } from './read'
 import { renderReport } from './render-report'
 import type { HistoryEntry } from './schema'
 import { editTree, itemAt, lsTree, readBlobs, writeBlob, type TreeChanges } from './tree'
@@ -48,6 +50,8 @@ interface MonthState {
   /** File name → blob id (mode checked: no links). */
   files: Map<string, string>
   expected: MonthIndex | null
+  /** File name → the entry's summary: from the month index, or read from files it lacks. */
+  summaries: Map<string, HistoryEntry>
 }
 
 const monthKey = (caseId: string, month: string) => `${caseId}\0${month}`
@@ -55,8 +59,9 @@ const monthKey = (caseId: string, month: string) => `${caseId}\0${month}`
 /**
  * One incremental append on a partial clone. It fetches the trees down to each case's list of
  * months and each case's index head (a few hundred bytes), and for the months it touches their
- * tree, month index and dashboard data. Stored entries are not read again: the index heads say
- * whether anything changed behind this tool's back (then that case's months are all compared).
+ * tree and month index, whose entry summaries give the month's dashboard data. Stored entries are
+ * not read again: the index heads say whether anything changed behind this tool's back (then that
+ * case's months are all compared, and the files of a month whose tree changed are read again).
  */
 export async function incrementalAttempt(
   clone: Clone,
@@ -71,16 +76,16 @@ export async function incrementalAttempt(
   if (tip) await checkHistoryBranch(clone, target, dirTree)
   const name = (rel: string) => `${target.branch}:${under(dir, rel)}`
 
-  // Every case's index head and the month index files it has (names only; the tree is local).
+  // Every case's index head, and its month index files by month (ids only; the tree is local).
   const trees = await caseTrees(git, dirTree)
   const headBlobs = new Map<string, string>()
-  const monthIndexes = new Map<string, Set<string>>()
+  const monthIndexes = new Map<string, Map<string, string>>()
   const indexTree = dirTree ? await itemAt(git, dirTree, INDEX_DIR) : null
   for (const i of indexTree?.type === 'tree' ? await lsTree(git, indexTree.oid) : []) {
     if (i.type === 'blob' && i.name.endsWith('.json')) headBlobs.set(i.name.slice(0, -5), i.oid)
     if (i.type === 'tree') {
-      const files = (await lsTree(git, i.oid)).map(f => f.name.replace(/\.json$/, ''))
-      monthIndexes.set(i.name, new Set(files))
+      const files = (await lsTree(git, i.oid)).filter(f => f.type === 'blob')
+      monthIndexes.set(i.name, new Map(files.map(f => [f.name.replace(/\.json$/, ''), f.oid])))
     }
   }
   await clone.fetchObjects([...headBlobs.values()])
@@ -109,26 +114,23 @@ export async function incrementalAttempt(
     if (head && head.missing === 0 && head.tree === (actual?.tree ?? null)) continue
     audited.add(enc)
     const caseId = head?.caseId ?? caseIdOf(enc, name)
-    const months = new Set([...(actual?.months.keys() ?? []), ...(monthIndexes.get(enc) ?? [])])
+    const months = new Set([
+      ...(actual?.months.keys() ?? []),
+      ...(monthIndexes.get(enc)?.keys() ?? [])
+    ])
     for (const month of months) look.set(monthKey(caseId, month), { caseId, month })
   }
 
   const render = target.render
   const lookList = [...look.values()]
-  const sidePaths = lookList.flatMap(l => [
-    monthIndexPath(l.caseId, l.month),
-    ...(render ? [render.monthDataPath(l.caseId, l.month)] : [])
-  ])
-  const side = await blobIds(git, dirTree, sidePaths)
+  const indexOf = (l: { caseId: string; month: string }) =>
+    monthIndexes.get(encoded(l.caseId))?.get(l.month)
+  const indexOids = lookList.map(indexOf).filter((o): o is string => !!o)
   const monthOids = lookList
     .map(l => trees.get(encoded(l.caseId))?.months.get(l.month))
     .filter((o): o is string => !!o)
-  await clone.fetchObjects([...monthOids, ...side.values()])
-  const sideTexts = await readBlobs(git, [...side.values()])
-  const text = (p: string): string | null => {
-    const oid = side.get(p)
-    return oid ? sideTexts.get(oid)! : null
-  }
+  await clone.fetchObjects([...monthOids, ...indexOids])
+  const indexTexts = await readBlobs(git, indexOids)
 
   const states = new Map<string, MonthState>()
   for (const l of lookList) {
@@ -145,11 +147,18 @@ export async function incrementalAttempt(
       }
       files.set(item.name, item.oid)
     }
-    const mPath = monthIndexPath(l.caseId, l.month)
-    const before = text(mPath)
-    const expected = before ? parseIndex(MonthIndexSchema, name(mPath), before) : null
-    states.set(monthKey(l.caseId, l.month), { ...l, files, expected })
+    const mPath = name(monthIndexPath(l.caseId, l.month))
+    const before = indexOf(l)
+    const expected = before ? parseIndex(MonthIndexSchema, mPath, indexTexts.get(before)!) : null
+    if (expected && (expected.caseId !== l.caseId || expected.month !== l.month)) {
+      throw new HistoryError(mPath, `indexes case '${expected.caseId}', ${expected.month}`)
+    }
+    const summaries = expected ? monthSummaries(mPath, expected) : new Map<string, HistoryEntry>()
+    // A month changed behind the index (hand edit, force-push) is read and validated again.
+    if (expected?.tree !== (oid ?? null)) for (const file of files.keys()) summaries.delete(file)
+    states.set(monthKey(l.caseId, l.month), { ...l, files, expected, summaries })
   }
+  await summariseUnlisted(clone, [...states.values()], name)
 
   const plan = planAppend(
     e =>
@@ -188,12 +197,15 @@ export async function incrementalAttempt(
     const entries = { ...(s.expected?.entries ?? {}), ...idsOfFiles([...names]) }
     const gone = Object.keys(entries).filter(f => !names.has(f))
     missing.push(...gone.map(f => entries[f]))
+    for (const e of newHere) s.summaries.set(path.posix.basename(entryPath(e)), summaryOf(e))
+    const summaries = Object.fromEntries(Object.keys(entries).map(f => [f, s.summaries.get(f)!]))
     const index: MonthIndex = {
       schema: INDEX_SCHEMA,
       caseId: s.caseId,
       month: s.month,
       tree: monthTree,
-      entries
+      entries,
+      summaries
     }
     changes.set(monthIndexPath(s.caseId, s.month), await writeBlob(git, serializeIndex(index)))
     const perCase = monthChanges.get(enc) ?? new Map()
@@ -210,10 +222,13 @@ export async function incrementalAttempt(
     head.entries += audited.has(enc) ? Object.keys(entries).length : newHere.length
     head.missing += audited.has(enc) ? gone.length : 0
     newHeads.set(enc, head)
-    if (render && newHere.length > 0) {
+    if (render) {
+      // From the summaries, not the previous file: nothing to fetch, and the file heals itself.
       const dPath = render.monthDataPath(s.caseId, s.month)
-      const merged = render.mergeMonthData(name(dPath), s.caseId, s.month, text(dPath), newHere)
-      changes.set(dPath, await writeBlob(git, merged))
+      const data = render.mergeMonthData(name(dPath), s.caseId, s.month, null, [
+        ...s.summaries.values()
+      ])
+      changes.set(dPath, await writeBlob(git, data))
     }
   }
   for (const [enc, head] of newHeads) {
@@ -234,15 +249,17 @@ export async function incrementalAttempt(
   const allHeads = new Map([...heads, ...newHeads])
   const total = [...allHeads.values()].reduce((n, h) => n + h.entries - h.missing, 0)
   if (withReport && render) {
-    const months = new Map<string, Map<string, string | null>>()
-    for (const [enc, head] of allHeads) {
-      const list = new Map<string, string | null>(
-        [...(monthIndexes.get(enc) ?? [])].map(m => [m, trees.get(enc)?.months.get(m) ?? null])
+    const cases = [...allHeads].map(([enc, head]) => ({
+      caseId: head.caseId,
+      total: head.entries - head.missing,
+      indexes: monthIndexes.get(enc) ?? new Map<string, string>(),
+      known: new Map(
+        [...states.values()]
+          .filter(s => s.caseId === head.caseId)
+          .map(s => [s.month, [...s.summaries.values()]])
       )
-      for (const [m, t] of monthChanges.get(enc) ?? []) list.set(m, t)
-      months.set(head.caseId, list)
-    }
-    const report = await renderReport(clone, allHeads, months, changes, render, name)
+    }))
+    const report = await renderReport(clone, cases, render, name)
     for (const [rel, blob] of report) changes.set(rel, blob)
   }
 
@@ -268,5 +285,32 @@ export async function incrementalAttempt(
       missing,
       total
     }
+  }
+}
+
+/**
+ * Summaries of files a month holds that its index has none for (a month changed behind the index,
+ * or one it has never seen): read in one fetch, validated as stored entries are.
+ */
+async function summariseUnlisted(
+  clone: Clone,
+  states: MonthState[],
+  name: (rel: string) => string
+): Promise<void> {
+  const unlisted = states.flatMap(s =>
+    [...s.files]
+      .filter(([file]) => !s.summaries.has(file))
+      .map(([file, oid]) => ({ s, file, oid }))
+  )
+  if (unlisted.length === 0) return
+  await clone.fetchObjects(unlisted.map(u => u.oid))
+  const texts = await readBlobs(clone.git, unlisted.map(u => u.oid))
+  for (const { s, file, oid } of unlisted) {
+    const rel = `${ENTRIES_DIR}/${encoded(s.caseId)}/${s.month}/${file}`
+    const entry = parseEntry(name(rel), texts.get(oid)!)
+    if (entryPath(entry) !== rel) {
+      throw new HistoryError(name(rel), `holds entry '${entry.id}', which belongs at ${entryPath(entry)}`)
+    }
+    s.summaries.set(file, summaryOf(entry))
   }
 }

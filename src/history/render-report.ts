@@ -1,79 +1,83 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import type { CaseIndex } from './manifest'
 import type { Clone } from './clone'
 import { HistoryError } from './errors'
-import { ENTRIES_DIR } from './layout'
-import { upgradeEntry } from './migrate'
+import { monthIndexPath, MonthIndexSchema, monthSummaries, parseIndex } from './manifest'
 import type { CaseView, Render } from './render-hook'
-import { lsTree, readBlobs, type TreeChanges } from './tree'
+import type { HistoryEntry } from './schema'
+import { readBlobs } from './tree'
+
+/** One case as the report reads it from the index. */
+export interface ReportCase {
+  caseId: string
+  /** Entries of the case, by its index head. */
+  total: number
+  /** Month → its month index's blob id at the tip. */
+  indexes: Map<string, string>
+  /** Summaries of the months this attempt rewrote (they win over `indexes`). */
+  known: Map<string, HistoryEntry[]>
+}
 
 /**
- * Renders README, charts and pages from each case's newest entries: its newest months, fetched a
- * month at a time, until they hold `render.recent` entries. Returns path → blob id of the files.
+ * Renders README, charts and pages from the entry summaries of each case's newest months, read
+ * from the month indexes a month at a time (one fetch per round for every case still short) until
+ * they hold `render.recent` entries; no entry file is read. Returns path → blob id of the files.
  */
 export async function renderReport(
   clone: Clone,
-  heads: Map<string, CaseIndex>,
-  months: Map<string, Map<string, string | null>>,
-  changes: TreeChanges,
+  cases: ReportCase[],
   render: Render,
   name: (rel: string) => string
 ): Promise<Map<string, string>> {
-  const { git } = clone
-  const written = new Set([...changes.values()].filter((v): v is string => typeof v === 'string'))
-  const views: CaseView[] = []
-  const wanted: { view: CaseView; rel: string; oid: string }[] = []
-  for (const [enc, head] of heads) {
-    const list = [...(months.get(head.caseId) ?? [])]
-      .filter((e): e is [string, string] => !!e[1])
-      .sort(([a], [b]) => (a < b ? 1 : -1))
-    const view: CaseView = {
-      id: head.caseId,
-      recent: [],
-      total: head.entries - head.missing,
-      months: list.map(([m]) => m)
-    }
-    views.push(view)
-    let count = 0
-    for (const [m, tree] of list) {
-      if (count >= render.recent) break
-      if (!written.has(tree)) await clone.fetchObjects([tree])
-      for (const item of await lsTree(git, tree)) {
-        wanted.push({ view, rel: `${ENTRIES_DIR}/${enc}/${m}/${item.name}`, oid: item.oid })
-        count++
+  const reading = cases.map(c => {
+    const months = [...new Set([...c.indexes.keys(), ...c.known.keys()])].sort().reverse()
+    const view: CaseView = { id: c.caseId, recent: [], total: c.total, months }
+    return { c, view, next: 0 }
+  })
+  for (;;) {
+    const wanted: { r: (typeof reading)[number]; month: string; oid: string }[] = []
+    for (const r of reading) {
+      while (r.view.recent.length < render.recent && r.next < r.view.months.length) {
+        const month = r.view.months[r.next++]
+        const known = r.c.known.get(month)
+        if (known) {
+          r.view.recent.push(...known)
+          continue
+        }
+        wanted.push({ r, month, oid: r.c.indexes.get(month)! })
+        break
       }
     }
-  }
-  await clone.fetchObjects(wanted.map(w => w.oid).filter(o => !written.has(o)))
-  const texts = await readBlobs(
-    git,
-    wanted.map(w => w.oid)
-  )
-  for (const w of wanted) {
-    let raw: unknown
-    try {
-      raw = JSON.parse(texts.get(w.oid)!)
-    } catch (err) {
-      throw new HistoryError(name(w.rel), `not valid JSON (${(err as Error).message})`)
-    }
-    try {
-      w.view.recent.push(upgradeEntry(raw))
-    } catch (err) {
-      throw new HistoryError(name(w.rel), (err as Error).message)
+    if (wanted.length === 0) break
+    await clone.fetchObjects(wanted.map(w => w.oid))
+    const texts = await readBlobs(
+      clone.git,
+      wanted.map(w => w.oid)
+    )
+    for (const { r, month, oid } of wanted) {
+      const file = name(monthIndexPath(r.c.caseId, month))
+      const index = parseIndex(MonthIndexSchema, file, texts.get(oid)!)
+      if (index.caseId !== r.c.caseId || index.month !== month) {
+        throw new HistoryError(file, `indexes case '${index.caseId}', ${index.month}`)
+      }
+      r.view.recent.push(...monthSummaries(file, index).values())
     }
   }
+
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-report-'))
   try {
-    await render.report(scratch, views)
+    await render.report(
+      scratch,
+      reading.map(r => r.view)
+    )
     const files = fs
       .readdirSync(scratch, { recursive: true, withFileTypes: true })
       .filter(d => d.isFile())
       .map(d => path.relative(scratch, path.join(d.parentPath, d.name)).split(path.sep).join('/'))
     if (files.length === 0) return new Map()
     const paths = `${files.map(f => path.join(scratch, f)).join('\n')}\n`
-    const oids = (await git(['hash-object', '-w', '--stdin-paths'], paths)).trim().split('\n')
+    const oids = (await clone.git(['hash-object', '-w', '--stdin-paths'], paths)).trim().split('\n')
     return new Map(files.map((f, i) => [f, oids[i]]))
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true })
