@@ -17,7 +17,7 @@ import { writeEntryFiles } from '../src/history/dir-store'
 import { entriesFromResult } from '../src/history/from-result'
 import type { Render } from '../src/history/render-hook'
 import { renderHook } from '../src/pipeline'
-import { dirBytes, kb, load, objectBytes, result, secs, sh } from './history-fixtures'
+import { dirBytes, kb, load, objectBytes, result, secs, sh, shInput } from './history-fixtures'
 
 const ENTRIES = Number(process.argv[2] ?? 10000)
 const STEP_MS = 86_400_000 / Number(process.argv[3] ?? 1)
@@ -71,6 +71,16 @@ async function append(
   const fetchedBefore = objectBytes(objects)
   const remoteBefore = objectBytes(path.join(bare, 'objects'))
   const packsBefore = packs(bare)
+  // The report's own time (vega, Handlebars, writing files), told apart from the git work.
+  let rendering = 0
+  const timed: Render = {
+    ...render,
+    async report(dir, cases) {
+      const r0 = performance.now()
+      await render.report(dir, cases)
+      rendering += performance.now() - r0
+    }
+  }
   const t0 = performance.now()
   const out = await appendToBranch({
     repo: bare,
@@ -78,9 +88,9 @@ async function append(
     dir: 'benchmarks',
     workDir,
     entries: entriesFromResult(result(at)),
-    render
+    render: timed
   })
-  const took = secs(t0)
+  const took = `${secs(t0)} (README and charts ${(rendering / 1000).toFixed(2)} s)`
   const pushed = [...packs(bare)]
     .filter(p => !packsBefore.has(p))
     .reduce((n, p) => n + fs.statSync(path.join(bare, 'objects', 'pack', p)).size, 0)
@@ -92,7 +102,38 @@ async function append(
       `pushed ${kb(pushed)}, remote grew ${kb(objectBytes(path.join(bare, 'objects')) - remoteBefore)}; ` +
       `${changed.length} files changed`
   )
+  console.log(`  pushed by kind (bytes in the remote's pack): ${pushedByKind(bare, out.commit!)}`)
   return out
+}
+
+/**
+ * What the new objects of a commit cost in the remote's packs, grouped: trees, and files by their
+ * folder in the history directory (entries, index, data, charts, README.md, …).
+ */
+function pushedByKind(bare: string, commit: string): string {
+  const rows = sh(bare, 'diff-tree', '-r', '-t', '--no-renames', `${commit}^`, commit)
+    .trim()
+    .split('\n')
+    .map(line => {
+      const [meta, file] = line.split('\t')
+      const [, , , oid, status] = meta.split(' ')
+      return { oid, file, status }
+    })
+    .filter(r => r.status !== 'D')
+  const oids = `${rows.map(r => r.oid).join('\n')}\n`
+  const sizes = shInput(bare, oids, 'cat-file', '--batch-check=%(objecttype) %(objectsize:disk)')
+    .trim()
+    .split('\n')
+  const groups = new Map<string, number>()
+  rows.forEach((r, i) => {
+    const [type, disk] = sizes[i].split(' ')
+    const kind = type === 'tree' ? 'trees' : (r.file.split('/')[1] ?? r.file)
+    groups.set(kind, (groups.get(kind) ?? 0) + Number(disk))
+  })
+  return [...groups]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${kb(n)}`)
+    .join(', ')
 }
 
 async function main(): Promise<void> {

@@ -13,10 +13,10 @@ import type { HistoryEntry } from './schema'
 import { terminalSafe } from '../text/terminal'
 import { itemAt, lsTree, readBlobs } from './tree'
 
-/**
+/*
  * The history on a git branch: append, prune, read. The work is split by job: `clone` (the work
  * repository, fetch and push), `branch-trees` (reading trees at a tip), `incremental-append` (one
- * attempt on a partial clone), `render-report` (README and charts from the newest entries),
+ * attempt on a partial clone), `render-report` (README and charts from the index's summaries),
  * `push-loop` (retries), `verify` (what is pushed), and `full-update` (the whole-checkout path).
  */
 export { backoffMs } from './push-loop'
@@ -32,15 +32,15 @@ export async function readBranchHistory(loc: BranchLocation): Promise<HistoryEnt
   )
 }
 
-
 /**
  * Appends entries to the history on a git branch and pushes without force; appending entries that
  * are all stored already pushes nothing. An append reads only what it changes (see
- * docs/history.md): the trees down to each case's months, the index, and for the months it
- * touches their tree, index and dashboard data; README and charts are rendered from each case's
- * newest entries. A rejected push is retried on the new tip without re-rendering README and charts;
- * once landed, one more commit renders them, unless a later writer already will. The first append
- * to a branch written by an earlier version (entries, no index) reads it all once and indexes it.
+ * docs/history.md): the trees down to each case's years, the index heads, and for the months it
+ * touches their trees and month indexes; README, charts and dashboard data are rendered from the
+ * index's entry summaries. A rejected push is retried on the new tip without re-rendering README
+ * and charts; once landed, one more commit renders them, unless a later writer already will. The
+ * first append to a branch written by an earlier version (no index, or one without summaries)
+ * reads it all once, moves its entries to this layout and indexes it.
  */
 export async function appendToBranch(
   target: BranchTarget & { entries: HistoryEntry[]; message?: string }
@@ -112,7 +112,6 @@ async function needsFullIndex(clone: Clone, target: BranchTarget): Promise<boole
   const texts = await readBlobs(clone.git, blobs)
   return [...texts.values()].some(t => indexSchemaOf(t) === INDEX_SCHEMA_V1)
 }
-
 
 /** Deletes the entries the rule selects from the history on a git branch, in one commit. */
 export async function pruneBranch(

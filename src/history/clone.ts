@@ -17,7 +17,6 @@ function checkedDir(dir: string): string {
   return norm
 }
 
-
 /** The name the work repository gives the history's remote. */
 export const REMOTE = 'history'
 
@@ -37,7 +36,7 @@ export interface Clone {
    * trees less than `depth` levels deep, no blobs (servers without filters send everything).
    */
   fetchTip(depth?: number): Promise<string | null>
-  /** Fetches objects by id (trees with their tree-less contents, blobs), in one round trip. */
+  /** Fetches objects by id (a tree without the trees and blobs it lists), in one round trip. */
   fetchObjects(oids: string[]): Promise<void>
   /** Fetches the tip in full and makes the work tree exactly its tree (empty when absent). */
   checkout(): Promise<string | null>
@@ -55,7 +54,10 @@ async function isPartial(git: Git): Promise<boolean> {
 }
 
 /** Runs `use` in the caller's work dir, or in a temporary one removed afterwards. */
-export async function withClone<T>(loc: BranchLocation, use: (clone: Clone) => Promise<T>): Promise<T> {
+export async function withClone<T>(
+  loc: BranchLocation,
+  use: (clone: Clone) => Promise<T>
+): Promise<T> {
   const dir = checkedDir(loc.dir)
   checkRepository(loc.repo)
   const repo = fs.existsSync(loc.repo) ? path.resolve(loc.repo) : loc.repo
@@ -95,7 +97,8 @@ export async function withClone<T>(loc: BranchLocation, use: (clone: Clone) => P
         if (oids.length === 0) return
         // As git's own lazy fetch asks: objects by id, no negotiation, no connectivity walk.
         const args = ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '-q', '--no-tags']
-        const only = ['--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none']
+        // tree:0 sends the objects asked for and nothing below them: a year's tree, not its months.
+        const only = ['--no-write-fetch-head', '--recurse-submodules=no', '--filter=tree:0']
         await git([...args, ...only, '--stdin', '--', REMOTE], `${[...new Set(oids)].join('\n')}\n`)
       },
       async push(commit) {

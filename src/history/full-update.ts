@@ -1,9 +1,9 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { BranchAppend, BranchTarget } from './branch-target'
-import { caseIdOf, caseTrees, checkHistoryBranch, historyTree } from './branch-trees'
+import { caseIdOf, caseTrees, checkHistoryBranch, historyTree, monthsUnder } from './branch-trees'
 import type { Clone } from './clone'
-import { writeEntryFiles, type AppendOutcome } from './dir-store'
+import { applyAppend, type AppendOutcome } from './dir-store'
 import {
   caseIndexPath,
   idsOfFiles,
@@ -15,13 +15,11 @@ import {
   type CaseIndex,
   type MonthIndex
 } from './manifest'
-import { ENTRIES_DIR, entryPath } from './layout'
-import { appendMessage, planAppend } from './plan'
+import { ENTRIES_DIR, entryPath, monthDir } from './layout'
+import { appendMessage } from './plan'
 import { pushLoop } from './push-loop'
-import { readHistory } from './read'
 import type { HistoryEntry } from './schema'
 import { lsTree } from './tree'
-
 
 /**
  * Writes the index of a checked-out history: one file per case and month, from the trees of
@@ -35,10 +33,11 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
   const root = (await git(['write-tree'])).trim()
   const trees = await caseTrees(git, await historyTree(git, root, dir))
   const byPath = new Map(all.map(e => [entryPath(e), e]))
-  for (const [enc, c] of trees) {
+  for (const [enc, caseTree] of trees) {
     const caseId = caseIdOf(enc, rel => `${clone.label}/${rel}`)
+    const months = await monthsUnder(clone, caseTree, `${clone.label}/${ENTRIES_DIR}/${enc}`)
     let count = 0
-    for (const [month, tree] of c.months) {
+    for (const [month, { oid: tree }] of months) {
       const files = (await lsTree(git, tree)).map(i => i.name)
       count += files.length
       const file = path.join(historyDir, monthIndexPath(caseId, month))
@@ -46,8 +45,9 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
       const entries = idsOfFiles(files)
       const summaries = Object.fromEntries(
         files.map(f => {
-          const entry = byPath.get(`${ENTRIES_DIR}/${enc}/${month}/${f}`)
-          if (!entry) throw new Error(`internal error: ${enc}/${month}/${f} was not read`)
+          const rel = `${ENTRIES_DIR}/${enc}/${monthDir(month)}/${f}`
+          const entry = byPath.get(rel)
+          if (!entry) throw new Error(`internal error: ${rel} was not read`)
           return [f, summaryOf(entry)]
         })
       )
@@ -57,9 +57,10 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
     const head: CaseIndex = {
       schema: INDEX_SCHEMA,
       caseId,
-      tree: c.tree,
+      tree: caseTree,
       entries: count,
-      missing: 0
+      missing: 0,
+      months: [...months.keys()].sort()
     }
     fs.writeFileSync(path.join(historyDir, caseIndexPath(caseId)), serializeIndex(head))
   }
@@ -111,22 +112,15 @@ export async function fullAppend(
 ): Promise<BranchAppend> {
   let outcome: AppendOutcome = { added: [], present: [], all: [] }
   const commit = await fullUpdate(clone, target, log, (historyDir, label) => {
-    const existing = readHistory(historyDir, { label })
-    const ids = new Set(existing.map(e => e.id))
-    const plan = planAppend(e => ids.has(e.id), target.entries)
-    writeEntryFiles(historyDir, plan.add)
-    outcome = {
-      added: plan.add.map(e => e.id),
-      present: plan.present,
-      all: [...existing, ...plan.add]
-    }
+    outcome = applyAppend(historyDir, target.entries, label)
+    const added = new Set(outcome.added)
     return {
       // The first write of this version indexes the branch even when nothing is new.
       changed: true,
       all: outcome.all,
       message:
-        plan.add.length > 0
-          ? (target.message ?? appendMessage(plan.add))
+        added.size > 0
+          ? (target.message ?? appendMessage(target.entries.filter(e => added.has(e.id))))
           : 'history: index the history'
     }
   })

@@ -5,14 +5,17 @@ import {
   caseTrees,
   checkHistoryBranch,
   encoded,
+  fetchTreesOn,
   historyTree,
+  itemsAt,
+  monthsUnder,
   partialDepth,
   under
 } from './branch-trees'
 import type { Clone } from './clone'
 import type { AppendOutcome } from './dir-store'
 import { HistoryError } from './errors'
-import { ENTRIES_DIR, entryPath, monthOf, serializeEntry } from './layout'
+import { ENTRIES_DIR, entryPath, monthDir, monthOf, serializeEntry } from './layout'
 import {
   CaseIndexSchema,
   idsOfFiles,
@@ -76,17 +79,14 @@ export async function incrementalAttempt(
   if (tip) await checkHistoryBranch(clone, target, dirTree)
   const name = (rel: string) => `${target.branch}:${under(dir, rel)}`
 
-  // Every case's index head, and its month index files by month (ids only; the tree is local).
+  // Every case's index head and directory of month indexes (the trees to this depth are local).
   const trees = await caseTrees(git, dirTree)
   const headBlobs = new Map<string, string>()
-  const monthIndexes = new Map<string, Map<string, string>>()
+  const indexDirs = new Map<string, string>()
   const indexTree = dirTree ? await itemAt(git, dirTree, INDEX_DIR) : null
   for (const i of indexTree?.type === 'tree' ? await lsTree(git, indexTree.oid) : []) {
     if (i.type === 'blob' && i.name.endsWith('.json')) headBlobs.set(i.name.slice(0, -5), i.oid)
-    if (i.type === 'tree') {
-      const files = (await lsTree(git, i.oid)).filter(f => f.type === 'blob')
-      monthIndexes.set(i.name, new Map(files.map(f => [f.name.replace(/\.json$/, ''), f.oid])))
-    }
+    if (i.type === 'tree') indexDirs.set(i.name, i.oid)
   }
   await clone.fetchObjects([...headBlobs.values()])
   const headTexts = await readBlobs(git, [...headBlobs.values()])
@@ -111,34 +111,46 @@ export async function incrementalAttempt(
   for (const enc of new Set([...heads.keys(), ...trees.keys()])) {
     const head = heads.get(enc)
     const actual = trees.get(enc)
-    if (head && head.missing === 0 && head.tree === (actual?.tree ?? null)) continue
+    if (head && head.missing === 0 && head.tree === (actual ?? null)) continue
     audited.add(enc)
     const caseId = head?.caseId ?? caseIdOf(enc, name)
     const months = new Set([
-      ...(actual?.months.keys() ?? []),
-      ...(monthIndexes.get(enc)?.keys() ?? [])
+      ...(await monthsUnder(clone, actual ?? null, name(`${ENTRIES_DIR}/${enc}`))).keys(),
+      ...(await monthsUnder(clone, indexDirs.get(enc) ?? null, name(`${INDEX_DIR}/${enc}`))).keys()
     ])
     for (const month of months) look.set(monthKey(caseId, month), { caseId, month })
   }
 
   const render = target.render
   const lookList = [...look.values()]
-  const indexOf = (l: { caseId: string; month: string }) =>
-    monthIndexes.get(encoded(l.caseId))?.get(l.month)
-  const indexOids = lookList.map(indexOf).filter((o): o is string => !!o)
-  const monthOids = lookList
-    .map(l => trees.get(encoded(l.caseId))?.months.get(l.month))
+  const monthPath = (l: { caseId: string; month: string }) =>
+    `${ENTRIES_DIR}/${encoded(l.caseId)}/${monthDir(l.month)}`
+  // The dashboard data's trees come along: they are rewritten below, in the same round trips.
+  const found = await itemsAt(clone, dirTree, [
+    ...lookList.map(monthPath),
+    ...lookList.map(l => monthIndexPath(l.caseId, l.month)),
+    ...(render ? lookList.map(l => render.monthDataPath(l.caseId, l.month)) : [])
+  ])
+  const oidAt = (p: string, type: 'tree' | 'blob'): string | undefined => {
+    const item = found.get(p)
+    if (item && item.type !== type) {
+      throw new HistoryError(name(p), `is a ${item.type} where the history holds a ${type}`)
+    }
+    return item?.oid
+  }
+  const indexOids = lookList
+    .map(l => oidAt(monthIndexPath(l.caseId, l.month), 'blob'))
     .filter((o): o is string => !!o)
+  const monthOids = lookList.map(l => oidAt(monthPath(l), 'tree')).filter((o): o is string => !!o)
   await clone.fetchObjects([...monthOids, ...indexOids])
   const indexTexts = await readBlobs(git, indexOids)
 
   const states = new Map<string, MonthState>()
   for (const l of lookList) {
-    const enc = encoded(l.caseId)
-    const oid = trees.get(enc)?.months.get(l.month)
+    const oid = oidAt(monthPath(l), 'tree')
     const files = new Map<string, string>()
     for (const item of oid ? await lsTree(git, oid) : []) {
-      const rel = `${ENTRIES_DIR}/${enc}/${l.month}/${item.name}`
+      const rel = `${monthPath(l)}/${item.name}`
       if (item.mode !== '100644' && item.mode !== '100755') {
         throw new HistoryError(
           name(rel),
@@ -148,7 +160,7 @@ export async function incrementalAttempt(
       files.set(item.name, item.oid)
     }
     const mPath = name(monthIndexPath(l.caseId, l.month))
-    const before = indexOf(l)
+    const before = oidAt(monthIndexPath(l.caseId, l.month), 'blob')
     const expected = before ? parseIndex(MonthIndexSchema, mPath, indexTexts.get(before)!) : null
     if (expected && (expected.caseId !== l.caseId || expected.month !== l.month)) {
       throw new HistoryError(mPath, `indexes case '${expected.caseId}', ${expected.month}`)
@@ -192,7 +204,7 @@ export async function incrementalAttempt(
     const fileChanges: TreeChanges = new Map(
       newHere.map(e => [path.posix.basename(entryPath(e)), added.get(entryPath(e))!])
     )
-    const monthTree = await editTree(git, trees.get(enc)?.months.get(s.month) ?? null, fileChanges)
+    const monthTree = await editTree(git, oidAt(monthPath(s), 'tree') ?? null, fileChanges)
     const names = new Set([...s.files.keys(), ...fileChanges.keys()])
     const entries = { ...(s.expected?.entries ?? {}), ...idsOfFiles([...names]) }
     const gone = Object.keys(entries).filter(f => !names.has(f))
@@ -217,10 +229,13 @@ export async function incrementalAttempt(
       tree: null,
       // An audited case is counted afresh, month by month; others add what they append.
       entries: audited.has(enc) ? 0 : (heads.get(enc)?.entries ?? 0),
-      missing: audited.has(enc) ? 0 : (heads.get(enc)?.missing ?? 0)
+      missing: audited.has(enc) ? 0 : (heads.get(enc)?.missing ?? 0),
+      months: audited.has(enc) ? [] : (heads.get(enc)?.months ?? [])
     }
     head.entries += audited.has(enc) ? Object.keys(entries).length : newHere.length
     head.missing += audited.has(enc) ? gone.length : 0
+    if (Object.keys(entries).length > 0)
+      head.months = [...new Set([...head.months, s.month])].sort()
     newHeads.set(enc, head)
     if (render) {
       // From the summaries, not the previous file: nothing to fetch, and the file heals itself.
@@ -233,9 +248,9 @@ export async function incrementalAttempt(
   }
   for (const [enc, head] of newHeads) {
     const months: TreeChanges = new Map(
-      [...(monthChanges.get(enc) ?? [])].map(([m, t]) => [m, t ? { tree: t } : null])
+      [...(monthChanges.get(enc) ?? [])].map(([m, t]) => [monthDir(m), t ? { tree: t } : null])
     )
-    head.tree = await editTree(git, trees.get(enc)?.tree ?? null, months)
+    head.tree = await editTree(git, trees.get(enc) ?? null, months)
     changes.set(`${INDEX_DIR}/${enc}.json`, await writeBlob(git, serializeIndex(head)))
   }
   if (missing.length > 0) {
@@ -249,20 +264,25 @@ export async function incrementalAttempt(
   const allHeads = new Map([...heads, ...newHeads])
   const total = [...allHeads.values()].reduce((n, h) => n + h.entries - h.missing, 0)
   if (withReport && render) {
-    const cases = [...allHeads].map(([enc, head]) => ({
+    const cases = [...allHeads.values()].map(head => ({
       caseId: head.caseId,
       total: head.entries - head.missing,
-      indexes: monthIndexes.get(enc) ?? new Map<string, string>(),
+      months: head.months,
       known: new Map(
         [...states.values()]
           .filter(s => s.caseId === head.caseId)
           .map(s => [s.month, [...s.summaries.values()]])
       )
     }))
-    const report = await renderReport(clone, cases, render, name)
+    const locate = async (paths: string[]) => {
+      const items = await itemsAt(clone, dirTree, paths)
+      return new Map([...items].filter(([, i]) => i.type === 'blob').map(([p, i]) => [p, i.oid]))
+    }
+    const report = await renderReport(clone, cases, render, name, locate)
     for (const [rel, blob] of report) changes.set(rel, blob)
   }
 
+  await fetchTreesOn(clone, dirTree, [...changes.keys()])
   const prefixed: TreeChanges = new Map([...changes].map(([rel, oid]) => [under(dir, rel), oid]))
   const newRoot = await editTree(git, root, prefixed)
   if (!newRoot || newRoot === root) {
@@ -298,18 +318,22 @@ async function summariseUnlisted(
   name: (rel: string) => string
 ): Promise<void> {
   const unlisted = states.flatMap(s =>
-    [...s.files]
-      .filter(([file]) => !s.summaries.has(file))
-      .map(([file, oid]) => ({ s, file, oid }))
+    [...s.files].filter(([file]) => !s.summaries.has(file)).map(([file, oid]) => ({ s, file, oid }))
   )
   if (unlisted.length === 0) return
   await clone.fetchObjects(unlisted.map(u => u.oid))
-  const texts = await readBlobs(clone.git, unlisted.map(u => u.oid))
+  const texts = await readBlobs(
+    clone.git,
+    unlisted.map(u => u.oid)
+  )
   for (const { s, file, oid } of unlisted) {
-    const rel = `${ENTRIES_DIR}/${encoded(s.caseId)}/${s.month}/${file}`
+    const rel = `${ENTRIES_DIR}/${encoded(s.caseId)}/${monthDir(s.month)}/${file}`
     const entry = parseEntry(name(rel), texts.get(oid)!)
     if (entryPath(entry) !== rel) {
-      throw new HistoryError(name(rel), `holds entry '${entry.id}', which belongs at ${entryPath(entry)}`)
+      throw new HistoryError(
+        name(rel),
+        `holds entry '${entry.id}', which belongs at ${entryPath(entry)}`
+      )
     }
     s.summaries.set(file, summaryOf(entry))
   }

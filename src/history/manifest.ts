@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { HistoryError, describeIssues } from './errors'
-import { decodeSegment, encodeSegment } from './layout'
+import { decodeSegment, encodeSegment, monthDir } from './layout'
 import { upgradeEntry } from './migrate'
 import type { HistoryEntry } from './schema'
 
@@ -21,8 +21,8 @@ const MONTH = /^\d{4}-\d{2}$/
 const oid = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
 
 /**
- * `index/<case>.json`, the head of a case: a few hundred bytes whatever the history's size. When
- * `tree` differs from the case's directory at the tip, something else changed it.
+ * `index/<case>.json`, the head of a case: a few hundred bytes plus 10 per month. When `tree`
+ * differs from the case's directory at the tip, something else changed it.
  */
 export const CaseIndexSchema = z
   .object({
@@ -32,13 +32,15 @@ export const CaseIndexSchema = z
     tree: oid.nullable(),
     /** Entries the index lists, and how many of them the branch lacked at the last write. */
     entries: z.number().int().nonnegative(),
-    missing: z.number().int().nonnegative()
+    missing: z.number().int().nonnegative(),
+    /** Months the index lists entries in, oldest first: a few bytes each, as compressible text. */
+    months: z.array(z.string().regex(MONTH))
   })
   .strict()
 export type CaseIndex = z.infer<typeof CaseIndexSchema>
 
 /**
- * `index/<case>/<YYYY-MM>.json`: file name in `entries/<case>/<month>/` → entry id, and → the
+ * `index/<case>/<YYYY>/<MM>.json`: file name in `entries/<case>/<YYYY>/<MM>/` → entry id, and → the
  * entry's summary (validated and upgraded as entries are, by `monthSummaries`).
  */
 export const MonthIndexSchema = z
@@ -75,7 +77,10 @@ export function monthSummaries(file: string, index: MonthIndex): Map<string, His
       throw new HistoryError(file, `summary of ${name}: ${(err as Error).message}`)
     }
     if (index.entries[name] !== entry.id || entry.caseId !== index.caseId) {
-      throw new HistoryError(file, `summary of ${name} is entry '${entry.id}', which the index does not list there`)
+      throw new HistoryError(
+        file,
+        `summary of ${name} is entry '${entry.id}', which the index does not list there`
+      )
     }
     out.set(name, entry)
   }
@@ -85,7 +90,7 @@ export function monthSummaries(file: string, index: MonthIndex): Map<string, His
 export const caseIndexPath = (caseId: string): string =>
   `${INDEX_DIR}/${encodeSegment(caseId)}.json`
 export const monthIndexPath = (caseId: string, month: string): string =>
-  `${INDEX_DIR}/${encodeSegment(caseId)}/${month}.json`
+  `${INDEX_DIR}/${encodeSegment(caseId)}/${monthDir(month)}.json`
 
 export const serializeIndex = (index: CaseIndex | MonthIndex): string =>
   `${JSON.stringify(index)}\n`

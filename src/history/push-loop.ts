@@ -26,7 +26,6 @@ export const gitReason = (err: GitError): string =>
 
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
 
-
 /**
  * Runs `attempt` until its commit lands, re-running it on the new tip while pushes are rejected
  * (another writer pushed first), for up to `retryForMs`. Every retry is logged with git's reason;

@@ -13,11 +13,14 @@ export interface ReportCase {
   caseId: string
   /** Entries of the case, by its index head. */
   total: number
-  /** Month → its month index's blob id at the tip. */
-  indexes: Map<string, string>
-  /** Summaries of the months this attempt rewrote (they win over `indexes`). */
+  /** Months the index lists entries in (any order). */
+  months: string[]
+  /** Summaries of the months this attempt rewrote (they win over the tip's month indexes). */
   known: Map<string, HistoryEntry[]>
 }
+
+/** Path (relative to the history directory) → blob id at the tip, fetching trees as needed. */
+export type Locate = (paths: string[]) => Promise<Map<string, string>>
 
 /**
  * Renders README, charts and pages from the entry summaries of each case's newest months, read
@@ -28,15 +31,16 @@ export async function renderReport(
   clone: Clone,
   cases: ReportCase[],
   render: Render,
-  name: (rel: string) => string
+  name: (rel: string) => string,
+  locate: Locate
 ): Promise<Map<string, string>> {
   const reading = cases.map(c => {
-    const months = [...new Set([...c.indexes.keys(), ...c.known.keys()])].sort().reverse()
+    const months = [...new Set([...c.months, ...c.known.keys()])].sort().reverse()
     const view: CaseView = { id: c.caseId, recent: [], total: c.total, months }
     return { c, view, next: 0 }
   })
   for (;;) {
-    const wanted: { r: (typeof reading)[number]; month: string; oid: string }[] = []
+    const wanted: { r: (typeof reading)[number]; month: string; path: string }[] = []
     for (const r of reading) {
       while (r.view.recent.length < render.recent && r.next < r.view.months.length) {
         const month = r.view.months[r.next++]
@@ -45,19 +49,23 @@ export async function renderReport(
           r.view.recent.push(...known)
           continue
         }
-        wanted.push({ r, month, oid: r.c.indexes.get(month)! })
+        wanted.push({ r, month, path: monthIndexPath(r.c.caseId, month) })
         break
       }
     }
     if (wanted.length === 0) break
-    await clone.fetchObjects(wanted.map(w => w.oid))
-    const texts = await readBlobs(
-      clone.git,
-      wanted.map(w => w.oid)
-    )
-    for (const { r, month, oid } of wanted) {
-      const file = name(monthIndexPath(r.c.caseId, month))
-      const index = parseIndex(MonthIndexSchema, file, texts.get(oid)!)
+    const oids = await locate(wanted.map(w => w.path))
+    const missing = wanted.find(w => !oids.has(w.path))
+    if (missing)
+      throw new HistoryError(
+        name(missing.path),
+        'is listed in its case index but absent (delete index/ to have the next append rebuild it)'
+      )
+    await clone.fetchObjects([...oids.values()])
+    const texts = await readBlobs(clone.git, [...oids.values()])
+    for (const { r, month, path: rel } of wanted) {
+      const file = name(rel)
+      const index = parseIndex(MonthIndexSchema, file, texts.get(oids.get(rel)!)!)
       if (index.caseId !== r.c.caseId || index.month !== month) {
         throw new HistoryError(file, `indexes case '${index.caseId}', ${index.month}`)
       }
