@@ -151,6 +151,6 @@ test('import-legacy into a local git repository, then prune it', async () => {
   expect(git(repo, 'rev-list', '--count', 'gh-pages').trim()).toBe('1')
   expect(await pruneCommand.run({ ...target, before: '2019-10-01' }, [])).toBe(0)
   const kept = entryFiles('gh-pages')
-  expect(kept.some(f => f.includes('/2019-09/'))).toBe(false)
+  expect(kept.some(f => f.includes('/2019/09/'))).toBe(false)
   expect(logged.pop()).toBe(`deleted ${184 - kept.length} entries; ${kept.length} remain`)
 })

@@ -2,8 +2,9 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { entriesFromResult } from '../src/history/from-result'
-import { encodeSegment, entryPath, serializeEntry } from '../src/history/layout'
+import { encodeSegment, entryPath, flatEntryPath, serializeEntry } from '../src/history/layout'
 import { HistoryEntryV0Schema } from '../src/history/migrate'
+import { applyAppend } from '../src/history/dir-store'
 import { readHistory } from '../src/history/read'
 import { HistoryError } from '../src/history/errors'
 import { HISTORY_SCHEMA } from '../src/history/schema'
@@ -143,7 +144,7 @@ describe('readHistory', () => {
       'a file at the wrong path',
       'entries/2/2019-10/draft~2F1.json',
       JSON.stringify(v0),
-      /holds entry 'draft\/1', which belongs at entries\/1\/2019-10\/draft~2F1\.json/
+      /holds entry 'draft\/1', which belongs at entries\/1\/2019\/10\/draft~2F1\.json/
     ]
   ]
   test.each(failures)('%s stops the read, naming the file', (_what, rel, text, problem) => {
@@ -185,9 +186,24 @@ describe('layout', () => {
     expect(names).toEqual(['a~2Fb', 'a~7E2Fb', 'a~3Ab', '~2Ehidden', 'x.y', '~C3~A9'])
   })
 
-  test('shards by case and UTC month', () => {
+  test('shards by case, UTC year and month', () => {
     expect(entryPath({ id: 'r/1', caseId: '1', timestampEval: '2019-10-01T01:00:00+02:00' })).toBe(
-      'entries/1/2019-09/r~2F1.json'
+      'entries/1/2019/09/r~2F1.json'
     )
+  })
+
+  test('entries of the layout without a year level are read, and moved by the next write', () => {
+    const [e] = entriesFromResult(makeResult())
+    put(flatEntryPath(e), JSON.stringify(e))
+    expect(readHistory(dir)).toEqual([e])
+    const more = entriesFromResult(makeResult({ sha: 'b'.repeat(40) }))
+    applyAppend(dir, more)
+    expect(fs.existsSync(path.join(dir, flatEntryPath(e)))).toBe(false)
+    expect(fs.readFileSync(path.join(dir, entryPath(e)), 'utf8')).toBe(JSON.stringify(e))
+    expect(
+      readHistory(dir)
+        .map(x => x.id)
+        .sort()
+    ).toEqual([e, ...more].map(x => x.id).sort())
   })
 })

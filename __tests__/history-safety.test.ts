@@ -8,7 +8,7 @@ import { compareCommand } from '../src/commands/compare'
 import { appendToBranch } from '../src/history/branch-store'
 import { HistoryError } from '../src/history/errors'
 import { entriesFromResult } from '../src/history/from-result'
-import { entryPath } from '../src/history/layout'
+import { entryPath, monthDir, monthOf } from '../src/history/layout'
 import { importLegacy } from '../src/history/legacy'
 import { readHistory } from '../src/history/read'
 import { writeEntryFiles } from '../src/history/dir-store'
@@ -93,8 +93,8 @@ test('entries removed behind the index are named in a loud warning at every appe
     for (const e of lost) expect(log[0]).toContain(e.id)
   }
   // The index still expects them, and the dashboard data still shows them.
-  const month = path.posix.dirname(entryPath(lost[0])).split('/').pop()!
-  const index = JSON.parse(show(bare, 'gh-pages', `benchmarks/index/1/${month}.json`))
+  const month = monthOf(lost[0].timestampEval)
+  const index = JSON.parse(show(bare, 'gh-pages', `benchmarks/index/1/${monthDir(month)}.json`))
   expect(Object.values(index.entries)).toContain(lost[0].id)
   expect(JSON.parse(show(bare, 'gh-pages', 'benchmarks/index/1.json'))).toMatchObject({
     entries: 4,

@@ -163,7 +163,7 @@ test('render command: reads a history directory and writes README, charts and da
     'README.md',
     'index.html',
     'data/cases.js',
-    'data/4/2019-09.js',
+    'data/4/2019/09.js',
     'charts/case-4-hops.svg'
   ]) {
     expect(fs.existsSync(path.join(out, f))).toBe(true)

@@ -1,7 +1,9 @@
 /**
  * One append of a suite result (4 entries) to a history of N entries on a gh-pages branch, real
- * git and a bare remote that serves partial fetches as GitHub does: time, bytes fetched, bytes
- * pushed, and how much the remote grows; cold (a fresh clone directory, as on Actions) and warm.
+ * git and a bare remote that serves partial fetches as GitHub does: time (and the render's part of
+ * it), bytes fetched and pushed (objects that crossed the wire, deltas as sent), how much the
+ * remote's packs grew (a received thin pack is completed with its bases), and what the push
+ * carried by kind; cold (a fresh clone directory, as on Actions) and warm.
  * Run: npm run bench:history -- [entries=10000] [suite results per day=1]
  *
  * The history has one suite result per day by default (nightly runs: about 30 entries per case
@@ -17,7 +19,7 @@ import { writeEntryFiles } from '../src/history/dir-store'
 import { entriesFromResult } from '../src/history/from-result'
 import type { Render } from '../src/history/render-hook'
 import { renderHook } from '../src/pipeline'
-import { dirBytes, kb, load, objectBytes, result, secs, sh } from './history-fixtures'
+import { dirBytes, kb, load, objectBytes, result, secs, sh, shInput } from './history-fixtures'
 
 const ENTRIES = Number(process.argv[2] ?? 10000)
 const STEP_MS = 86_400_000 / Number(process.argv[3] ?? 1)
@@ -57,8 +59,36 @@ function seed(tmp: string, count: number): { bare: string; end: Date } {
   return { bare, end }
 }
 
-const packs = (bare: string): Set<string> =>
-  new Set(fs.readdirSync(path.join(bare, 'objects', 'pack')).filter(f => f.endsWith('.pack')))
+const packs = (repo: string): Set<string> => {
+  const dir = path.join(repo, 'objects', 'pack')
+  return new Set(fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => f.endsWith('.pack')) : [])
+}
+
+/** Ids of every object in a repository (`repo` is its git directory). */
+const objectIds = (repo: string): Set<string> =>
+  fs.existsSync(repo)
+    ? new Set(
+        sh(repo, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname)').split('\n')
+      )
+    : new Set()
+
+/**
+ * Bytes that crossed the wire into `repo` since `before`: the objects of its new packs that it did
+ * not hold, as stored there (deltas stay deltas). A thin pack's bases, which git appends to the
+ * received pack from objects the repository already had, are not counted: they were not sent.
+ */
+function receivedBytes(repo: string, packsBefore: Set<string>, before: Set<string>): number {
+  let bytes = 0
+  for (const p of packs(repo)) {
+    if (packsBefore.has(p)) continue
+    const idx = path.join(repo, 'objects', 'pack', p.replace(/\.pack$/, '.idx'))
+    for (const line of sh(repo, 'verify-pack', '-v', idx).split('\n')) {
+      const [oid, type, , inPack] = line.split(/\s+/)
+      if (/^(commit|tree|blob|tag)$/.test(type) && !before.has(oid)) bytes += Number(inPack)
+    }
+  }
+  return bytes
+}
 
 async function append(
   bare: string,
@@ -67,10 +97,27 @@ async function append(
   render: Render,
   label: string
 ): Promise<BranchAppend> {
-  const objects = path.join(workDir, '.git', 'objects')
-  const fetchedBefore = objectBytes(objects)
+  // Every fetch keeps its pack, so what was fetched is told apart from what was written here.
+  const work = path.join(workDir, '.git')
+  if (!fs.existsSync(work)) {
+    sh(path.dirname(workDir), 'init', '-q', workDir)
+    sh(workDir, 'config', 'fetch.unpackLimit', '1')
+  }
+  const workPacks = packs(work)
+  const workObjects = objectIds(work)
   const remoteBefore = objectBytes(path.join(bare, 'objects'))
   const packsBefore = packs(bare)
+  const remoteObjects = objectIds(bare)
+  // The report's own time (vega, Handlebars, writing files), told apart from the git work.
+  let rendering = 0
+  const timed: Render = {
+    ...render,
+    async report(dir, cases) {
+      const r0 = performance.now()
+      await render.report(dir, cases)
+      rendering += performance.now() - r0
+    }
+  }
   const t0 = performance.now()
   const out = await appendToBranch({
     repo: bare,
@@ -78,21 +125,53 @@ async function append(
     dir: 'benchmarks',
     workDir,
     entries: entriesFromResult(result(at)),
-    render
+    render: timed
   })
-  const took = secs(t0)
-  const pushed = [...packs(bare)]
-    .filter(p => !packsBefore.has(p))
-    .reduce((n, p) => n + fs.statSync(path.join(bare, 'objects', 'pack', p)).size, 0)
+  const took = `${secs(t0)} (README and charts ${(rendering / 1000).toFixed(2)} s)`
+  const fetched = receivedBytes(work, workPacks, workObjects)
+  const pushed = receivedBytes(bare, packsBefore, remoteObjects)
   const changed = sh(bare, 'diff-tree', '-r', '--name-only', `${out.commit}^`, out.commit!)
     .trim()
     .split('\n')
   console.log(
-    `${label}: ${took}, ${out.attempts} attempt(s); fetched ${kb(objectBytes(objects) - fetchedBefore)}, ` +
+    `${label}: ${took}, ${out.attempts} attempt(s); fetched ${kb(fetched)}, ` +
       `pushed ${kb(pushed)}, remote grew ${kb(objectBytes(path.join(bare, 'objects')) - remoteBefore)}; ` +
       `${changed.length} files changed`
   )
+  console.log(
+    `  pushed by kind (as stored in the remote's pack): ${pushedByKind(bare, out.commit!)}`
+  )
   return out
+}
+
+/**
+ * What the new objects of a commit cost in the remote's packs, grouped: trees, and files by their
+ * folder in the history directory (entries, index, data, charts, README.md, …).
+ */
+function pushedByKind(bare: string, commit: string): string {
+  const rows = sh(bare, 'diff-tree', '-r', '-t', '--no-renames', `${commit}^`, commit)
+    .trim()
+    .split('\n')
+    .map(line => {
+      const [meta, file] = line.split('\t')
+      const [, , , oid, status] = meta.split(' ')
+      return { oid, file, status }
+    })
+    .filter(r => r.status !== 'D')
+  const oids = `${rows.map(r => r.oid).join('\n')}\n`
+  const sizes = shInput(bare, oids, 'cat-file', '--batch-check=%(objecttype) %(objectsize:disk)')
+    .trim()
+    .split('\n')
+  const groups = new Map<string, number>()
+  rows.forEach((r, i) => {
+    const [type, disk] = sizes[i].split(' ')
+    const kind = type === 'tree' ? 'trees' : (r.file.split('/')[1] ?? r.file)
+    groups.set(kind, (groups.get(kind) ?? 0) + Number(disk))
+  })
+  return [...groups]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${kb(n)}`)
+    .join(', ')
 }
 
 async function main(): Promise<void> {

@@ -114,11 +114,14 @@ export function result(startedAt: Date): Result {
   }
 }
 
-export const sh = (cwd: string, ...args: string[]): string =>
+export const sh = (cwd: string, ...args: string[]): string => shInput(cwd, '', ...args)
+
+/** git with `input` on its standard input. */
+export const shInput = (cwd: string, input: string, ...args: string[]): string =>
   execFileSync(
     'git',
     ['-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args],
-    { cwd, encoding: 'utf8', maxBuffer: 1 << 28 }
+    { cwd, input, encoding: 'utf8', maxBuffer: 1 << 28 }
   )
 
 /** Bytes of the files under `dir` (0 when absent). */

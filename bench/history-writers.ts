@@ -15,7 +15,8 @@ import { readHistory } from '../src/history/read'
 import { appendEntries, renderHook } from '../src/pipeline'
 import { load, result, secs, sh } from './history-fixtures'
 
-const render = () => renderHook({ template: null, maxEntries: 50 })
+const MAX_ENTRIES = 50
+const render = () => renderHook({ template: null, maxEntries: MAX_ENTRIES })
 
 /** One writer: `node <this> writer <remote> <work-dir> <start ms>`; prints its outcome as JSON. */
 async function writer([repo, workDir, at]: string[]): Promise<void> {
@@ -121,9 +122,12 @@ async function main(): Promise<void> {
         `${sh(bare, 'rev-list', '--count', 'gh-pages').trim()} commits`
     )
     const readme = fs.readFileSync(path.join(check, 'benchmarks', 'README.md'), 'utf8')
-    // The last writer rendered: the README shows every writer's commit.
+    // The last writer rendered: the README shows every writer's commit, up to max-entries (the
+    // writers' entries are the newest of each case).
     const shown = done.filter(d => readme.includes(d.sha.slice(0, 7))).length
-    console.log(`README shows the commits of ${shown} of ${done.length} writers`)
+    console.log(
+      `README shows the commits of ${shown} of ${done.length} writers (at most ${MAX_ENTRIES}: max-entries)`
+    )
     console.log(load())
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { entryPath, serializeEntry } from './layout'
+import { entryPath, flatEntryPath, serializeEntry } from './layout'
 import { planAppend, selectPrune, type PruneRule } from './plan'
 import { readHistory, sortEntries } from './read'
 import type { HistoryEntry } from './schema'
@@ -41,21 +41,42 @@ export function writeEntryFiles(dir: string, entries: HistoryEntry[]): void {
   }
 }
 
-/** Deletes the entries' files and the month/case directories they leave empty. */
-function removeEntryFiles(dir: string, entries: HistoryEntry[]): void {
+/** Removes the directories above `file` (inside `dir`) that are left empty. */
+function removeEmptyParents(dir: string, file: string): void {
+  for (let d = path.dirname(file); d !== dir && fs.readdirSync(d).length === 0;) {
+    fs.rmdirSync(d)
+    d = path.dirname(d)
+  }
+}
+
+/** Deletes the entries' files and the month/year/case directories they leave empty. */
+export function removeEntryFiles(dir: string, entries: HistoryEntry[]): void {
   for (const entry of entries) {
     const file = path.join(dir, entryPath(entry))
     fs.rmSync(file)
-    for (let d = path.dirname(file); d !== dir && fs.readdirSync(d).length === 0;) {
-      fs.rmdirSync(d)
-      d = path.dirname(d)
-    }
+    removeEmptyParents(dir, file)
+  }
+}
+
+/**
+ * Moves entries stored under the layout without a year level to their path, bytes unchanged (an
+ * old schema version stays as written). Each file is renamed, so none is ever lost or doubled.
+ */
+export function relocateFlatEntries(dir: string, entries: HistoryEntry[]): void {
+  for (const entry of entries) {
+    const flat = path.join(dir, flatEntryPath(entry))
+    if (!fs.existsSync(flat)) continue
+    const file = path.join(dir, entryPath(entry))
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.renameSync(flat, file)
+    removeEmptyParents(dir, flat)
   }
 }
 
 /** Validates the stored history, then adds the entries not stored yet. */
-function applyAppend(dir: string, entries: HistoryEntry[], label?: string): AppendOutcome {
+export function applyAppend(dir: string, entries: HistoryEntry[], label?: string): AppendOutcome {
   const existing = readHistory(dir, { label })
+  relocateFlatEntries(dir, existing)
   const ids = new Set(existing.map(e => e.id))
   const plan = planAppend(e => ids.has(e.id), entries)
   writeEntryFiles(dir, plan.add)
@@ -75,7 +96,10 @@ export function applyPrune(
 ): PruneOutcome {
   const existing = readHistory(dir, { label })
   const removed = selectPrune(existing, rule)
-  if (!dryRun) removeEntryFiles(dir, removed)
+  if (!dryRun) {
+    relocateFlatEntries(dir, existing)
+    removeEntryFiles(dir, removed)
+  }
   const gone = new Set(removed.map(e => e.id))
   return { removed, all: dryRun ? existing : existing.filter(e => !gone.has(e.id)) }
 }

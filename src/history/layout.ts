@@ -2,10 +2,11 @@ import * as path from 'node:path'
 import type { HistoryEntry } from './schema'
 
 /**
- * Where entries live inside the history directory: one small JSON file per entry, grouped by case
- * and UTC month (`entries/<case>/<YYYY-MM>/<id>.json`). An append therefore adds one blob and
- * rewrites only the few small git trees on its path, never a file that grows with the history.
- * The rendered report (README, charts/, dashboard/, data/) shares the directory and is not read.
+ * Where entries live inside the history directory: one small JSON file per entry, grouped by case,
+ * UTC year and month (`entries/<case>/<YYYY>/<MM>/<id>.json`). An append therefore adds one blob
+ * and rewrites only the few small git trees on its path: none lists more than a year's months or
+ * a case's years, so none grows with the history. The rendered report (README, charts/,
+ * dashboard/, data/) shares the directory and is not read.
  */
 export const ENTRIES_DIR = 'entries'
 
@@ -25,8 +26,31 @@ export function monthOf(isoTime: string): string {
   return new Date(isoTime).toISOString().slice(0, 7)
 }
 
+/** `2019-09` → `2019/09`: a month's directory under its year. */
+export const monthDir = (month: string): string => month.replace('-', '/')
+
+/** `2019`, `09` → `2019-09`, or null when the names are not a year and a month. */
+export function monthOfDirs(year: string, month: string): string | null {
+  return /^\d{4}$/.test(year) && /^(0[1-9]|1[0-2])$/.test(month) ? `${year}-${month}` : null
+}
+
+type Placed = Pick<HistoryEntry, 'id' | 'caseId' | 'timestampEval'>
+
 /** Path of an entry's file relative to the history directory, with forward slashes. */
-export function entryPath(entry: Pick<HistoryEntry, 'id' | 'caseId' | 'timestampEval'>): string {
+export function entryPath(entry: Placed): string {
+  return path.posix.join(
+    ENTRIES_DIR,
+    encodeSegment(entry.caseId),
+    monthDir(monthOf(entry.timestampEval)),
+    `${encodeSegment(entry.id)}.json`
+  )
+}
+
+/**
+ * Where versions before the year level stored an entry (`entries/<case>/<YYYY-MM>/<id>.json`):
+ * still read, and moved to `entryPath` by the next write that reads the whole history.
+ */
+export function flatEntryPath(entry: Placed): string {
   return path.posix.join(
     ENTRIES_DIR,
     encodeSegment(entry.caseId),

@@ -1,22 +1,28 @@
 import { z } from 'zod'
 import { HistoryError, describeIssues } from './errors'
-import { decodeSegment, encodeSegment } from './layout'
+import { decodeSegment, encodeSegment, monthDir } from './layout'
+import { upgradeEntry } from './migrate'
+import type { HistoryEntry } from './schema'
 
 /**
- * The history's index, in its own files and schema, generic over entry content: which entry ids
- * (by file name) each case and month holds, and the git trees as last written by this tool. An
- * append compares one small head per case with the branch to notice entries that vanished (a
- * force-push, a hand edit) without reading any entry; its presence marks a history branch.
+ * The history's index, in its own files and schema: which entry ids (by file name) each case and
+ * month holds, the git trees as last written by this tool, and each entry's summary (the entry
+ * without its per-request samples and per-run summaries, about 1 kB instead of 16). An append
+ * compares one small head per case with the branch to notice entries that vanished (a force-push,
+ * a hand edit) without reading any entry, and renders the report from the summaries of each case's
+ * newest months; its presence marks a history branch.
  */
-export const INDEX_SCHEMA = 'gnes-latency-bench/history-index@1'
+export const INDEX_SCHEMA = 'gnes-latency-bench/history-index@2'
+/** The index as the first indexed version wrote it (no summaries): re-indexed once, in full. */
+export const INDEX_SCHEMA_V1 = 'gnes-latency-bench/history-index@1'
 export const INDEX_DIR = 'index'
 
 const MONTH = /^\d{4}-\d{2}$/
 const oid = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
 
 /**
- * `index/<case>.json`, the head of a case: a few hundred bytes whatever the history's size. When
- * `tree` differs from the case's directory at the tip, something else changed it.
+ * `index/<case>.json`, the head of a case: a few hundred bytes plus 10 per month. When `tree`
+ * differs from the case's directory at the tip, something else changed it.
  */
 export const CaseIndexSchema = z
   .object({
@@ -26,12 +32,17 @@ export const CaseIndexSchema = z
     tree: oid.nullable(),
     /** Entries the index lists, and how many of them the branch lacked at the last write. */
     entries: z.number().int().nonnegative(),
-    missing: z.number().int().nonnegative()
+    missing: z.number().int().nonnegative(),
+    /** Months the index lists entries in, oldest first: a few bytes each, as compressible text. */
+    months: z.array(z.string().regex(MONTH))
   })
   .strict()
 export type CaseIndex = z.infer<typeof CaseIndexSchema>
 
-/** `index/<case>/<YYYY-MM>.json`: file name in `entries/<case>/<month>/` → entry id. */
+/**
+ * `index/<case>/<YYYY>/<MM>.json`: file name in `entries/<case>/<YYYY>/<MM>/` → entry id, and → the
+ * entry's summary (validated and upgraded as entries are, by `monthSummaries`).
+ */
 export const MonthIndexSchema = z
   .object({
     schema: z.literal(INDEX_SCHEMA),
@@ -39,18 +50,60 @@ export const MonthIndexSchema = z
     month: z.string().regex(MONTH),
     /** The month's directory of entries at the last write; null when it is gone. */
     tree: oid.nullable(),
-    entries: z.record(z.string())
+    entries: z.record(z.string()),
+    summaries: z.record(z.unknown())
   })
   .strict()
 export type MonthIndex = z.infer<typeof MonthIndexSchema>
 
+/** What the report and the dashboard data are rendered from: no samples, no per-run summaries. */
+export const summaryOf = (entry: HistoryEntry): HistoryEntry => ({
+  ...entry,
+  samples: null,
+  runs: []
+})
+
+/**
+ * A month index's summaries by file name, each validated (and upgraded) as a stored entry is, and
+ * checked to be the entry the index lists under that name; `file` names the index in errors.
+ */
+export function monthSummaries(file: string, index: MonthIndex): Map<string, HistoryEntry> {
+  const out = new Map<string, HistoryEntry>()
+  for (const [name, raw] of Object.entries(index.summaries)) {
+    let entry: HistoryEntry
+    try {
+      entry = upgradeEntry(raw)
+    } catch (err) {
+      throw new HistoryError(file, `summary of ${name}: ${(err as Error).message}`)
+    }
+    if (index.entries[name] !== entry.id || entry.caseId !== index.caseId) {
+      throw new HistoryError(
+        file,
+        `summary of ${name} is entry '${entry.id}', which the index does not list there`
+      )
+    }
+    out.set(name, entry)
+  }
+  return out
+}
+
 export const caseIndexPath = (caseId: string): string =>
   `${INDEX_DIR}/${encodeSegment(caseId)}.json`
 export const monthIndexPath = (caseId: string, month: string): string =>
-  `${INDEX_DIR}/${encodeSegment(caseId)}/${month}.json`
+  `${INDEX_DIR}/${encodeSegment(caseId)}/${monthDir(month)}.json`
 
 export const serializeIndex = (index: CaseIndex | MonthIndex): string =>
   `${JSON.stringify(index)}\n`
+
+/** The schema an index file names, read without validating the rest; null when it names none. */
+export function indexSchemaOf(text: string): string | null {
+  try {
+    const schema = (JSON.parse(text) as { schema?: unknown }).schema
+    return typeof schema === 'string' ? schema : null
+  } catch {
+    return null
+  }
+}
 
 /** Parses one index file; `file` names it in errors. */
 export function parseIndex<T extends z.ZodTypeAny>(

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { HistoryError } from './errors'
-import { ENTRIES_DIR, entryPath } from './layout'
+import { ENTRIES_DIR, entryPath, flatEntryPath } from './layout'
 import { upgradeEntry } from './migrate'
 import type { HistoryEntry } from './schema'
 
@@ -48,20 +48,9 @@ export function readHistory(dir: string, options: ReadOptions = {}): HistoryEntr
   const entries = listFiles(entriesDir, label).map(rel => {
     const file = `${ENTRIES_DIR}/${rel}`
     const name = path.posix.join(label, file)
-    let raw: unknown
-    try {
-      raw = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))
-    } catch (err) {
-      throw new HistoryError(name, `not valid JSON (${(err as Error).message})`)
-    }
-    let entry: HistoryEntry
-    try {
-      entry = upgradeEntry(raw)
-    } catch (err) {
-      throw new HistoryError(name, (err as Error).message)
-    }
+    const entry = parseEntry(name, fs.readFileSync(path.join(dir, file), 'utf8'))
     const expected = entryPath(entry)
-    if (expected !== file) {
+    if (expected !== file && flatEntryPath(entry) !== file) {
       throw new HistoryError(name, `holds entry '${entry.id}', which belongs at ${expected}`)
     }
     const other = seen.get(entry.id)
@@ -70,6 +59,21 @@ export function readHistory(dir: string, options: ReadOptions = {}): HistoryEntr
     return entry
   })
   return sortEntries(entries)
+}
+
+/** One stored entry's text, validated and upgraded; `file` names it in errors. */
+export function parseEntry(file: string, text: string): HistoryEntry {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (err) {
+    throw new HistoryError(file, `not valid JSON (${(err as Error).message})`)
+  }
+  try {
+    return upgradeEntry(raw)
+  } catch (err) {
+    throw new HistoryError(file, (err as Error).message)
+  }
 }
 
 /** Oldest first, ties by id, so renders and prunes see one deterministic order. */

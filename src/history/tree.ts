@@ -4,16 +4,25 @@ import type { Git } from './git'
  * Git trees edited without a work tree or an index: an append reads and rewrites only the trees on
  * the paths it changes, so it never needs the rest of the branch (see docs/history.md, "Writing").
  */
-interface TreeItem {
+export interface TreeItem {
   mode: string
   type: 'blob' | 'tree'
   oid: string
   name: string
 }
 
+/**
+ * Trees listed in this process, by id: a tree's id names its content, so a listing never goes
+ * stale, and an append that walks the same trees for several paths runs `ls-tree` once for each.
+ */
+const listed = new Map<string, TreeItem[]>()
+const LISTED_MAX = 20_000
+
 /** A tree's items; the tree must be in the local object store (a partial clone never lazy-fetches here). */
 export async function lsTree(git: Git, oid: string): Promise<TreeItem[]> {
-  return (await git(['ls-tree', '-z', '--full-tree', oid]))
+  const known = listed.get(oid)
+  if (known) return known
+  const items = (await git(['ls-tree', '-z', '--full-tree', oid]))
     .split('\0')
     .filter(Boolean)
     .map(line => {
@@ -21,6 +30,9 @@ export async function lsTree(git: Git, oid: string): Promise<TreeItem[]> {
       const [mode, type, id] = line.slice(0, tab).split(' ')
       return { mode, type: type as TreeItem['type'], oid: id, name: line.slice(tab + 1) }
     })
+  if (listed.size >= LISTED_MAX) listed.clear()
+  listed.set(oid, items)
+  return items
 }
 
 /** The item at `path` (slash-separated) under `root`, or null; every tree on the way must be local. */

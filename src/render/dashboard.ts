@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Profile } from '../client/profile'
 import { roundMicros } from '../history/from-result'
-import { encodeSegment } from '../history/layout'
+import { encodeSegment, monthDir } from '../history/layout'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtTime, versionLabel } from './format'
@@ -86,7 +86,7 @@ function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry
   }
 }
 
-/** One case and month of the dashboard's data (`data/<case>/<YYYY-MM>.js`), newest first. */
+/** One case and month of the dashboard's data (`data/<case>/<YYYY>/<MM>.js`), newest first. */
 const MonthDataSchema = z.object({
   schema: z.literal(DASHBOARD_SCHEMA),
   caseId: z.string(),
@@ -126,11 +126,15 @@ const script = (fn: string, payload: unknown): string =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029')});\n`
 
+/** `data/<case>/<YYYY>/<MM>.js`: under its year, so no directory lists every month. */
 export const monthDataPath = (caseId: string, month: string): string =>
-  `data/${encodeSegment(caseId)}/${month}.js`
+  `data/${encodeSegment(caseId)}/${monthDir(month)}.js`
 
-/** Month data files as renderReport names them, so files of pruned months can be removed. */
-export const MONTH_DATA_FILE = /^data\/[A-Za-z0-9._~-]+\/\d{4}-\d{2}\.js$/
+/**
+ * Month data files as renderReport names them, so files of pruned months can be removed; the
+ * second form is the layout before the year level (`data/<case>/<YYYY-MM>.js`), removed the same way.
+ */
+export const MONTH_DATA_FILE = /^data\/[A-Za-z0-9._~-]+\/(\d{4}\/\d{2}|\d{4}-\d{2})\.js$/
 
 const newestFirst = (a: DashboardEntry, b: DashboardEntry): number =>
   a.built < b.built

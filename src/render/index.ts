@@ -231,15 +231,13 @@ function removeStaleCharts(dir: string, keep: readonly string[]): void {
   }
 }
 
-/** Month data files of pruned months or cases; only files named as ours go. */
+/** Month data files of pruned months or cases, and of the older layout; only files named as ours go. */
 function removeStaleData(outDir: string, keep: Set<string>): void {
   const data = path.join(outDir, 'data')
   if (!fs.existsSync(data)) return
-  for (const d of fs.readdirSync(data, { withFileTypes: true })) {
-    if (!d.isDirectory()) continue
-    for (const name of fs.readdirSync(path.join(data, d.name))) {
-      const rel = `data/${d.name}/${name}`
-      if (MONTH_DATA_FILE.test(rel) && !keep.has(rel)) fs.rmSync(path.join(outDir, rel))
-    }
+  for (const d of fs.readdirSync(data, { withFileTypes: true, recursive: true })) {
+    if (!d.isFile()) continue
+    const rel = path.relative(outDir, path.join(d.parentPath, d.name)).split(path.sep).join('/')
+    if (MONTH_DATA_FILE.test(rel) && !keep.has(rel)) fs.rmSync(path.join(outDir, rel))
   }
 }

@@ -331,7 +331,8 @@
     return Promise.all(
       c.months.map(function (m) {
         if (state.months[c.caseId + '/' + m]) return null
-        return loadScript('data/' + encodeURIComponent(c.file) + '/' + m + '.js')
+        // data/<case>/<YYYY>/<MM>.js: months sit under their year.
+        return loadScript('data/' + encodeURIComponent(c.file) + '/' + m.replace('-', '/') + '.js')
       })
     ).then(function () {
       var all = []

@@ -1,0 +1,137 @@
+import type { BranchTarget } from './branch-target'
+import type { Clone } from './clone'
+import { HistoryError } from './errors'
+import { redactUrl, type Git } from './git'
+import { ENTRIES_DIR, monthOfDirs } from './layout'
+import { caseIndexPath, idsOfFiles, INDEX_DIR } from './manifest'
+import { itemAt, lsTree, type TreeItem } from './tree'
+
+/**
+ * Reading the history's git trees at a tip, on a partial clone: where the history directory is,
+ * whether it is a history branch, each case's years and months, and the trees on given paths.
+ */
+
+export const under = (dir: string, rel: string): string => (dir === '.' ? rel : `${dir}/${rel}`)
+
+/** Tree levels a partial fetch takes: down to each case's list of years (`<dir>/entries/<case>`). */
+export const partialDepth = (dir: string): number => (dir === '.' ? 0 : dir.split('/').length) + 3
+
+/** The tree of the history directory at `root`, or null when the branch has none. */
+export async function historyTree(git: Git, root: string, dir: string): Promise<string | null> {
+  const item = dir === '.' ? { type: 'tree', oid: root } : await itemAt(git, root, dir)
+  return item?.type === 'tree' ? item.oid : null
+}
+
+/**
+ * A history branch is one this tool created: its history directory holds `index/` (written from
+ * this version on) or `entries/` (written by earlier ones). Anything else, such as a branch of
+ * code or a site, is written to only when the caller adopts it.
+ */
+export async function checkHistoryBranch(
+  clone: Clone,
+  target: BranchTarget,
+  dirTree: string | null
+): Promise<{ entries: boolean; index: boolean }> {
+  const names = dirTree ? (await lsTree(clone.git, dirTree)).map(i => i.name) : []
+  const found = { entries: names.includes(ENTRIES_DIR), index: names.includes(INDEX_DIR) }
+  if (!found.entries && !found.index && !target.adopt) {
+    throw new Error(
+      `branch '${target.branch}' of ${redactUrl(clone.url)} exists but holds no history in '${clone.dir}' ` +
+        `(no ${ENTRIES_DIR}/ or ${INDEX_DIR}/ there): refusing to write onto it. ` +
+        'Pick another gh-pages-branch / history-dir, or pass --adopt-branch (input adopt-branch: true) to add the history to it.'
+    )
+  }
+  return found
+}
+
+/** Each case directory of `entries/` at the tip (`entries/<case>`): encoded name → tree id. */
+export async function caseTrees(git: Git, dirTree: string | null): Promise<Map<string, string>> {
+  const entries = dirTree ? await itemAt(git, dirTree, ENTRIES_DIR) : null
+  if (entries?.type !== 'tree') return new Map()
+  const cases = (await lsTree(git, entries.oid)).filter(c => c.type === 'tree')
+  return new Map(cases.map(c => [c.name, c.oid]))
+}
+
+/**
+ * Every month under a directory of years (`entries/<case>`, `index/<case>`), as `YYYY-MM` → the
+ * month's item (a directory of entries, or a file such as `MM.json`), fetching the year trees in
+ * one round trip. A name that is not a year or a month is an error naming it (`label` is the
+ * directory's name in errors): entries sit at `<case>/<YYYY>/<MM>/`.
+ */
+export async function monthsUnder(
+  clone: Clone,
+  tree: string | null,
+  label: string
+): Promise<Map<string, TreeItem>> {
+  const out = new Map<string, TreeItem>()
+  if (!tree) return out
+  const years = await lsTree(clone.git, tree)
+  await clone.fetchObjects(years.filter(y => y.type === 'tree').map(y => y.oid))
+  for (const year of years) {
+    if (year.type !== 'tree' || !/^\d{4}$/.test(year.name)) {
+      throw new HistoryError(
+        `${label}/${year.name}`,
+        'is not a year directory (the history is stored as <case>/<YYYY>/<MM>/)'
+      )
+    }
+    for (const item of await lsTree(clone.git, year.oid)) {
+      const month = monthOfDirs(year.name, item.name.replace(/\.[a-z]+$/, ''))
+      if (!month) throw new HistoryError(`${label}/${year.name}/${item.name}`, 'is not a month')
+      out.set(month, item)
+    }
+  }
+  return out
+}
+
+/**
+ * Makes the trees on each path below `base` local (not the items at the ends), level by level:
+ * one fetch per level for all paths, so they can be listed and rewritten on a partial clone.
+ */
+export async function fetchTreesOn(
+  clone: Clone,
+  base: string | null,
+  paths: string[]
+): Promise<void> {
+  if (!base) return
+  const listed = new Map<string, TreeItem[]>()
+  let level = paths.map(p => ({ oid: base, rest: p.split('/').slice(0, -1) }))
+  while (level.length > 0) {
+    await clone.fetchObjects([...new Set(level.map(l => l.oid))])
+    const next: typeof level = []
+    for (const l of level) {
+      if (l.rest.length === 0) continue
+      if (!listed.has(l.oid)) listed.set(l.oid, await lsTree(clone.git, l.oid))
+      const item = listed.get(l.oid)!.find(i => i.name === l.rest[0])
+      if (item?.type === 'tree') next.push({ oid: item.oid, rest: l.rest.slice(1) })
+    }
+    level = next
+  }
+}
+
+/** The items at `paths` below `base` (absent ones left out), fetching the trees on the way. */
+export async function itemsAt(
+  clone: Clone,
+  base: string | null,
+  paths: string[]
+): Promise<Map<string, TreeItem>> {
+  const out = new Map<string, TreeItem>()
+  if (!base) return out
+  await fetchTreesOn(clone, base, paths)
+  for (const p of paths) {
+    const item = await itemAt(clone.git, base, p)
+    if (item) out.set(p, item)
+  }
+  return out
+}
+
+export const encoded = (caseId: string): string =>
+  caseIndexPath(caseId).slice(INDEX_DIR.length + 1, -5)
+
+/** A case directory's id, from the name it is stored under. */
+export function caseIdOf(encodedName: string, name: (rel: string) => string): string {
+  const id = idsOfFiles([`${encodedName}.json`])[`${encodedName}.json`]
+  if (!id) {
+    throw new HistoryError(name(`${ENTRIES_DIR}/${encodedName}`), 'is not a case directory')
+  }
+  return id
+}

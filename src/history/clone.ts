@@ -1,0 +1,131 @@
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import type { BranchLocation } from './branch-target'
+import { checkRepository, GitError, gitIn, type Git } from './git'
+
+/**
+ * The work repository of one append or prune: a partial or full clone of the history branch,
+ * fetched by depth or by object id, and the push that checks where the remote's tip ended up.
+ */
+
+function checkedDir(dir: string): string {
+  const norm = path.posix.normalize(dir.replace(/\\/g, '/')).replace(/\/+$/, '')
+  if (path.posix.isAbsolute(norm) || norm === '..' || norm.startsWith('../')) {
+    throw new Error(`history-dir '${dir}' must be a path inside the branch`)
+  }
+  return norm
+}
+
+/** The name the work repository gives the history's remote. */
+export const REMOTE = 'history'
+
+export interface Clone {
+  git: Git
+  /** The remote's name in the work repository, for fetch and push. */
+  repo: string
+  /** Its URL or path, for messages. */
+  url: string
+  /** The history directory inside the branch, normalised (`.` for the root). */
+  dir: string
+  historyDir: string
+  /** How errors name files: `gh-pages:benchmarks/...`. */
+  label: string
+  /**
+   * Fetches the branch tip, null when the branch is absent. With `depth`, a partial fetch: only
+   * trees less than `depth` levels deep, no blobs (servers without filters send everything).
+   */
+  fetchTip(depth?: number): Promise<string | null>
+  /** Fetches objects by id (a tree without the trees and blobs it lists), in one round trip. */
+  fetchObjects(oids: string[]): Promise<void>
+  /** Fetches the tip in full and makes the work tree exactly its tree (empty when absent). */
+  checkout(): Promise<string | null>
+  /** Pushes `commit` to the branch without force, and checks the remote's tip is that commit. */
+  push(commit: string): Promise<void>
+}
+
+/** True when the work repository holds a partial fetch of the history remote. */
+async function isPartial(git: Git): Promise<boolean> {
+  try {
+    return (await git(['config', '--get', `remote.${REMOTE}.promisor`])).trim() === 'true'
+  } catch {
+    return false
+  }
+}
+
+/** Runs `use` in the caller's work dir, or in a temporary one removed afterwards. */
+export async function withClone<T>(
+  loc: BranchLocation,
+  use: (clone: Clone) => Promise<T>
+): Promise<T> {
+  const dir = checkedDir(loc.dir)
+  checkRepository(loc.repo)
+  const repo = fs.existsSync(loc.repo) ? path.resolve(loc.repo) : loc.repo
+  const work = loc.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-history-'))
+  const git = gitIn(work, { token: loc.token, identity: loc.identity })
+  const tracking = `refs/remotes/history/${loc.branch}`
+  const fetchTip = async (depth?: number): Promise<string | null> => {
+    const filter = depth === undefined ? [] : [`--filter=combine:tree:${depth}+blob:none`]
+    const spec = `+refs/heads/${loc.branch}:${tracking}`
+    try {
+      await git(['fetch', '-q', '--no-tags', '--depth=1', ...filter, '--', REMOTE, spec])
+    } catch (err) {
+      if (err instanceof GitError && /couldn't find remote ref/.test(err.output)) return null
+      throw err
+    }
+    return (await git(['rev-parse', '--verify', tracking])).trim()
+  }
+  try {
+    fs.mkdirSync(work, { recursive: true })
+    if (!fs.existsSync(path.join(work, '.git'))) await git(['init', '-q'])
+    // A named remote: partial fetches register it as the promisor of what they leave out.
+    await git(['config', `remote.${REMOTE}.url`, repo])
+    return await use({
+      git,
+      repo: REMOTE,
+      url: repo,
+      dir,
+      historyDir: path.join(work, dir),
+      label: `${loc.branch}:${dir}`,
+      fetchTip,
+      async fetchObjects(oids) {
+        if (oids.length === 0) return
+        // Objects made or fetched by an earlier append in this clone are not fetched again.
+        const list = ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']
+        const local = new Set((await git(list)).split('\n'))
+        oids = oids.filter(o => !local.has(o))
+        if (oids.length === 0) return
+        // As git's own lazy fetch asks: objects by id, no negotiation, no connectivity walk.
+        const args = ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '-q', '--no-tags']
+        // tree:0 sends the objects asked for and nothing below them: a year's tree, not its months.
+        const only = ['--no-write-fetch-head', '--recurse-submodules=no', '--filter=tree:0']
+        await git([...args, ...only, '--stdin', '--', REMOTE], `${[...new Set(oids)].join('\n')}\n`)
+      },
+      async push(commit) {
+        const ref = `refs/heads/${loc.branch}`
+        await git(['push', '-q', '--porcelain', '--', REMOTE, `${commit}:${ref}`])
+        const remote = (await git(['ls-remote', '--', REMOTE, ref])).split(/\s/)[0]
+        if (remote !== commit) {
+          throw new Error(
+            `pushed ${commit} to ${loc.branch}, but the remote shows ${remote || 'no branch'}`
+          )
+        }
+      },
+      async checkout() {
+        // A clone that fetched partially would fetch each missing tree on its own at checkout:
+        // the full path starts from an empty repository instead.
+        if (await isPartial(git)) {
+          fs.rmSync(path.join(work, '.git'), { recursive: true, force: true })
+          await git(['init', '-q'])
+          await git(['config', `remote.${REMOTE}.url`, repo])
+        }
+        const tip = await fetchTip()
+        await git(tip ? ['reset', '-q', '--hard', tip] : ['read-tree', '--empty'])
+        await git(['clean', '-q', '-ffdx'])
+        return tip
+      }
+    })
+  } finally {
+    if (!loc.workDir) fs.rmSync(work, { recursive: true, force: true })
+  }
+}
