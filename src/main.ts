@@ -112,13 +112,14 @@ export async function run(): Promise<void> {
   // before the suite. A paired pull request measures its baseline itself.
   const readsHistory = record || (ctx.pullRequest !== null && !paired)
   const { repo: url, token } = targets.history
-  const cases = await preflight(inputs, readsHistory ? { repository: { url, token } } : {})
+  const pairs = await preflight(inputs, readsHistory ? { repository: { url, token } } : {})
+  const cases = pairs.map(p => p.head)
   const suiteId = randomUUID()
   const engine = await selectEngine(inputs, suiteId, actionsLog)
   // The post: step cleans up after Docker only (the Docker engine saves its run id at prepare).
   core.saveState(STATE_ENGINE, engine.kind)
   const options = { log: actionsLog, suiteId, engine, git: ctx.git }
-  const pairedRun = paired ? await runPairedSuite(inputs, options) : null
+  const pairedRun = paired ? await runPairedSuite(inputs, { ...options, pairs }) : null
   const result = pairedRun?.head ?? (await runSuite(inputs, { ...options, cases }))
   core.setOutput('result', writeResult(result, inputs['out-dir']))
   core.setOutput('engine', result.meta.engine)

@@ -53,7 +53,7 @@ export const runCommand: Command = {
     const record = shouldRecord(inputs.record, null)
     // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
     const location = flagLocation(values, path.join(inputs['out-dir'], 'history'))
-    const cases = await preflight(
+    const pairs = await preflight(
       inputs,
       !record
         ? {}
@@ -61,7 +61,8 @@ export const runCommand: Command = {
           ? { dir: location.dir }
           : { repository: { url: location.repo, token: location.token } }
     )
-    const paired = inputs.baseline === 'paired' ? await runPairedSuite(inputs) : null
+    const cases = pairs.map(p => p.head)
+    const paired = inputs.baseline === 'paired' ? await runPairedSuite(inputs, { pairs }) : null
     const result = paired?.head ?? (await runSuite(inputs, { cases }))
     const file = writeResult(result, inputs['out-dir'])
     print(`\nresult: ${file}\n\n${resultTable(result)}`)

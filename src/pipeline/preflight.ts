@@ -25,11 +25,12 @@ export function checkPairedRun(inputs: Inputs): CasePair[] {
 export const checkRun = (inputs: Inputs): CaseSpec[] => checkPairedRun(inputs).map(p => p.head)
 
 /**
- * `checkRun`, then what costs a round trip: Docker for limits under `engine: auto`, and the
+ * `checkPairedRun`, then what costs a round trip: Docker for limits under `engine: auto`, and the
  * history's directory or repository. Each stage checks what it owns; the error names the input.
+ * Returns every case with its base (the head itself outside paired mode).
  */
-export async function preflight(inputs: Inputs, history: HistoryTarget = {}): Promise<CaseSpec[]> {
-  const cases = checkRun(inputs)
+export async function preflight(inputs: Inputs, history: HistoryTarget = {}): Promise<CasePair[]> {
+  const cases = checkPairedRun(inputs)
   await checkLimitsReachDocker(inputs)
   if (history.dir) checkWritableDir('history-dir', history.dir)
   if (history.repository) await checkReachable(history.repository.url, history.repository.token)

@@ -8,7 +8,7 @@ import { selectEngine } from '../../engine/select'
 import type { Deployment, Engine } from '../../engine/types'
 import { consoleLog, type Log } from '../../log'
 import type { CaseResult, Load, Result, RunResult } from '../../result/schema'
-import type { CaseSpec } from '../../topology/cases'
+import type { CasePair, CaseSpec } from '../../topology/cases'
 import type { Topology } from '../../topology/schema'
 import { caseResult, READY_TIMEOUT_MS, type CaseSettings } from './case'
 import { DumpCursor } from './dump'
@@ -122,10 +122,10 @@ async function runPairedCase(
  */
 export async function runPairedSuite(
   inputs: Inputs,
-  options: SuiteOptions & { baseSuiteId?: string } = {}
+  options: SuiteOptions & { baseSuiteId?: string; pairs?: CasePair[] } = {}
 ): Promise<PairedRun> {
   const log = options.log ?? consoleLog
-  const pairs = checkPairedRun(inputs)
+  const pairs = options.pairs ?? checkPairedRun(inputs)
   const id = options.suiteId ?? randomUUID()
   const head = options.engine ?? (await selectEngine(inputs, id, log))
   // A run id of its own (Docker names containers by run id, case and deployment number); it is
