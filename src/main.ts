@@ -59,16 +59,7 @@ async function comparePullRequest(
     { threshold: inputs['alert-threshold'], baseRef: pr.baseRef, mergeBaseSha: base ?? pr.baseSha },
     { dashboardUrl: targets.dashboardUrl, repositoryUrl: targets.repositoryUrl }
   )
-  await publishPullRequestReport({
-    comparison,
-    markdown,
-    reportPath: targets.reportPath,
-    failOnRegression: inputs['fail-on-regression'],
-    comment:
-      inputs['comment-on-pr'] && targets.comment
-        ? { ...targets.comment, issueNumber: pr.number }
-        : null
-  })
+  await publish({ regression: comparison.regression, markdown }, inputs, targets, pr.number)
 }
 
 /**
@@ -88,15 +79,29 @@ async function reportPaired(
     { threshold: inputs['alert-threshold'] },
     { dashboardUrl: targets.dashboardUrl, repositoryUrl: targets.repositoryUrl }
   )
-  const pr = ctx.pullRequest
+  await publish(
+    { regression: comparison.regression, markdown },
+    inputs,
+    targets,
+    ctx.pullRequest?.number ?? null
+  )
+}
+
+/** The verdict's report, outputs and exit status; the comment only on a pull request. */
+async function publish(
+  verdict: { regression: boolean; markdown: string },
+  inputs: Inputs,
+  targets: ActionTargets,
+  pullRequest: number | null
+): Promise<void> {
   await publishPullRequestReport({
-    comparison,
-    markdown,
+    comparison: { regression: verdict.regression },
+    markdown: verdict.markdown,
     reportPath: targets.reportPath,
     failOnRegression: inputs['fail-on-regression'],
     comment:
-      pr && inputs['comment-on-pr'] && targets.comment
-        ? { ...targets.comment, issueNumber: pr.number }
+      pullRequest !== null && inputs['comment-on-pr'] && targets.comment
+        ? { ...targets.comment, issueNumber: pullRequest }
         : null
   })
 }

@@ -65,6 +65,17 @@ const TABLE_HEAD = [
   '|---|---|---:|---:|---:|---:|---:|---:|---|'
 ]
 
+/** A case's diagnostic rows, folded: `label` is Markdown already escaped. */
+export const detailsBlock = (label: string, table: string[]): string[] => [
+  '<details>',
+  `<summary>Per-hop and per-service details: case ${label}</summary>`,
+  '',
+  ...table,
+  '',
+  '</details>',
+  ''
+]
+
 const caseLabel = (c: CaseComparison): string =>
   `${escapeMarkdown(c.caseId)} ${escapeMarkdown(c.caseName)} · ${escapeMarkdown(c.profile)}`.trim()
 
@@ -164,14 +175,10 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
     const rest = k.metrics.filter(m => !m.headline)
     if (!rest.length) continue
     lines.push(
-      '<details>',
-      `<summary>Per-hop and per-service details: case ${caseLabel(k)}</summary>`,
-      '',
-      ...TABLE_HEAD,
-      ...rest.map(m => metricRow(caseLabel(k), m, c.alpha)),
-      '',
-      '</details>',
-      ''
+      ...detailsBlock(caseLabel(k), [
+        ...TABLE_HEAD,
+        ...rest.map(m => metricRow(caseLabel(k), m, c.alpha))
+      ])
     )
   }
   lines.push(

@@ -1,6 +1,13 @@
 import { orderLetters } from '../client/interleave'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
-import { COMMENT_MARKER, fmtChange, fmtSeconds, shortSha, type ReportLinks } from './markdown'
+import {
+  COMMENT_MARKER,
+  detailsBlock,
+  fmtChange,
+  fmtSeconds,
+  shortSha,
+  type ReportLinks
+} from './markdown'
 import type { PairedCase, PairedComparison, PairedMetric } from './paired'
 
 const VERDICT_TEXT = {
@@ -113,14 +120,7 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
     const rest = k.metrics.filter(m => !m.gating)
     if (!rest.length) continue
     lines.push(
-      '<details>',
-      `<summary>Per-hop and per-service details: case ${caseLabel(k)}</summary>`,
-      '',
-      ...TABLE_HEAD,
-      ...rest.map(m => metricRow(k, m, c.alpha)),
-      '',
-      '</details>',
-      ''
+      ...detailsBlock(caseLabel(k), [...TABLE_HEAD, ...rest.map(m => metricRow(k, m, c.alpha))])
     )
   }
   const method = safeUrl(links.methodUrl)
