@@ -67,7 +67,7 @@ export function entriesFromResult(result: Result, expectCases?: string[]): Histo
         message: meta.git.message,
         url: commitUrl(meta.git)
       },
-      gnes: meta.gnes,
+      gnes: c.kind === 'http' ? null : meta.gnes,
       engine: meta.engine,
       ...(placed.length ? { nodes: Object.fromEntries(placed.map(s => [s.name, s.nodes!])) } : {}),
       runner: meta.host.runner ?? meta.host.hostname,

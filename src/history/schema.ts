@@ -36,7 +36,8 @@ export const HistoryEntrySchema = z.object({
     message: z.string().nullable(),
     url: z.string().nullable()
   }),
-  gnes: GnesMetaSchema,
+  /** Null for a generic (HTTP) case: its version is the commit's. */
+  gnes: GnesMetaSchema.nullable(),
   engine: z.enum(['local', 'docker', 'swarm', 'legacy']),
   /** Swarm nodes of each service's instances, by service name (swarm engine only). */
   nodes: z.record(z.array(z.string())).optional(),

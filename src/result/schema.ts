@@ -42,7 +42,8 @@ const HostMetaSchema = z.object({
 
 const ServiceSchema = z.object({
   name: z.string(),
-  role: z.enum(['frontend', 'router']),
+  /** `container` for a generic (HTTP) topology's service, whose `model` is its image. */
+  role: z.enum(['frontend', 'router', 'container']),
   model: z.string(),
   replicas: z.number().int().positive(),
   /** The Swarm node of each instance, in replica order (swarm engine only). */
@@ -81,6 +82,8 @@ export const SweepResultSchema = z.object({
 /** One profile of one case. */
 export const CaseResultSchema = z.object({
   id: slug('case id'),
+  /** A GNES topology, or any services driven over HTTP (`kind: http` in the topology file). */
+  kind: z.enum(['gnes', 'http']).default('gnes'),
   name: z.string(),
   topologyFile: z.string(),
   services: z.array(ServiceSchema),
@@ -108,7 +111,8 @@ export const ResultSchema = z.object({
   schema: z.literal(RESULT_SCHEMA),
   id: z.string().uuid(),
   meta: z.object({
-    gnes: GnesMetaSchema,
+    /** Null when the suite ran no GNES case. */
+    gnes: GnesMetaSchema.nullable(),
     engine: z.enum(['local', 'docker', 'swarm']),
     load: LoadSchema,
     host: HostMetaSchema,
