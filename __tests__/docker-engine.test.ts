@@ -37,7 +37,7 @@ describeDocker('docker engine', () => {
     try {
       const meta = await engine.prepare()
       expect(meta).toMatchObject({ version: '0.0.47', tag: '0.0.47', vcs: null })
-      expect(meta.buildDate).toMatch(/^\d{4}-\d\d-\d\dT/)
+      expect(meta?.buildDate).toMatch(/^\d{4}-\d\d-\d\dT/)
       const logDir = tmp()
       const dep = await engine.start(resolveTopology('1').topology, {
         logDir,
@@ -172,7 +172,7 @@ describeDocker('docker engine', () => {
     })
     try {
       const meta = await engine.prepare()
-      expect(meta.version).toBe('0.0.47')
+      expect(meta?.version).toBe('0.0.47')
       // Only where the default base is neither present nor pullable (no registry, as in CI here).
       if (lines.some(l => l.startsWith('cannot pull'))) {
         expect(lines).toContain(

@@ -53,8 +53,8 @@ describe('paired mode on the local engine with real GNES', () => {
     expectStorableResult(paired.head)
     expectStorableResult(paired.base)
     expect([paired.head.id, paired.base.id]).toEqual([suiteId, baseSuiteId])
-    expect(paired.head.meta.gnes.version).toBe('0.0.47')
-    expect(paired.base.meta.gnes.version).toBe('0.0.46')
+    expect(paired.head.meta.gnes?.version).toBe('0.0.47')
+    expect(paired.base.meta.gnes?.version).toBe('0.0.46')
     expect(orderLetters(paired.order)).toBe('ABBA')
     expect(lines).toContain('paired mode measures minimal only; not run: burst')
     expect(lines).toContain(

@@ -8,6 +8,7 @@ import {
   resolveTopology,
   TopologyError
 } from '../src/topology/load'
+import type { GnesTopology } from '../src/topology/schema'
 
 /** The ports and host placeholders of the command lines in design.md. */
 const designPorts: Record<string, number> = {
@@ -24,8 +25,13 @@ const designAddressing = {
 }
 const case1 = fs.readFileSync(path.join(__dirname, '..', 'topologies', 'case1.yml'), 'utf8')
 const line = (argv: string[]) => argv.map(a => (a.includes(' ') ? `"${a}"` : a)).join(' ')
+const gnesTopology = (id: string): GnesTopology => {
+  const t = resolveTopology(id).topology
+  if (t.kind !== 'gnes') throw new Error(`${id} is not a GNES topology`)
+  return t
+}
 const commandsOf = (id: string) =>
-  serviceCommands(resolveTopology(id).topology, designAddressing).map(
+  serviceCommands(gnesTopology(id), designAddressing).map(
     c => `${c.instance}: ${line(c.argv)}`
   )
 

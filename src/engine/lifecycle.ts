@@ -1,7 +1,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { GnesMeta } from './gnes-meta'
-import { startOrder, type Addressing, type ServiceCommand } from '../topology/commands'
+import type { ServiceCommand } from '../topology/commands'
+import type { ContainerCommand } from '../topology/containers'
 import type { Topology } from '../topology/schema'
 import { withDeadline } from './deadline'
 import { LogTail } from './log-tail'
@@ -41,17 +42,23 @@ export interface Instance {
   readonly exited: Promise<string>
   /** The Swarm node it runs on; null where every instance shares one host. */
   readonly node: string | null
+  /** Resolves once it serves: its ready log line, or a probe of its port. */
+  readonly ready: Promise<void>
 }
+
+/** One instance to start: a GNES service's, or a generic service's. */
+export type StartCommand = ServiceCommand | ContainerCommand
 
 /** What an engine does for one deployed topology. */
 export interface DeploymentDriver {
-  readonly addressing: Addressing
-  /** Where a script reaches the frontend's gRPC port. */
+  /** Every instance's command, grouped by service, in start order. */
+  readonly order: StartCommand[][]
+  /** Where the load enters (see Deployment); may be known only once that service started. */
   readonly frontend: { host: string; port: number }
   /** Where the frontend's `--dump_route` file is, for messages. */
   readonly routeDumpName: string
   /** Creates and starts one service's instances (one command per replica). */
-  startService(commands: ServiceCommand[]): Promise<Instance[]>
+  startService(commands: StartCommand[]): Promise<Instance[]>
   /**
    * Runs `script` with `args` to completion, its output into `output`, and resolves with its exit
    * code; kills it as soon as `cancel` rejects. `name` is unique within the deployment.
@@ -72,7 +79,8 @@ export interface DeploymentDriver {
 export interface Platform<K extends EngineKind = EngineKind> {
   readonly kind: K
   readonly runId: string
-  prepare(): Promise<GnesMeta>
+  /** Provisions GNES when `gnes` (a suite of generic topologies needs none). */
+  prepare(gnes: boolean): Promise<GnesMeta | null>
   /**
    * Makes the per-deployment resources (ports, a network) and the driver that uses them;
    * `index` counts the engine's deployments, `logDir` is where instance logs go.
@@ -98,7 +106,6 @@ interface DeployHooks {
 
 async function deploy(
   driver: DeploymentDriver,
-  topology: Topology,
   options: StartOptions,
   hooks: DeployHooks
 ): Promise<Deployment> {
@@ -114,7 +121,9 @@ async function deploy(
   const deployment: Deployment = {
     failed,
     routeDumpName: driver.routeDumpName,
-    frontend: driver.frontend,
+    get frontend() {
+      return driver.frontend
+    },
     get nodes() {
       const nodes: Record<string, string[]> = {}
       for (const i of instances) if (i.node) (nodes[i.service] ??= []).push(i.node)
@@ -158,7 +167,9 @@ async function deploy(
     }
   }
 
+  const ready = new Set<string>()
   const watch = (i: Instance): void => {
+    void i.ready.then(() => ready.add(i.name))
     void i.exited.then(async reason => {
       if (!stopping) fail(new ServiceFailure(i.name, reason, await drainedText(i.output)))
     })
@@ -166,19 +177,23 @@ async function deploy(
 
   // The readiness deadline covers the whole start, creation included: on a slow daemon the first
   // services must not get the time the later ones took to create.
-  const order = startOrder(topology, driver.addressing)
+  const order = driver.order
   let expired = false
   const starting = (async () => {
     for (const commands of order) {
       if (expired) return
       if (hooks.isClosed()) throw new Error('engine shut down while starting')
+      // A generic service may call its dependencies as soon as it starts; GNES peers connect lazily.
+      if (commands[0]?.kind === 'container') {
+        await Promise.race([Promise.all(instances.map(i => i.ready)), failed])
+      }
       const started = await Promise.race([driver.startService(commands), failed])
       instances.push(...started)
       started.forEach(watch)
     }
   })()
   const notReady = (): ServiceFailure => {
-    const waiting = instances.filter(i => !i.output.isReady)
+    const waiting = instances.filter(i => !ready.has(i.name))
     const unstarted = order.flat().filter(c => !instances.some(i => i.name === c.instance))
     return new ServiceFailure(
       [...waiting.map(i => i.name), ...unstarted.map(c => c.instance)].join(', '),
@@ -191,7 +206,7 @@ async function deploy(
   }
   try {
     await withDeadline(
-      starting.then(() => Promise.race([Promise.all(instances.map(i => i.output.ready)), failed])),
+      starting.then(() => Promise.race([Promise.all(instances.map(i => i.ready)), failed])),
       options.readyTimeoutMs,
       notReady
     )
@@ -226,8 +241,8 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
     return this.platform.runId
   }
 
-  prepare(): Promise<GnesMeta> {
-    return this.platform.prepare()
+  prepare(gnes = true): Promise<GnesMeta | null> {
+    return this.platform.prepare(gnes)
   }
 
   async start(topology: Topology, options: StartOptions): Promise<Deployment> {
@@ -257,7 +272,7 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
     this.live.add(pending)
     let deployment: Deployment
     try {
-      deployment = await deploy(driver, topology, options, hooks)
+      deployment = await deploy(driver, options, hooks)
     } finally {
       this.live.delete(pending)
     }

@@ -23,7 +23,10 @@ export interface ScriptRun {
 export interface Deployment {
   /** Rejects with a ServiceFailure as soon as any service instance exits. */
   readonly failed: Promise<never>
-  /** Where a script run by `runScript` reaches the frontend's gRPC port. */
+  /**
+   * Where the load enters: for GNES, where a script run by `runScript` reaches the frontend's gRPC
+   * port; for a generic topology, where this host reaches the load service's first replica.
+   */
   readonly frontend: { host: string; port: number }
   /**
    * Runs a script to completion and resolves with its output; rejects with a ServiceFailure
@@ -47,8 +50,11 @@ export interface Engine {
   readonly kind: EngineKind
   /** Labels (Docker) or marks (GNES_BENCH_SUITE) everything this engine starts. */
   readonly runId: string
-  /** Provisions GNES (cached venv, image) and says which GNES it is. */
-  prepare(): Promise<GnesMeta>
+  /**
+   * Provisions GNES (cached venv, image) and says which GNES it is; with `gnes` false (only
+   * generic topologies to run) provisions nothing and resolves null.
+   */
+  prepare(gnes?: boolean): Promise<GnesMeta | null>
   /** Starts one topology; resolves when every service is ready. */
   start(topology: Topology, options: StartOptions): Promise<Deployment>
   /** Stops everything this engine started; safe to call from a signal handler, idempotent. */

@@ -17,6 +17,7 @@ export interface CaseSpec {
 export function resolveCases(inputs: Inputs): CaseSpec[] {
   const asked = inputs.topology ?? inputs.cases
   const specs = asked.map(c => resolveTopology(c))
+  specs.forEach(s => checkEngineFits(inputs, s))
   specs.forEach((s, i) => {
     const first = specs.findIndex(o => o.topology.id === s.topology.id)
     if (first !== i) {
@@ -43,4 +44,28 @@ export interface CasePair {
 export function pairCases(inputs: Inputs): CasePair[] {
   const bases = inputs['baseline-topology']?.map(file => resolveTopology(file))
   return resolveCases(inputs).map((head, i) => ({ head, base: bases?.[i] ?? head }))
+}
+
+/**
+ * A generic topology runs where its services can: not yet on Swarm, and on the local engine only
+ * with a command per service (an image alone needs a container engine).
+ */
+function checkEngineFits(inputs: Inputs, spec: CaseSpec): void {
+  const t = spec.topology
+  if (t.kind !== 'http') return
+  if (inputs.engine === 'swarm') {
+    throw invalidInput(
+      'engine',
+      'swarm',
+      `${spec.file} is a generic (kind: http) topology; those run on the local and docker engines`
+    )
+  }
+  const missing = t.services.findIndex(s => !s.command)
+  if (inputs.engine === 'local' && missing >= 0) {
+    throw invalidInput(
+      'engine',
+      'local',
+      `${spec.file}: at services.${missing} ('${t.services[missing].name}'): no command, and the local engine runs a command per service`
+    )
+  }
 }

@@ -1,4 +1,4 @@
-import type { Service, Socket, Topology } from './schema'
+import type { GnesTopology, Service, Socket } from './schema'
 
 /** Where a service's sockets live: the engine decides hosts (loopback, DNS names) and ports. */
 export interface Addressing {
@@ -10,6 +10,7 @@ export interface Addressing {
 
 /** One process or container to start: `gnes <argv...>`. */
 export interface ServiceCommand {
+  kind: 'gnes'
   service: string
   role: 'frontend' | 'router'
   replica: number
@@ -40,7 +41,7 @@ function socketArgs(
 }
 
 /** The GNES command lines of a topology, frontend first, in the form design.md gives. */
-export function serviceCommands(topology: Topology, addressing: Addressing): ServiceCommand[] {
+export function serviceCommands(topology: GnesTopology, addressing: Addressing): ServiceCommand[] {
   return topology.services.flatMap((s): ServiceCommand[] => {
     if (s.role === 'frontend') {
       const argv = [
@@ -59,9 +60,12 @@ export function serviceCommands(topology: Topology, addressing: Addressing): Ser
         addressing.dumpPath,
         ...s.args
       ]
-      return [{ service: s.name, role: s.role, replica: 0, instance: `${s.name}-0`, argv }]
+      return [
+        { kind: 'gnes', service: s.name, role: s.role, replica: 0, instance: `${s.name}-0`, argv }
+      ]
     }
     return Array.from({ length: s.replicas }, (_, replica) => ({
+      kind: 'gnes' as const,
       service: s.name,
       role: s.role,
       replica,
@@ -85,7 +89,7 @@ export const READY_PATTERN = { frontend: /listening at/, router: /ready and list
  * The commands grouped by service, in start order: a service after the peers it connects to, so
  * their names already resolve and listen when it dials.
  */
-export function startOrder(topology: Topology, addressing: Addressing): ServiceCommand[][] {
+export function startOrder(topology: GnesTopology, addressing: Addressing): ServiceCommand[][] {
   const peers = (s: Service): string[] =>
     s.role === 'frontend' ? [] : [s.in, s.out].flatMap(sock => ('peer' in sock ? [sock.peer] : []))
   const started = new Set<string>()

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { parseDocument } from 'yaml'
 import { assetPath } from '../paths'
-import { TopologySchema, type Service, type Topology } from './schema'
+import { checkHttpTopology } from './http-check'
+import { TopologySchema, type GnesTopology, type Service, type Topology } from './schema'
 
 export class TopologyError extends Error {}
 
@@ -25,14 +27,28 @@ export function parseTopology(text: string, file: string): Topology {
     )
     throw new TopologyError(`${file}: invalid topology:\n${lines.join('\n')}`)
   }
-  checkWiring(parsed.data, file)
-  return parsed.data
-}
-
-function checkWiring(t: Topology, file: string): void {
   const fail = (where: string, msg: string): never => {
     throw new TopologyError(`${file}: invalid topology:\n  at ${where}: ${msg}`)
   }
+  const t = parsed.data
+  if (t.kind === 'gnes') {
+    checkWiring(t, fail)
+    return t
+  }
+  checkHttpTopology(t, fail)
+  // Build contexts are relative to the file, so the engine needs no idea where it was read from.
+  const dir = path.dirname(path.resolve(file))
+  return {
+    ...t,
+    services: t.services.map(s =>
+      s.build ? { ...s, build: { ...s.build, context: path.resolve(dir, s.build.context) } } : s
+    )
+  }
+}
+
+type Fail = (where: string, msg: string) => never
+
+function checkWiring(t: GnesTopology, fail: Fail): void {
   const byName = new Map<string, Service>()
   t.services.forEach((s, i) => {
     if (byName.has(s.name)) fail(`services.${i}.name`, `duplicate service name '${s.name}'`)
@@ -68,7 +84,7 @@ function checkWiring(t: Topology, file: string): void {
  * Requests leave the frontend and must come back to it: every router lies on a path from the
  * frontend's output to its input, or the client waits for responses that never arrive.
  */
-function checkRoute(t: Topology, frontend: string, fail: (where: string, msg: string) => never) {
+function checkRoute(t: GnesTopology, frontend: string, fail: Fail) {
   const forward = new Map<string, string[]>(t.services.map(s => [s.name, []]))
   const backward = new Map<string, string[]>(t.services.map(s => [s.name, []]))
   const edge = (from: string, to: string) => {

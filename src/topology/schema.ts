@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { slug } from '../text/escape'
+import { DeploySchema, name } from './fields'
+import { HttpTopologySchema } from './http-schema'
 import { RouterModelSchema } from './model'
 
 /**
@@ -8,10 +10,6 @@ import { RouterModelSchema } from './model'
  * A CONNECT socket names the peer it connects to: an `in` socket connects to the peer's output,
  * an `out` socket to the peer's input, and that side of the peer must BIND.
  */
-const name = z
-  .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a name of letters, digits, _ or -, starting with a letter')
-
 const SocketSchema = z.discriminatedUnion('socket', [
   z.object({ socket: z.literal('PULL_BIND') }).strict(),
   z.object({ socket: z.literal('PULL_CONNECT'), peer: name }).strict(),
@@ -19,22 +17,6 @@ const SocketSchema = z.discriminatedUnion('socket', [
   z.object({ socket: z.literal('PUSH_CONNECT'), peer: name }).strict()
 ])
 export type Socket = z.infer<typeof SocketSchema>
-
-/**
- * Where and how a service runs on the swarm engine, spelled as a compose file's `deploy` key:
- * `placement.constraints` (e.g. `node.hostname==worker-1`, `node.labels.zone==b`) and
- * `endpoint_mode` (vip needs IPVS; the engine picks dnsrr where it is missing). Other engines
- * ignore it.
- */
-const DeploySchema = z
-  .object({
-    placement: z
-      .object({ constraints: z.array(z.string().min(1)).default([]) })
-      .strict()
-      .default({}),
-    endpoint_mode: z.enum(['vip', 'dnsrr']).optional()
-  })
-  .strict()
 
 const RouterSchema = z
   .object({
@@ -81,19 +63,37 @@ function defaultMinimalRate(services: readonly Service[]): number {
   return Math.min(DEFAULT_MINIMAL_RATE, ...capacities.map(c => c / 2))
 }
 
-export const TopologySchema = z
+const common = {
+  /** Becomes file and chart names, so a slug by schema. */
+  id: slug('id'),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  /** Known behaviour worth telling readers (e.g. the cases 3/4 reduce quirk). */
+  notes: z.string().default(''),
+  /** Requests/s of the `minimal` load profile (default: see defaultMinimalRate). */
+  minimalRate: z.number().positive().max(1000).optional()
+}
+
+const GnesTopologySchema = z
   .object({
-    /** Becomes file and chart names, so a slug by schema. */
-    id: slug('id'),
-    name: z.string().min(1),
-    description: z.string().default(''),
-    /** Known behaviour worth telling readers (e.g. the cases 3/4 reduce quirk). */
-    notes: z.string().default(''),
-    /** Requests/s of the `minimal` load profile (default: see defaultMinimalRate). */
-    minimalRate: z.number().positive().max(1000).optional(),
+    ...common,
+    kind: z.literal('gnes'),
     services: z.array(z.discriminatedUnion('role', [FrontendSchema, RouterSchema])).min(2)
   })
   .strict()
-  .transform(t => ({ ...t, minimalRate: t.minimalRate ?? defaultMinimalRate(t.services) }))
+
+export const TopologySchema = z
+  .preprocess(
+    // A file without `kind` is a GNES topology, as every file was before generic ones.
+    v => (v && typeof v === 'object' && !('kind' in v) ? { ...v, kind: 'gnes' } : v),
+    z.discriminatedUnion('kind', [GnesTopologySchema, HttpTopologySchema.extend(common).strict()])
+  )
+  .transform(t =>
+    t.kind === 'gnes'
+      ? { ...t, minimalRate: t.minimalRate ?? defaultMinimalRate(t.services) }
+      : { ...t, minimalRate: t.minimalRate ?? DEFAULT_MINIMAL_RATE }
+  )
 
 export type Topology = z.infer<typeof TopologySchema>
+export type GnesTopology = Extract<Topology, { kind: 'gnes' }>
+export type HttpTopology = Extract<Topology, { kind: 'http' }>

@@ -1,5 +1,5 @@
 import type { Addressing } from '../../topology/commands'
-import type { Topology } from '../../topology/schema'
+import type { GnesTopology } from '../../topology/schema'
 
 /**
  * Container addressing (Docker and Swarm): every instance has its own network namespace, so the
@@ -11,7 +11,7 @@ export const ROUTE_DUMP = '/tmp/gnes-route-dump.jsonl'
 const FRONTEND = { in: 57908, out: 53463 }
 const ROUTER = { in: 57909, out: 57911 }
 
-export function containerAddressing(topology: Topology): Addressing {
+export function containerAddressing(topology: GnesTopology): Addressing {
   const role = new Map(topology.services.map(s => [s.name, s.role]))
   return {
     host: service => service,

@@ -112,9 +112,12 @@ export class DaemonContext {
 
   /**
    * Pings, lets `check` refuse the daemon (before any work), records the run id for the post step,
-   * sweeps old leftovers and ensures the image.
+   * sweeps old leftovers and ensures the GNES image when `gnes`.
    */
-  async prepare(check: (info: DaemonInfo) => void = () => undefined): Promise<GnesMeta> {
+  async prepare(
+    gnes: boolean,
+    check: (info: DaemonInfo) => void = () => undefined
+  ): Promise<GnesMeta | null> {
     try {
       await withTimeout(this.docker.ping(), 5000, 'ping')
     } catch (err) {
@@ -137,6 +140,8 @@ export class DaemonContext {
     )
     if (Object.values(old).some(n => n > 0))
       this.log(`removed what earlier runs left: ${describeSweep(old)}`)
+    // Generic topologies build their services' images when they start.
+    if (!gnes) return null
     this.image = await ensureImage(this.docker, this.source, this.log)
     return imageMeta(this.docker, this.image, this.source, this.labels)
   }

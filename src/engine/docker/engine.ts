@@ -1,7 +1,7 @@
 import type Docker from 'dockerode'
 import * as path from 'node:path'
 import type { GnesMeta } from '../gnes-meta'
-import { READY_PATTERN } from '../../topology/commands'
+import { READY_PATTERN, startOrder } from '../../topology/commands'
 import type { Topology } from '../../topology/schema'
 import {
   LifecycleEngine,
@@ -17,6 +17,7 @@ import { sweep } from './cleanup'
 import { containerAddressing, GRPC_PORT, ROUTE_DUMP } from './command'
 import { removeContainer, scriptRunner, startContainer } from './container'
 import { DaemonContext, type DockerEngineOptions } from './daemon'
+import { openGenericContainers } from './generic'
 import { LABEL } from './labels'
 import { hostLimits } from './limits'
 import { createNetwork, removeNetwork } from './network'
@@ -38,11 +39,12 @@ class DockerPlatform implements Platform<'docker'> {
     return this.ctx.runId
   }
 
-  async prepare(): Promise<GnesMeta> {
-    return this.ctx.prepare()
+  async prepare(gnes: boolean): Promise<GnesMeta | null> {
+    return this.ctx.prepare(gnes)
   }
 
   async open(topology: Topology, index: number, logDir: string): Promise<DeploymentDriver> {
+    if (topology.kind === 'http') return openGenericContainers(this.ctx, topology, index, logDir)
     const { docker, labels } = this.ctx
     const image = this.ctx.requireImage()
     const prefix = this.ctx.prefix(topology.id, index)
@@ -52,7 +54,7 @@ class DockerPlatform implements Platform<'docker'> {
     const containers: Docker.Container[] = []
     let frontend: Docker.Container | undefined
     return {
-      addressing: containerAddressing(topology),
+      order: startOrder(topology, containerAddressing(topology)),
       frontend: {
         host: topology.services.find(s => s.role === 'frontend')!.name,
         port: GRPC_PORT
@@ -61,6 +63,7 @@ class DockerPlatform implements Platform<'docker'> {
       async startService(commands): Promise<Instance[]> {
         const instances: Instance[] = []
         for (const c of commands) {
+          if (c.kind !== 'gnes') throw new Error(`${c.instance}: not a GNES service`)
           const output = new LogTail(path.join(logDir, `${c.instance}.log`), READY_PATTERN[c.role])
           const { container, exited } = await startContainer(
             docker,
@@ -89,7 +92,8 @@ class DockerPlatform implements Platform<'docker'> {
             service: c.service,
             output,
             exited: reason,
-            node: null
+            node: null,
+            ready: output.ready
           })
         }
         return instances

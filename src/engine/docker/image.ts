@@ -251,6 +251,34 @@ async function buildDockerfile(
   return tag
 }
 
+/**
+ * A generic service's image: built from its context (tagged as the topology names it) when it has
+ * one, so a change to the service is measured; else the image on the daemon, or pulled.
+ */
+export async function ensureServiceImage(
+  docker: Docker,
+  service: { name: string; image: string; build?: { context: string; dockerfile: string } },
+  log: (line: string) => void
+): Promise<void> {
+  const input = `topology service ${service.name}`
+  if (!service.build) {
+    if (!(await imageExists(docker, service.image))) await pull(docker, service.image, input, log)
+    return
+  }
+  const { context, dockerfile } = service.build
+  if (!fs.existsSync(path.join(context, dockerfile))) {
+    throw bad(input, service.image, `no ${dockerfile} in its build context ${context}`)
+  }
+  await build(
+    docker,
+    contextFiles(context),
+    { t: service.image, dockerfile },
+    input,
+    service.image,
+    log
+  )
+}
+
 /** Makes sure the image is on the daemon (pulls or builds it) and returns its reference. */
 export async function ensureImage(
   docker: Docker,

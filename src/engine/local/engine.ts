@@ -1,13 +1,14 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { GnesMeta } from '../gnes-meta'
-import { READY_PATTERN } from '../../topology/commands'
+import { READY_PATTERN, startOrder } from '../../topology/commands'
 import type { Topology } from '../../topology/schema'
 import { LifecycleEngine, type DeploymentDriver, type Instance, type Platform } from '../lifecycle'
 import { LogTail } from '../log-tail'
 import type { ServiceFailure } from '../types'
 import { freePorts } from './ports'
 import { ServiceProcess } from './process'
+import { openGeneric } from './generic'
 import { ensureGnesVenv, type GnesVenv } from './venv'
 
 /**
@@ -25,12 +26,14 @@ class LocalPlatform implements Platform<'local'> {
     private readonly log: (line: string) => void
   ) {}
 
-  async prepare(): Promise<GnesMeta> {
+  async prepare(gnes: boolean): Promise<GnesMeta | null> {
+    if (!gnes) return null
     this.venv = await ensureGnesVenv(this.gnesVersion, this.log)
     return { version: this.gnesVersion, tag: this.gnesVersion, vcs: null, buildDate: null }
   }
 
   async open(topology: Topology, _index: number, logDir: string): Promise<DeploymentDriver> {
+    if (topology.kind === 'http') return openGeneric(topology, logDir, this.runId)
     if (!this.venv) throw new Error('local engine: prepare() must run before start()')
     const venv = this.venv
     const env = { GNES_BENCH_SUITE: this.runId }
@@ -48,21 +51,30 @@ class LocalPlatform implements Platform<'local'> {
       procs.push(p)
       return p
     }
+    const addressing = {
+      host: () => '127.0.0.1',
+      port: (service: string, side: 'in' | 'out') => portOf.get(`${service}:${side}`)!,
+      grpcPort,
+      dumpPath
+    }
     return {
-      addressing: {
-        host: () => '127.0.0.1',
-        port: (service, side) => portOf.get(`${service}:${side}`)!,
-        grpcPort,
-        dumpPath
-      },
+      order: startOrder(topology, addressing),
       frontend: { host: '127.0.0.1', port: grpcPort },
       routeDumpName: dumpPath,
       async startService(commands): Promise<Instance[]> {
         return commands.map(c => {
+          if (c.kind !== 'gnes') throw new Error(`${c.instance}: not a GNES service`)
           const output = new LogTail(path.join(logDir, `${c.instance}.log`), READY_PATTERN[c.role])
           const proc = spawnTracked(venv.gnes, c.argv, output)
           const exited = proc.exited.then(code => `exited (code ${code})`)
-          return { name: c.instance, service: c.service, output, exited, node: null }
+          return {
+            name: c.instance,
+            service: c.service,
+            output,
+            exited,
+            node: null,
+            ready: output.ready
+          }
         })
       },
       async runScript(_name, script, args, output, cancel) {
@@ -92,7 +104,7 @@ class LocalPlatform implements Platform<'local'> {
    * in between; a start that fails on a taken port is retried on fresh ports.
    */
   retryable(failure: ServiceFailure): boolean {
-    return /Address already in use/.test(failure.logTail)
+    return /address already in use/i.test(failure.logTail)
   }
 }
 

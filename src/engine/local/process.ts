@@ -40,6 +40,7 @@ interface ServiceProcessOptions {
   /** Receives stdout and stderr; it ends when the process has exited. */
   output: LogTail
   env?: NodeJS.ProcessEnv
+  cwd?: string
 }
 
 /** One child process, its output piped into a LogTail. */
@@ -52,7 +53,12 @@ export class ServiceProcess {
     this.child = spawn(
       o.python,
       ['-c', PDEATHSIG_SHIM, String(process.pid), o.executable, ...o.args],
-      { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env } }
+      {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...o.env },
+        cwd: o.cwd
+      }
     )
     live.add(this.child)
     this.child.stdout!.pipe(o.output, { end: false })

@@ -3,7 +3,7 @@ import * as path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { InputError } from '../../config/inputs'
 import type { GnesMeta } from '../gnes-meta'
-import { READY_PATTERN } from '../../topology/commands'
+import { READY_PATTERN, startOrder } from '../../topology/commands'
 import type { Service, Topology } from '../../topology/schema'
 import { daemonAddress, statusOf } from '../docker/client'
 import { removeNetworkWhenFree, sweep } from '../docker/cleanup'
@@ -46,8 +46,8 @@ class SwarmPlatform implements Platform<'swarm'> {
     return this.ctx.runId
   }
 
-  async prepare(): Promise<GnesMeta> {
-    const meta = await this.ctx.prepare(info => this.checkManager(info))
+  async prepare(gnes: boolean): Promise<GnesMeta | null> {
+    const meta = await this.ctx.prepare(gnes, info => this.checkManager(info))
     const nodes = (await this.ctx.docker.listNodes()) as {
       Description?: { Hostname?: string }
       Status?: { State?: string }
@@ -73,6 +73,11 @@ class SwarmPlatform implements Platform<'swarm'> {
   }
 
   async open(topology: Topology, index: number, logDir: string): Promise<DeploymentDriver> {
+    if (topology.kind === 'http') {
+      throw new Error(
+        `${topology.id}: generic (kind: http) topologies run on the local and docker engines, not yet on swarm`
+      )
+    }
     const { docker, labels } = this.ctx
     const image = this.ctx.requireImage()
     const prefix = this.ctx.prefix(topology.id, index)
@@ -94,10 +99,11 @@ class SwarmPlatform implements Platform<'swarm'> {
       })
 
     return {
-      addressing: containerAddressing(topology),
+      order: startOrder(topology, containerAddressing(topology)),
       frontend: { host: frontendName, port: GRPC_PORT },
       routeDumpName: `${prefix}-${frontendName} (task on this manager):${ROUTE_DUMP}`,
-      async startService(commands): Promise<Instance[]> {
+      async startService(all): Promise<Instance[]> {
+        const commands = all.flatMap(c => (c.kind === 'gnes' ? [c] : []))
         const service = byName.get(commands[0].service)!
         const created = await docker.createService(spec(service, commands[0].argv, commands.length))
         services.push(created)
@@ -118,7 +124,8 @@ class SwarmPlatform implements Platform<'swarm'> {
           exited: slot.exited,
           get node() {
             return slot.node
-          }
+          },
+          ready: slot.output.ready
         }))
       },
       runScript: scriptRunner(docker, { prefix, image, labels: caseLabels, network: network.id }),

@@ -2,10 +2,12 @@ import type { Profile } from '../../client/profile'
 import type { Deployment, Engine } from '../../engine/types'
 import type { CaseResult, Load } from '../../result/schema'
 import type { CaseSpec } from '../../topology/cases'
+import type { HttpTopology, Topology } from '../../topology/schema'
 import { DumpCursor } from './dump'
 import type { Log } from '../../log'
 import { runProfile, type ProfileOutcome } from './profile'
-import { runSweep, type SweepSettings } from './sweep'
+import { httpSweepStep, httpTarget, runHttpProfile } from './http-profile'
+import { gnesSweepStep, runSweep, type SweepSettings, type SweepStep } from './sweep'
 
 export const READY_TIMEOUT_MS = 120_000
 
@@ -49,20 +51,22 @@ export async function runCase(
   const started = Date.now()
   const dep = await engine.start(topology, { logDir, readyTimeoutMs: READY_TIMEOUT_MS })
   log.info(`services ready in ${((Date.now() - started) / 1000).toFixed(1)} s; logs in ${logDir}`)
-  const cursor = new DumpCursor(dep)
   const minimalRate = topology.minimalRate
   const outcomes: ProfileOutcome[] = []
   try {
+    const run = caseRunner(dep, topology)
     for (const { request, load } of settings.profiles) {
       if (request.kind === 'sweep') {
-        outcomes.push(await runSweep(dep, cursor, minimalRate, settings.sweep, load, deadline, log))
+        outcomes.push(
+          await runSweep(dep, run.sweepStep, minimalRate, settings.sweep, load, deadline, log)
+        )
         continue
       }
       const profile: Profile =
         request.kind === 'minimal'
           ? { kind: 'minimal', rate: request.rate ?? minimalRate }
           : request
-      outcomes.push(await runProfile(dep, cursor, profile, load, remaining(), log))
+      outcomes.push(await run.profile(profile, load, remaining(), log))
     }
   } finally {
     await dep.stop()
@@ -79,15 +83,67 @@ export function caseResult(
   const { topology } = spec
   return {
     id: topology.id,
+    kind: topology.kind,
     name: topology.name,
     topologyFile: spec.file,
-    services: topology.services.map(s => ({
-      name: s.name,
-      role: s.role,
-      model: s.role === 'frontend' ? 'FrontendService' : s.model,
-      replicas: s.role === 'frontend' ? 1 : s.replicas,
+    services: serviceSummaries(topology).map(s => ({
+      ...s,
       ...(dep.nodes[s.name] ? { nodes: dep.nodes[s.name] } : {})
     })),
     ...outcome
+  }
+}
+
+/** Each service as a result names it: GNES role and router model, or a container and its image. */
+function serviceSummaries(
+  topology: Topology
+): { name: string; role: 'frontend' | 'router' | 'container'; model: string; replicas: number }[] {
+  if (topology.kind === 'http') {
+    return topology.services.map(s => ({
+      name: s.name,
+      role: 'container',
+      model: s.image,
+      replicas: s.replicas
+    }))
+  }
+  return topology.services.map(s => ({
+    name: s.name,
+    role: s.role,
+    model: s.role === 'frontend' ? 'FrontendService' : s.model,
+    replicas: s.role === 'frontend' ? 1 : s.replicas
+  }))
+}
+
+/** How a case's profiles and sweep steps are measured: GNES's client, or the HTTP driver. */
+export interface CaseRunner {
+  profile(
+    profile: Exclude<Profile, { kind: 'sweep' }>,
+    load: Load,
+    timeoutSec: number,
+    log: Log
+  ): Promise<ProfileOutcome>
+  sweepStep: SweepStep
+}
+
+/** The runner of a deployed topology (one per deployment: GNES's reads its route dump in order). */
+export const caseRunner = (dep: Deployment, topology: Topology): CaseRunner =>
+  topology.kind === 'http' ? httpRunner(dep, topology) : gnesRunner(dep)
+
+function gnesRunner(dep: Deployment): CaseRunner {
+  const cursor = new DumpCursor(dep)
+  return {
+    profile: (profile, load, timeoutSec, log) =>
+      runProfile(dep, cursor, profile, load, timeoutSec, log),
+    sweepStep: gnesSweepStep(dep, cursor)
+  }
+}
+
+function httpRunner(dep: Deployment, topology: HttpTopology): CaseRunner {
+  const target = httpTarget(dep, topology)
+  return {
+    // The driver's per-request timeout bounds a profile; there is no client process to outlive.
+    profile: (profile, load, _timeoutSec, log) =>
+      Promise.race([runHttpProfile(target, topology.hops, profile, load, log), dep.failed]),
+    sweepStep: httpSweepStep(target)
   }
 }

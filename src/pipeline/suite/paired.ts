@@ -10,10 +10,9 @@ import { consoleLog, type Log } from '../../log'
 import type { CaseResult, Load, Result, RunResult } from '../../result/schema'
 import type { CasePair, CaseSpec } from '../../topology/cases'
 import type { Topology } from '../../topology/schema'
-import { caseResult, READY_TIMEOUT_MS, type CaseSettings } from './case'
-import { DumpCursor } from './dump'
+import { caseResult, caseRunner, READY_TIMEOUT_MS, type CaseSettings } from './case'
 import { abbaOrder, orderLetters, type Block, type Side } from '../../client/interleave'
-import { profileOutcome, runProfile } from './profile'
+import { profileOutcome } from './profile'
 import { caseSettings, loadOf, suiteResult, type SuiteOptions } from './run'
 import { onInterrupt } from './signals'
 
@@ -97,13 +96,16 @@ async function runPairedCase(
       })
       log.info(`${side}: services ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     }
-    const cursors = { base: new DumpCursor(deps.base!), head: new DumpCursor(deps.head!) }
+    const runners = {
+      base: caseRunner(deps.base!, specs.base.topology),
+      head: caseRunner(deps.head!, specs.head.topology)
+    }
     const runs: Record<Side, RunResult[]> = { base: [], head: [] }
     const metrics: Record<Side, string[]> = { base: [], head: [] }
     for (const [k, { pair, side }] of order.entries()) {
       log.info(`block ${k + 1}/${order.length}: pair ${pair + 1}, ${side}`)
       const block = blockLoad(load, profile, runs[side].length === 0)
-      const outcome = await runProfile(deps[side]!, cursors[side], profile, block, remaining(), log)
+      const outcome = await runners[side].profile(profile, block, remaining(), log)
       metrics[side] = outcome.metrics
       for (const run of outcome.runs) runs[side].push({ ...run, index: runs[side].length })
     }
@@ -143,8 +145,12 @@ export async function runPairedSuite(
   const startedAt = new Date().toISOString()
   try {
     const gnes = {
-      base: await log.group(`Provision the base (${base.kind})`, () => base.prepare()),
-      head: await log.group(`Provision the head (${head.kind})`, () => head.prepare())
+      base: await log.group(`Provision the base (${base.kind})`, () =>
+        base.prepare(pairs.some(p => p.base.topology.kind === 'gnes'))
+      ),
+      head: await log.group(`Provision the head (${head.kind})`, () =>
+        head.prepare(pairs.some(p => p.head.topology.kind === 'gnes'))
+      )
     }
     const cases: Record<Side, CaseResult[]> = { base: [], head: [] }
     for (const pair of pairs) {

@@ -67,7 +67,7 @@ export function caseSettings(inputs: Inputs, load: Load): CaseSettings {
 /** A finished suite's validated result, on this host and commit. */
 export function suiteResult(r: {
   id: string
-  gnes: GnesMeta
+  gnes: GnesMeta | null
   engine: Engine['kind']
   load: Load
   startedAt: string
@@ -121,8 +121,12 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
   const startedAt = new Date().toISOString()
   const cases: CaseResult[] = []
   try {
-    const gnes = await log.group(`Provision GNES ${inputs['gnes-version']} (${engine.kind})`, () =>
-      engine.prepare()
+    const needsGnes = specs.some(s => s.topology.kind === 'gnes')
+    const gnes = await log.group(
+      needsGnes
+        ? `Provision GNES ${inputs['gnes-version']} (${engine.kind})`
+        : `Prepare the ${engine.kind} engine`,
+      () => engine.prepare(needsGnes)
     )
     for (const spec of specs) {
       const logDir = path.resolve(inputs['out-dir'], 'logs', `case-${spec.topology.id}`)

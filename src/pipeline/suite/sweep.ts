@@ -34,15 +34,36 @@ const RESOLUTION = 1.05
 const STEP_SLACK = 5
 const STEP_MIN_TIMEOUT_S = 30
 
+/** Measures one step: its plan's lead-in, then its requests; throws when the step fails. */
+export type SweepStep = (
+  rate: number,
+  step: ReturnType<typeof sweepStepPlan>,
+  timeoutSec: number
+) => Promise<Omit<SweepPoint, 'sustained'>>
+
+/** A GNES step: one client stream, read back through the frontend's route dump. */
+export const gnesSweepStep =
+  (dep: Deployment, cursor: DumpCursor): SweepStep =>
+  async (rate, step, timeoutSec) => {
+    const [stream] = await runLoadClient(dep, step.plan, timeoutSec)
+    // The step's own requests follow its lead-in, which is not counted.
+    const { report, envelopes } = splitStream(
+      stream,
+      await cursor.next(stream.responses),
+      step.parts[0].map(p => p.requests)
+    ).pop()!
+    return measuredStep(rate, report, envelopes)
+  }
+
 /**
- * Offers rising rates, one stream per step, and measures each step's latency distribution (from
- * the schedule, so a stalled stream cannot hide delay) and achieved throughput. A step whose
- * client fails or overruns is recorded with every request as an error and ends the sweep, so the
- * sweep must be the last profile on a deployment.
+ * Offers rising rates, one paced stream per step, and measures each step's latency distribution
+ * (from the schedule, so a stalled stream cannot hide delay) and achieved throughput. A step that
+ * fails or overruns is recorded with every request as an error and ends the sweep, so the sweep
+ * must be the last profile on a deployment.
  */
 export async function runSweep(
-  dep: Deployment,
-  cursor: DumpCursor,
+  dep: Pick<Deployment, 'failed'>,
+  measure: SweepStep,
   start: number,
   settings: SweepSettings,
   load: Load,
@@ -53,44 +74,32 @@ export async function runSweep(
   let maxP99 = Infinity
   const plan = { rates: settings.rates, start, maxSteps: settings.maxSteps, resolution: RESOLUTION }
   for (let rate = nextSweepRate(plan, points); rate !== null; rate = nextSweepRate(plan, points)) {
-    const { plan: step, parts } = sweepStepPlan(rate, settings.stepSeconds, load)
-    const sizes = parts[0].map(p => p.requests)
+    const step = sweepStepPlan(rate, settings.stepSeconds, load)
+    const sizes = step.parts[0].map(p => p.requests)
     const requests = sizes[sizes.length - 1]
     const budget = Math.floor((deadline - Date.now()) / 1000)
     const timeout = Math.min(
       budget,
-      Math.max(STEP_MIN_TIMEOUT_S, STEP_SLACK * scheduledSeconds(step))
+      Math.max(STEP_MIN_TIMEOUT_S, STEP_SLACK * scheduledSeconds(step.plan))
     )
     if (timeout <= 0) throw new Error(`the sweep exceeded case-timeout at ${fmtRate(rate)} req/s`)
-    const outcome = await Promise.race([
-      runLoadClient(dep, step, timeout).then(
-        reports => ({ reports, error: null }),
-        (err: Error) => ({ reports: null, error: err })
-      ),
+    // A step that fails is a figure; a service that dies fails the case.
+    const measured = await Promise.race([
+      measure(rate, step, timeout).catch((err: Error) => err),
       dep.failed
     ])
-    if (!outcome.reports) {
-      log.warn(
-        `sweep step at ${fmtRate(rate)} req/s failed, the sweep ends: ${outcome.error.message}`
-      )
+    if (measured instanceof Error) {
+      log.warn(`sweep step at ${fmtRate(rate)} req/s failed, the sweep ends: ${measured.message}`)
       points.push(failedStep(rate, requests))
       break
     }
-    const [stream] = outcome.reports
-    // The step's own requests follow its lead-in, which is not counted.
-    const { report, envelopes } = splitStream(
-      stream,
-      await cursor.next(stream.responses),
-      sizes
-    ).pop()!
-    const measured = measuredStep(rate, report, envelopes)
     if (points.length === 0) maxP99 = boundSeconds(settings.bound, measured)
     const point = { ...measured, sustained: isSustained(measured, maxP99) }
     points.push(point)
     log.info(
       `sweep ${fmtRate(rate)} req/s: achieved ${point.achieved.toFixed(2)} req/s, latency p50 ` +
         `${(point.latency.p50 * 1000).toFixed(1)} ms, p99 ${(point.latency.p99 * 1000).toFixed(1)} ms` +
-        ` → ${point.sustained ? 'sustained' : 'not sustained'}`
+        `${point.errors ? `, ${point.errors} errors` : ''} → ${point.sustained ? 'sustained' : 'not sustained'}`
     )
   }
   const profile: Profile = {

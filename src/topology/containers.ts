@@ -1,0 +1,76 @@
+import { dependencyOrder } from './http-check'
+import type { ContainerService } from './http-schema'
+import { expandPlaceholders } from './placeholders'
+import type { HttpTopology } from './schema'
+
+/** How a generic service's instance tells it serves. */
+export type Readiness = { log: RegExp } | { http: string } | { tcp: true }
+
+/** One instance of a generic service to start: a container, or a process on the local engine. */
+export interface ContainerCommand {
+  kind: 'container'
+  service: string
+  replica: number
+  /** Unique per replica, e.g. relay-0; used for logs and container names. */
+  instance: string
+  image: string
+  /** Null: the image's own command (containers only). */
+  argv: string[] | null
+  env: Record<string, string>
+  /** Where the local engine runs it: the build context, when there is one. */
+  cwd: string | null
+  /** The port it serves on, after the engine's assignment. */
+  port: number
+  ready: Readiness
+  cpus: number | null
+  memoryBytes: number | null
+  deploy: ContainerService['deploy']
+}
+
+/** Where an engine puts each instance of a generic topology. */
+export interface ContainerAddressing {
+  port(service: string, replica: number): number
+  addr(service: string): string
+  addrs(service: string): string[]
+}
+
+const readiness = (s: ContainerService): Readiness =>
+  !s.ready ? { tcp: true } : 'log' in s.ready ? { log: new RegExp(s.ready.log) } : s.ready
+
+/** Every instance's command, grouped by service in dependency order, placeholders filled in. */
+export function containerStartOrder(
+  t: HttpTopology,
+  addressing: ContainerAddressing
+): ContainerCommand[][] {
+  const byName = new Map(t.services.map(s => [s.name, s]))
+  return dependencyOrder(t)
+    .flat()
+    .map(name => {
+      const s = byName.get(name)!
+      return Array.from({ length: s.replicas }, (_, replica): ContainerCommand => {
+        const port = addressing.port(s.name, replica)
+        const fill = (text: string): string =>
+          expandPlaceholders(text, {
+            port,
+            replica,
+            addr: addressing.addr,
+            addrs: addressing.addrs
+          })
+        return {
+          kind: 'container',
+          service: s.name,
+          replica,
+          instance: `${s.name}-${replica}`,
+          image: s.image,
+          argv: s.command?.map(fill) ?? null,
+          env: Object.fromEntries(Object.entries(s.environment).map(([k, v]) => [k, fill(v)])),
+          cwd: s.build?.context ?? null,
+          port,
+          ready: readiness(s),
+          cpus: s.resources.cpus ?? null,
+          memoryBytes: s.resources.memory ?? null,
+          deploy: s.deploy
+        }
+      })
+    })
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod'
+import { DeploySchema, name } from './fields'
+
+/**
+ * A generic topology (`kind: http`): any services, each a container image (or a command on the
+ * local engine), driven over HTTP. docs/topologies.md documents every field.
+ */
+
+const UNITS: Record<string, number> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }
+
+/** Docker's memory spelling (`64M`, `1g`, bytes without a unit) in bytes. */
+const memory = z
+  .union([z.number().int().positive(), z.string()])
+  .transform((v, ctx) => {
+    const m = /^(\d+)\s*([kmg]?)b?$/i.exec(String(v).trim())
+    if (!m) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'a size such as 64M, 512k or 1G' })
+      return z.NEVER
+    }
+    return Number(m[1]) * UNITS[m[2].toLowerCase()]
+  })
+  .refine(b => b >= 6 * 2 ** 20, 'at least 6M (Docker refuses less)')
+
+const ReadySchema = z.union([
+  /** A line of the service's output that means it serves (a regular expression). */
+  z.object({ log: z.string().min(1).max(200) }).strict(),
+  /** A path answered with a 2xx status once the service serves. */
+  z.object({ http: z.string().regex(/^\/[\x21-\x7e]*$/, 'a path starting with /') }).strict()
+])
+
+const ContainerServiceSchema = z
+  .object({
+    name,
+    /** The image to run on Docker and Swarm; built from `build` when given. */
+    image: z.string().regex(/^[a-z0-9][a-z0-9._/:@-]{0,200}$/, 'a Docker image reference'),
+    /** Build context and Dockerfile, relative to the topology file. */
+    build: z
+      .object({
+        context: z.string().min(1),
+        dockerfile: z.string().min(1).default('Dockerfile')
+      })
+      .strict()
+      .optional(),
+    /**
+     * The argv: on the local engine the process to start (in `build.context`, else beside the
+     * file); in a container it replaces the image's CMD. Optional in a container.
+     */
+    command: z.array(z.string()).min(1).optional(),
+    environment: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+    /** The TCP port it serves on (in its container; the local engine assigns its own). */
+    port: z.number().int().min(1).max(65535),
+    /** Default: the port accepts a TCP connection. */
+    ready: ReadySchema.optional(),
+    replicas: z.number().int().min(1).max(16).default(1),
+    resources: z
+      .object({ cpus: z.number().positive().max(64).optional(), memory: memory.optional() })
+      .strict()
+      .default({}),
+    dependsOn: z.array(name).default([]),
+    deploy: DeploySchema.optional()
+  })
+  .strict()
+export type ContainerService = z.infer<typeof ContainerServiceSchema>
+
+const header = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+const HttpLoadSchema = z
+  .object({
+    /** The service the load enters; requests go to its first replica. */
+    service: name,
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+    path: z
+      .string()
+      .regex(/^\/[\x21-\x7e]*$/, 'a path starting with /')
+      .default('/'),
+    body: z.string().max(1_000_000).nullable().default(null),
+    headers: z.record(z.string().regex(header, 'an HTTP header name'), z.string()).default({}),
+    /** Statuses that count as success. */
+    status: z.array(z.number().int().min(100).max(599)).min(1).default([200]),
+    timeoutSec: z.number().positive().max(300).default(10)
+  })
+  .strict()
+export type HttpLoad = z.infer<typeof HttpLoadSchema>
+
+/** Where the system reports its own per-hop times: a JSON field path, or a Server-Timing-style header. */
+const HopsSchema = z.union([
+  z
+    .object({
+      json: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'a dotted field path')
+    })
+    .strict(),
+  z.object({ header: z.string().regex(header, 'an HTTP header name') }).strict()
+])
+export type HopSource = z.infer<typeof HopsSchema>
+
+export const HttpTopologySchema = z.object({
+  kind: z.literal('http'),
+  services: z.array(ContainerServiceSchema).min(1),
+  load: HttpLoadSchema,
+  hops: HopsSchema.nullable().default(null)
+})

@@ -1,0 +1,42 @@
+/**
+ * `${...}` placeholders in a generic service's command and environment, filled in per instance by
+ * the engine: only the engine knows ports (local) and names (containers). `$$` is a literal `$`.
+ */
+const PLACEHOLDER = /\$\$|\$\{([a-z]+)(?::([^}]*))?\}/g
+
+/** What a placeholder may name, per instance. */
+export interface PlaceholderValues {
+  /** This instance's listen port. */
+  port: number
+  replica: number
+  /** host:port of a service, one address for a client (replica 0, or a name that balances). */
+  addr(service: string): string
+  /** host:port of every replica of a service. */
+  addrs(service: string): string[]
+}
+
+/** Why `text` cannot be expanded (an unknown placeholder or service), or null. */
+export function placeholderProblem(text: string, services: readonly string[]): string | null {
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    if (m[0] === '$$') continue
+    const [whole, key, service] = m
+    if ((key === 'port' || key === 'replica') && service === undefined) continue
+    if (key !== 'addr' && key !== 'addrs') {
+      return `unknown placeholder ${whole} (known: \${port}, \${replica}, \${addr:S}, \${addrs:S}, $$)`
+    }
+    if (!service || !services.includes(service)) {
+      return `${whole} names no service of this topology`
+    }
+  }
+  return null
+}
+
+/** `text` with its placeholders filled in; `placeholderProblem` has vouched for it. */
+export function expandPlaceholders(text: string, v: PlaceholderValues): string {
+  return text.replace(PLACEHOLDER, (whole, key: string | undefined, service: string) => {
+    if (whole === '$$') return '$'
+    if (key === 'port') return String(v.port)
+    if (key === 'replica') return String(v.replica)
+    return key === 'addr' ? v.addr(service) : v.addrs(service).join(' ')
+  })
+}
