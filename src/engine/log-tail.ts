@@ -14,7 +14,6 @@ export class LogTail extends Writable {
   readonly ended: Promise<void>
   private lines: string[] = []
   private partial = ''
-  private readyFlag = false
   private markReady: () => void = () => undefined
   /** Written synchronously: when `ready` resolves, the line that made it is in the file. */
   private fd: number | null
@@ -65,16 +64,9 @@ export class LogTail extends Writable {
   }
 
   private line(line: string): void {
-    if (this.readyPattern?.test(line)) {
-      this.readyFlag = true
-      this.markReady()
-    }
+    if (this.readyPattern?.test(line)) this.markReady()
     this.lines.push(line)
     if (this.lines.length > this.keep) this.lines.shift()
-  }
-
-  get isReady(): boolean {
-    return this.readyFlag
   }
 
   /** The last lines, the unfinished one included. */
