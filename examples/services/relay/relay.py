@@ -7,19 +7,20 @@ milliseconds, so a CPU-limited container takes longer in wall time, as real work
 Every request except GET /healthz is forwarded to NEXT with its method and body over a
 persistent HTTP/1.1 connection (one per incoming connection, reconnected on failure), and
 answered with
-    {"hop": HOP, "hops": {HOP: seconds, <the downstream's hops>...}}
+    {"hop": HOP, "instance": "<hostname>:<PORT>", "hops": {HOP: seconds, <downstream's hops>}}
 and the same figures, in milliseconds, as `Server-Timing: relay1;dur=0.310, relay2;dur=...`.
 
-Why self-reported: the load generator sees only the end-to-end time. What one hop costs (its own
-parsing, work and answer, excluding the wait for the hops after it) is known only inside the hop,
-so each hop measures itself and the figures travel back with the answer, as an RPC mesh reports
-its per-hop latency. Standard library only: the example image is Debian's python3, nothing else.
+Why self-reported: the load generator sees only the end-to-end time. What one hop costs (from
+reading its request to composing its answer, less the wait for the hops after it) is known only
+inside the hop, so each hop measures itself and the figures travel back with the answer, as an RPC
+mesh reports its per-hop latency. Standard library only: the image is Debian's python3, no more.
 """
 
 import http.client
 import json
 import os
 import signal
+import socket
 import sys
 import time
 import urllib.parse
@@ -29,6 +30,7 @@ PORT = int(os.environ.get("PORT") or 8080)
 HOP = os.environ.get("HOP") or "relay"
 NEXT = urllib.parse.urlsplit(os.environ.get("NEXT") or "")
 WORK_SEC = float(os.environ.get("WORK_MS") or 0) / 1000
+INSTANCE = f"{socket.gethostname()}:{PORT}"  # tells replicas apart (container name or port)
 
 
 def busy(seconds):
@@ -106,7 +108,7 @@ class Hop(BaseHTTPRequestHandler):
             waited = time.perf_counter() - t
         hops = {HOP: round(time.perf_counter() - self.start - waited, 6), **hops}
         timing = ", ".join(f"{name};dur={sec * 1000:.3f}" for name, sec in hops.items())
-        payload = json.dumps({"hop": HOP, "hops": hops}).encode() + b"\n"
+        payload = json.dumps({"hop": HOP, "instance": INSTANCE, "hops": hops}).encode() + b"\n"
         self.answer(status, payload, "application/json", {"Server-Timing": timing})
 
     def answer(self, status, payload, content_type, headers=None):
