@@ -172,6 +172,10 @@ describe('sendPaced', () => {
         res.statusCode = 503
         return res.end('busy')
       }
+      if (req.url === '/trickle') {
+        res.writeHead(200, { 'content-length': '100' })
+        return res.write('partial') // and the rest never comes
+      }
       if (req.url === '/cut') {
         res.writeHead(200, { 'content-length': '100' })
         res.write('partial')
@@ -186,6 +190,8 @@ describe('sendPaced', () => {
         expect(r.done - r.sent).toBeGreaterThanOrEqual(0.195)
         expect(r.done - r.sent).toBeLessThan(0.5)
       })
+      const [trickle] = await sendBurst(target(`${mixed.url}/trickle`, { timeoutMs: 200 }), 1)
+      expect(trickle).toMatchObject({ status: null, error: 'no answer within 200 ms' })
       const [bad] = await sendPaced(target(`${mixed.url}/bad`, { keep: 'body' }), 20, 1)
       expect(bad).toMatchObject({ status: 503, error: 'unexpected status 503' })
       expect(bad.body).toBeUndefined()
@@ -203,9 +209,9 @@ describe('sendPaced', () => {
       const [refused] = await sendBurst(target(refusedUrl), 1)
       expect(refused).toMatchObject({ status: null, error: expect.stringMatching(/ECONNREFUSED/) })
 
-      const all = [...slow, bad, accepted, cut]
+      const all = [...slow, trickle, bad, accepted, cut]
       const m = pacedHttpSamples(all, null)
-      expect(m.errors).toBe(4)
+      expect(m.errors).toBe(5)
       expect(m.samples.latency).toHaveLength(1)
     } finally {
       await mixed.close()

@@ -26,7 +26,11 @@ export const HttpTargetSchema = z
     body: z.string().nullable(),
     /** Accepted response statuses; any other is recorded as an error. */
     status: z.array(z.number().int().min(100).max(599)).min(1),
-    timeoutMs: z.number().positive().finite(),
+    /** At most what a Node timer holds (about 24.8 days). */
+    timeoutMs: z
+      .number()
+      .positive()
+      .max(2 ** 31 - 1),
     keep: z.enum(['none', 'body', 'headers'])
   })
   .strict()
@@ -154,10 +158,11 @@ function send(p: Prepared, scheduled: number | null): Promise<RequestRecord> {
         if (!res.complete) fail('connection closed before the response ended', status)
       })
     })
-    const timer = setTimeout(
-      () => req.destroy(new Error(`no answer within ${p.timeoutMs} ms`)),
-      p.timeoutMs
-    )
+    // Also for an answer whose body is still coming: a request is done when its body is.
+    const timer = setTimeout(() => {
+      fail(`no answer within ${p.timeoutMs} ms`)
+      req.destroy()
+    }, p.timeoutMs)
     req.on('error', e => fail(e.message))
     req.end(p.body ?? undefined)
   })
