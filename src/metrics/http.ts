@@ -201,14 +201,15 @@ export interface HttpRun {
 export function httpRunInput(run: HttpRun, hops: HopSource | null): RunInput & HttpSamples {
   const { records, rate } = run
   if (records.length === 0) throw new Error(`HTTP run ${run.index} has no requests`)
-  const firstSent = Math.min(...records.map(r => r.sent))
+  // A loop, not Math.min(...xs): a long run would overflow the argument list.
+  const firstSent = records.reduce((t, r) => Math.min(t, r.sent), Infinity)
+  const lastDone = records.reduce((t, r) => Math.max(t, r.done), -Infinity)
   const began = rate === null ? firstSent : (records[0].scheduled ?? firstSent)
   return {
     index: run.index,
     warmup: run.warmup,
     startedAt: new Date(began * 1000).toISOString(),
-    clientSeconds:
-      rate === null ? Math.max(...records.map(r => r.done)) - firstSent : records.length / rate,
+    clientSeconds: rate === null ? lastDone - firstSent : records.length / rate,
     rate,
     requests: records.length,
     payloadBytes: records.length * run.bodyBytes,
