@@ -228,11 +228,12 @@ export async function sendPaced(
       worker.postMessage({ start: hrMs(), rate, count })
       await new Promise<void>((resolve, reject) => {
         worker.on('error', reject)
-        worker.on('message', () => {
+        // Tick i says request i is due; any later one already due goes too (a stall's backlog).
+        worker.on('message', (tick: number) => {
           const now = nowMs()
           while (pending.length < count) {
             const due = t0 + (pending.length * 1000) / rate
-            if (due > now) break
+            if (pending.length > tick && due > now) break
             pending.push(send(p, due))
           }
           if (pending.length === count) resolve()
