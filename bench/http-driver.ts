@@ -4,11 +4,14 @@
  * requests went out), of `latency:sent` (the loopback round trip as the driver measures it, the
  * floor of any HTTP figure) and of `latency`, and the driver process's CPU time per request (its
  * ticker thread included). Each rate is warmed up for one second first, on the same connections.
+ * For scale, the last line is a bare node:http client on the same machine: one keep-alive GET after
+ * another, no schedule, no records.
  *
  *   npm run bench:http-driver -- [--rates 100,500,1000] [--seconds 5]
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import * as http from 'node:http'
 import * as os from 'node:os'
 import { parseArgs } from 'node:util'
 import { keepAliveAgent, sendPaced, type HttpTarget } from '../src/client/http-load'
@@ -38,6 +41,22 @@ const ms = (xs: number[], q: number): string =>
   )
     .toFixed(3)
     .padStart(8)
+
+async function bareClosedLoop(url: string, agent: http.Agent, count: number) {
+  const get = () =>
+    new Promise<void>((resolve, reject) =>
+      http.get(url, { agent }, res => res.resume().on('end', resolve)).on('error', reject)
+    )
+  const roundtrips: number[] = []
+  const cpu = process.cpuUsage()
+  for (let i = 0; i < count; i++) {
+    const from = performance.now()
+    await get()
+    roundtrips.push((performance.now() - from) / 1000)
+  }
+  const used = process.cpuUsage(cpu)
+  return { count, roundtrips, cpuPerRequest: (used.user + used.system) / count }
+}
 
 async function main(): Promise<void> {
   const server = spawn(
@@ -86,6 +105,10 @@ async function main(): Promise<void> {
         ].join(' ')
       )
     }
+    const bare = await bareClosedLoop(target.url, agent, 1000 * seconds)
+    console.log(
+      `bare node:http closed loop, ${bare.count} requests: round trip p50 ${ms(bare.roundtrips, 0.5)} p99 ${ms(bare.roundtrips, 0.99)}, CPU ${bare.cpuPerRequest.toFixed(1)} µs/request`
+    )
     console.log(`(milliseconds) load average after: ${load()}`)
   } finally {
     agent.destroy()
