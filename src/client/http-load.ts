@@ -172,7 +172,8 @@ function send(p: Prepared, scheduled: number | null): Promise<RequestRecord> {
  * Ticks the schedule from a worker thread. Node's timers resolve whole milliseconds and fire up to
  * one late; a worker sleeping in Atomics.wait wakes within some 0.1 ms and costs no CPU while it
  * waits, unlike spinning on the event loop. Measured with bench/http-driver.ts at 100–1000 req/s:
- * c:lag p50 0.2–0.5 ms against 0.5–0.8 ms with setTimeout, for some 50 µs more CPU per request.
+ * c:lag p50 0.2–0.5 ms against 0.5–0.8 ms with setTimeout, for about 0.1 ms more CPU per request
+ * (one more thread wake-up, which costs that much on the project's 2-core VM).
  * It only wakes the main thread, which sends whatever is due when it runs: a stalled event loop
  * catches up at once, and `sent` shows it.
  */
