@@ -6,7 +6,7 @@ import { requestSamples, type RequestSamples } from './samples'
 import type { RunResult } from './schema'
 import { summarize } from './statistics'
 
-interface RunInput extends RequestSamples {
+export interface RunInput extends RequestSamples {
   index: number
   warmup: boolean
   startedAt: string
