@@ -1,12 +1,9 @@
 import type { Keep, RequestRecord } from '../client/http-load'
+import type { HopSource } from '../topology/http-schema'
+import { latencyHistogram } from './histogram'
 import type { RunInput } from './run'
 import type { RequestSamples } from './samples'
-
-/**
- * Where a system reports its own per-hop figures: a dotted path in the JSON body to an object
- * {hopName: seconds}, or a response header in W3C Server-Timing syntax (`name;dur=<ms>`).
- */
-export type HopSource = { json: string } | { header: string }
+import { achievedRate, type SweepPoint } from './sweep'
 
 /** Hop names are the system's text: a name keeps these characters, at most MAX_HOP_NAME of them. */
 export const MAX_HOP_NAME = 40
@@ -215,5 +212,30 @@ export function httpRunInput(run: HttpRun, hops: HopSource | null): RunInput & H
     payloadBytes: records.length * run.bodyBytes,
     dataRateMBps: null,
     ...(rate === null ? burstHttpSamples(records, hops) : pacedHttpSamples(records, hops))
+  }
+}
+
+/**
+ * A sweep step over HTTP from its requests (after the lead-in): latency from the schedule and from
+ * the send, throughput from the answered requests' completions, failed requests as errors.
+ */
+export function measuredHttpStep(
+  offered: number,
+  records: RequestRecord[]
+): Omit<SweepPoint, 'sustained'> {
+  const { samples, errors } = pacedHttpSamples(records, null)
+  const latency = latencyHistogram(samples.latency)
+  const completions = records
+    .filter(r => r.error === null)
+    .map(r => r.done)
+    .sort((a, b) => a - b)
+  return {
+    offered,
+    achieved: achievedRate(completions),
+    requests: records.length,
+    errors,
+    latency: latency.percentiles,
+    latencySent: latencyHistogram(samples['latency:sent']).percentiles,
+    histogram: latency.encoded
   }
 }

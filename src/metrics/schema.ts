@@ -26,8 +26,8 @@ export const RunResultSchema = z.object({
   /** Wall time of the client's stream call, seconds. */
   clientSeconds: z.number().nonnegative(),
   requests: z.number().int().positive(),
-  /** Document payload bytes carried by the run (docs × doc-bytes). */
-  payloadBytes: z.number().int().positive(),
+  /** Payload bytes carried by the run (GNES: docs × doc-bytes; HTTP: request bodies, maybe none). */
+  payloadBytes: z.number().int().nonnegative(),
   /**
    * Payload megabytes (10^6 B) over the frontend's first-request-in to last-response-out span.
    * Null for a paced run, whose span is set by the schedule.

@@ -25,7 +25,11 @@ export async function openGenericContainers(
   logDir: string
 ): Promise<DeploymentDriver> {
   const { docker, labels } = ctx
-  for (const s of topology.services) await ensureServiceImage(docker, s, ctx.log)
+  for (const s of topology.services) {
+    if (ctx.serviceImages.has(s.image)) continue
+    await ensureServiceImage(docker, s, ctx.log)
+    ctx.serviceImages.add(s.image)
+  }
   const prefix = ctx.prefix(topology.id, index)
   const caseLabels = { ...labels, [LABEL.caseId]: topology.id }
   const byName = new Map(topology.services.map(s => [s.name, s]))
