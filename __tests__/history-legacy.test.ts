@@ -21,10 +21,10 @@ function legacyLine(e: HistoryEntry): Record<string, unknown> {
   return {
     'MB/s': e.legacyMBps,
     ...e.best,
-    timestamp_build: e.gnes.buildDate,
+    timestamp_build: e.gnes!.buildDate,
     timestamp_eval: Number(frac ? `${seconds}.${frac}` : seconds),
-    version_tag: e.gnes.tag,
-    version_vcs: e.gnes.vcs
+    version_tag: e.gnes!.tag,
+    version_vcs: e.gnes!.vcs
   }
 }
 
@@ -88,7 +88,7 @@ test('imports 46 entries per case whose values equal the source lines', () => {
     legacyMBps: 3258,
     best: { roundtrip: 0.15543996 }
   })
-  expect(entries.find(e => e.gnes.tag === 'v0.0.43-alpine')!.gnes.version).toBe('0.0.43')
+  expect(entries.find(e => e.gnes?.tag === 'v0.0.43-alpine')!.gnes?.version).toBe('0.0.43')
 })
 
 test('epoch seconds keep every printed fraction digit', () => {

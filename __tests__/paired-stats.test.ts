@@ -167,7 +167,7 @@ describe('comparing the two sides of a paired run', () => {
         }
       }
     ])
-    return { ...result, meta: { ...result.meta, gnes: { ...result.meta.gnes, version: gnes } } }
+    return { ...result, meta: { ...result.meta, gnes: { ...result.meta.gnes!, version: gnes } } }
   }
   const run = { base: side(1, '0.0.46'), head: side(1.3, '0.0.47'), order: abbaOrder(4) }
   const c = comparePaired(run, { threshold: 0.1 })

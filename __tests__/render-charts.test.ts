@@ -67,7 +67,7 @@ describe('SVG charts', () => {
 
   test('hops: one stacked bar segment per version and hop', async () => {
     const doc = await svg('hops')
-    const versions = new Set(legacy.map(e => `${e.gnes.tag} ${e.gnes.vcs!.slice(0, 7)}`))
+    const versions = new Set(legacy.map(e => `${e.gnes!.tag} ${e.gnes!.vcs!.slice(0, 7)}`))
     expect(marks(doc, 'rect')).toHaveLength(versions.size * 3)
     expect(axisTitles(doc)).toContain('mean seconds per request, stacked by hop')
   })
@@ -197,6 +197,7 @@ test('jobSummary: one row per case with the published figures, and every run', (
     cases: [
       {
         id: '1',
+        kind: 'gnes' as const,
         name: 'non-blocking',
         topologyFile: 'case1.yml',
         services: [],

@@ -19,7 +19,7 @@ function side(scale: number, gnes: string, file: string) {
   ])
   return {
     ...result,
-    meta: { ...result.meta, gnes: { ...result.meta.gnes, version: gnes, tag: gnes } },
+    meta: { ...result.meta, gnes: { ...result.meta.gnes!, version: gnes, tag: gnes } },
     cases: result.cases.map(c => ({ ...c, topologyFile: file }))
   }
 }

@@ -31,9 +31,7 @@ const gnesTopology = (id: string): GnesTopology => {
   return t
 }
 const commandsOf = (id: string) =>
-  serviceCommands(gnesTopology(id), designAddressing).map(
-    c => `${c.instance}: ${line(c.argv)}`
-  )
+  serviceCommands(gnesTopology(id), designAddressing).map(c => `${c.instance}: ${line(c.argv)}`)
 
 const FRONTEND =
   'Frontend-0: frontend --grpc_port 5566 --port_out 53463 --socket_out PUSH_BIND --port_in 57908 --socket_in PULL_BIND --dump_route <file>'

@@ -98,6 +98,7 @@ export function result(startedAt: Date): Result {
       )
       return {
         id,
+        kind: 'gnes' as const,
         name: `case ${id}`,
         topologyFile: `case${id}.yml`,
         services: [],

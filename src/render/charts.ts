@@ -168,14 +168,17 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
         format: '.3f'
       }
     )
-    trend(
-      'rate',
-      [
-        ...pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
-        ...pointRows(entries, SERIES.legacy, e => e.legacyMBps)
-      ],
-      { subtitle: 'data rate, and the legacy figure', yTitle: 'MB/s', format: '.1f' }
-    )
+    // Data rates are GNES's (documents of a known size); a generic case has none.
+    if (entries.some(e => e.gnes !== null)) {
+      trend(
+        'rate',
+        [
+          ...pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
+          ...pointRows(entries, SERIES.legacy, e => e.legacyMBps)
+        ],
+        { subtitle: 'data rate, and the legacy figure', yTitle: 'MB/s', format: '.1f' }
+      )
+    }
     hops(1, 'mean seconds per request, stacked by hop', 'mean (s)', '.3f')
     return charts
   }

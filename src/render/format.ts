@@ -14,8 +14,8 @@ export const fmtSeconds = (v: number | null | undefined): string =>
 export const fmtRate = (v: number | null | undefined): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(1)
 
-/** Build time orders versions; a PyPI install has none, so the evaluation time stands in. */
-export const buildTime = (e: HistoryEntry): string => e.gnes.buildDate ?? e.timestampEval
+/** Build time orders versions; a PyPI install (or a generic case) has none: evaluation time stands in. */
+export const buildTime = (e: HistoryEntry): string => e.gnes?.buildDate ?? e.timestampEval
 
 /** `2019-09-27 06:36:57 UTC`: what tables show; fractions of a second are noise there. */
 export const fmtTime = (iso: string): string =>
@@ -35,8 +35,12 @@ export function newestFirst(entries: readonly HistoryEntry[]): HistoryEntry[] {
   )
 }
 
-/** What the x axis shows: the GNES version, with its commit where known (images carry one). */
+/**
+ * What the x axis shows: the GNES version, with its commit where known (images carry one); for a
+ * generic case, whose version is the benchmarked repository's, its commit (or ref).
+ */
 export function versionLabel(e: HistoryEntry): string {
+  if (!e.gnes) return e.commit.sha?.slice(0, 7) ?? e.commit.ref ?? e.timestampEval
   const v = e.gnes.tag || e.gnes.version
   return e.gnes.vcs ? `${v} ${e.gnes.vcs.slice(0, 7)}` : v
 }
@@ -59,7 +63,7 @@ export function commitRef(e: HistoryEntry, repositoryUrl?: string): CommitRef | 
     const base = e.commit.repository ? `https://github.com/${e.commit.repository}` : repositoryUrl
     return { sha, url: base ? `${base.replace(/\/+$/, '')}/commit/${sha}` : null }
   }
-  return e.gnes.vcs ? { sha: e.gnes.vcs, url: `${GNES_REPO}/commit/${e.gnes.vcs}` } : null
+  return e.gnes?.vcs ? { sha: e.gnes.vcs, url: `${GNES_REPO}/commit/${e.gnes.vcs}` } : null
 }
 
 /** Case ids in natural order (2 before 10), so the README keeps the case numbering. */

@@ -1,6 +1,6 @@
 import { mermaidLabel as label } from '../text/escape'
 import { routerModel } from '../topology/model'
-import type { RouterService, Topology } from '../topology/schema'
+import type { HttpTopology, RouterService, Topology } from '../topology/schema'
 
 const text = (v: unknown): string =>
   v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v)
@@ -20,6 +20,7 @@ function modelLabel(className: string, parameters: Record<string, unknown>): str
  * used more than one node.
  */
 export function topologyMermaid(t: Topology, nodes?: Record<string, string[]>): string {
+  if (t.kind === 'http') return genericMermaid(t)
   const distinct = new Set(Object.values(nodes ?? {}).flat())
   const where = (name: string): string[] =>
     distinct.size > 1 && nodes?.[name]
@@ -57,5 +58,34 @@ export function topologyMermaid(t: Topology, nodes?: Record<string, string[]>): 
     lines.push(`  ${node(from, 'from')} -->|"${label(metric)}"| ${node(to, 'to')}`)
   }
   lines.push('  classDef blocking fill:#fde2e2,stroke:#c0392b')
+  return lines.join('\n')
+}
+
+const MIB = 2 ** 20
+
+/**
+ * A generic topology: the load enters its service, and each service calls what it depends on.
+ * Nodes name the service, its image, replicas and limits; nothing of GNES.
+ */
+function genericMermaid(t: HttpTopology): string {
+  const id = new Map(t.services.map((s, i) => [s.name, `s${i + 1}`]))
+  const lines = ['flowchart LR', `  load(["load<br/>${label(`${t.load.method} ${t.load.path}`)}"])`]
+  for (const s of t.services) {
+    const limits = [
+      s.resources.cpus ? `${s.resources.cpus} CPU` : '',
+      s.resources.memory ? `${Math.round(s.resources.memory / MIB)} MiB` : ''
+    ].filter(Boolean)
+    const parts = [
+      label(s.name),
+      label(s.image),
+      s.replicas > 1 ? `× ${s.replicas} replicas` : '',
+      limits.length ? label(limits.join(' · ')) : ''
+    ].filter(Boolean)
+    const shape = s.replicas > 1 ? ['[["', '"]]'] : ['["', '"]']
+    lines.push(`  ${id.get(s.name)}${shape[0]}${parts.join('<br/>')}${shape[1]}`)
+  }
+  lines.push(`  load --> ${id.get(t.load.service)}`)
+  for (const s of t.services)
+    for (const d of s.dependsOn) lines.push(`  ${id.get(s.name)} --> ${id.get(d)}`)
   return lines.join('\n')
 }

@@ -23,8 +23,24 @@ const PACED_DOCS: Record<string, string> = {
 
 const hopName = (side: string): string => (side === 'f' ? 'the Frontend' : `Router${side.slice(1)}`)
 
-/** One sentence per metric name, for the README and the dashboard; patterns cover N routers. */
-export function describeMetric(name: string): string {
+/** What the HTTP driver measures of a generic (kind: http) case; see docs/topology.md. */
+const GENERIC_DOCS: Record<string, string> = {
+  latency:
+    'From the request’s scheduled send to its answer, so a stalled client cannot hide delay (coordinated omission corrected).',
+  'latency:sent': 'From the request’s actual send to its answer.',
+  'c:lag': 'How late the driver sent a request after its scheduled time (0 unless it stalled).',
+  roundtrip: 'From sending a request to its answer, every request of the run sent at once.'
+}
+
+/**
+ * One sentence per metric name, for the README and the dashboard; patterns cover N routers. A
+ * generic case's metrics are the HTTP driver's and the hops its system reports.
+ */
+export function describeMetric(name: string, generic = false): string {
+  if (name.startsWith('hop:')) {
+    return 'Time the system itself reports for this hop in each answer (its own share, as it measures it).'
+  }
+  if (generic) return GENERIC_DOCS[name] ?? 'Custom metric, seconds.'
   if (name === 'roundtrip') {
     return 'Frontend receive-to-reply time of one request (F.end − F.start): the end-to-end latency.'
   }
@@ -61,7 +77,12 @@ const pathPosition = (metric: string): number => {
   return proc ? 2 * Number(proc[1]) : -1
 }
 
-/** Per-hop transfers and service times in path order, for the "where does the time go" chart. */
+/**
+ * Per-hop transfers and service times in path order, for the "where does the time go" chart; a
+ * generic case's hops (`hop:<name>`) in the order its system reported them.
+ */
 export function hopMetrics(metrics: readonly string[]): string[] {
+  const reported = metrics.filter(m => m.startsWith('hop:'))
+  if (reported.length) return reported
   return metrics.filter(m => pathPosition(m) > 0).sort((a, b) => pathPosition(a) - pathPosition(b))
 }

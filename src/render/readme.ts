@@ -98,7 +98,10 @@ export function readmeContext(
       requests: 20,
       warmupRequests: 5
     }
-  const metricNames = [...new Set(series.flatMap(s => s.metrics))]
+  const generic = (s: (typeof series)[number]): boolean => s.shown[0]?.gnes === null
+  const gnesMetrics = [...new Set(series.filter(s => !generic(s)).flatMap(s => s.metrics))]
+  const genericMetrics = [...new Set(series.filter(generic).flatMap(s => s.metrics))]
+  const both = gnesMetrics.length > 0 && genericMetrics.length > 0
   const caseIds = [...new Set(series.map(s => s.caseId))]
   return {
     load: {
@@ -108,9 +111,17 @@ export function readmeContext(
     },
     profiles: PROFILE_DOCS,
     metrics: [
-      ...metricNames.map(name => ({ label: inlineCode(name), description: describeMetric(name) })),
-      { label: 'Data rate (MB/s)', description: RATE_DOCS.dataRateMBps },
-      { label: 'Legacy "MB/s"', description: RATE_DOCS.legacyMBps }
+      ...gnesMetrics.map(name => ({ label: inlineCode(name), description: describeMetric(name) })),
+      ...(gnesMetrics.length
+        ? [
+            { label: 'Data rate (MB/s)', description: RATE_DOCS.dataRateMBps },
+            { label: 'Legacy "MB/s"', description: RATE_DOCS.legacyMBps }
+          ]
+        : []),
+      ...genericMetrics.map(name => ({
+        label: `${inlineCode(name)}${both ? ' (HTTP cases)' : ''}`,
+        description: describeMetric(name, true)
+      }))
     ],
     runCases: caseIds.map(id => (/^\d+$/.test(id) ? id : `${id}.yml`)).join(','),
     cases: caseIds.map(id => {
@@ -130,7 +141,7 @@ export function readmeContext(
           table:
             s.profile.kind === 'sweep'
               ? sweepTable(s.shown, repositoryUrl)
-              : markdownTable(s.shown, s.metrics, repositoryUrl, s.profile.kind),
+              : markdownTable(s.shown, s.metrics, repositoryUrl, s.profile.kind, generic(s)),
           shown: s.shown.length,
           total: s.total,
           truncated: s.truncated

@@ -12,7 +12,8 @@ const caseCell = (c: CaseResult): string => `${escapeMarkdown(c.id)} ${escapeMar
 /** Burst and paced cases of one profile: the published figure per metric, and each run's headline. */
 function timingSection(cases: CaseResult[]): string[] {
   const metrics = [...new Set(cases.flatMap(c => c.metrics))]
-  const burst = cases[0].profile.kind === 'burst'
+  // Data rates are GNES's: documents of a known size.
+  const burst = cases[0].profile.kind === 'burst' && cases.some(c => c.kind === 'gnes')
   const headline = cases[0].headline
   return [
     row([
@@ -25,13 +26,18 @@ function timingSection(cases: CaseResult[]): string[] {
       row([
         caseCell(c),
         ...metrics.map(m => fmtSeconds(c.best[m])),
-        ...(burst ? [fmtRate(c.dataRateMBps), String(Math.round(c.legacyMBps ?? 0))] : [])
+        ...(burst
+          ? [
+              fmtRate(c.dataRateMBps),
+              c.legacyMBps === null ? '–' : String(Math.round(c.legacyMBps))
+            ]
+          : [])
       ])
     ),
     '',
     burst
       ? 'Figures are the best run mean per metric; legacy "MB/s" is docs ÷ roundtrip, not a data rate.'
-      : 'Figures are the median over the measured runs of each run’s median request.',
+      : 'Figures are every metric’s median in the best run (the measured run with the lowest median headline).',
     '',
     `<details><summary>${inlineCode(headline)} per run</summary>`,
     '',
@@ -102,12 +108,16 @@ export function jobSummary(result: Result): string {
     groups.set(key, [...(groups.get(key) ?? []), c])
   }
   const lines = [
-    '## GNES latency benchmark',
+    gnes ? '## GNES latency benchmark' : '## Latency benchmark',
     '',
     [
-      `GNES ${escapeMarkdown(gnes.version)} (${escapeMarkdown(gnes.tag)}${gnes.vcs ? ` ${escapeMarkdown(gnes.vcs.slice(0, 7))}` : ''})`,
+      ...(gnes
+        ? [
+            `GNES ${escapeMarkdown(gnes.version)} (${escapeMarkdown(gnes.tag)}${gnes.vcs ? ` ${escapeMarkdown(gnes.vcs.slice(0, 7))}` : ''})`
+          ]
+        : []),
       `${engine} engine`,
-      `requests of ${load.batchSize} docs × ${load.docBytes} B`,
+      ...(gnes ? [`requests of ${load.batchSize} docs × ${load.docBytes} B`] : []),
       `${load.runs} runs per profile after ${fmtWarmup(load)}`,
       ...(sha ? [`commit ${sha}${ref}`] : [])
     ].join(' · '),

@@ -28,7 +28,7 @@ function tableRows(
       built: fmtTime(buildTime(e)),
       // The commit column already shows the image's GNES commit for legacy rows.
       version: escapeMarkdown(
-        ref?.sha === e.gnes.vcs ? e.gnes.tag || e.gnes.version : versionLabel(e)
+        e.gnes && ref?.sha === e.gnes.vcs ? e.gnes.tag || e.gnes.version : versionLabel(e)
       ),
       commit: ref ? markdownLink(sha, url) : sha,
       values: metrics.map(m => format(e.best[m])),
@@ -46,16 +46,18 @@ const markdownRows = (head: string[], rows: string[][]): string =>
 const msCell = (s: number | undefined): string => (s === undefined ? '–' : (s * 1000).toFixed(1))
 
 /**
- * A GitHub-flavoured Markdown table. A burst series keeps the legacy tables' seconds with three
- * decimals and adds the real and the legacy rate columns; paced series are in milliseconds.
+ * A GitHub-flavoured Markdown table. A GNES burst series keeps the legacy tables' seconds with
+ * three decimals and adds the real and the legacy rate columns; paced series, and every series of
+ * a generic case, are in milliseconds.
  */
 export function markdownTable(
   entries: readonly HistoryEntry[],
   metrics: readonly string[],
   repositoryUrl?: string,
-  kind: Profile['kind'] = 'burst'
+  kind: Profile['kind'] = 'burst',
+  generic = false
 ): string {
-  const rates = kind === 'burst'
+  const rates = kind === 'burst' && !generic
   const head = [
     'Build',
     'Version',

@@ -58,7 +58,8 @@ export interface Comparison {
   pr: {
     sha: string | null
     ref: string | null
-    gnesVersion: string
+    /** Null when the run measured no GNES case. */
+    gnesVersion: string | null
     engine: Result['meta']['engine']
     load: Result['meta']['load']
   }
@@ -272,7 +273,7 @@ export function compareResult(
     pr: {
       sha: result.meta.git.sha,
       ref: result.meta.git.ref,
-      gnesVersion: result.meta.gnes.version,
+      gnesVersion: result.meta.gnes?.version ?? null,
       engine: result.meta.engine,
       load: result.meta.load
     },

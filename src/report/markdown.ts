@@ -107,7 +107,7 @@ const SELECTED_BY = {
   latest: 'newest in history'
 }
 
-function baselineRow(c: CaseComparison, links: ReportLinks, prGnes: string): string {
+function baselineRow(c: CaseComparison, links: ReportLinks, prGnes: string | null): string {
   const b = c.baseline
   if (!b.entry)
     return `| ${caseLabel(c)} | — | — | — | **no baseline**: ${escapeMarkdown(b.reason)} |`
@@ -116,13 +116,19 @@ function baselineRow(c: CaseComparison, links: ReportLinks, prGnes: string): str
   const subject = e.commit.message
     ? escapeMarkdown(e.commit.message.split('\n')[0].slice(0, 72))
     : ''
-  const gnes = e.gnes.version === prGnes ? '' : ` (GNES ${escapeMarkdown(e.gnes.version)})`
+  const gnes =
+    !e.gnes || e.gnes.version === prGnes ? '' : ` (GNES ${escapeMarkdown(e.gnes.version)})`
   return `| ${caseLabel(c)} | ${commitLink(e, links)} ${subject} | ${ref} | ${e.timestampEval.slice(0, 16).replace('T', ' ')} UTC${gnes} | ${SELECTED_BY[b.reason]} |`
 }
 
+/** The comment's title: GNES's where the run measured GNES, plain latency for generic cases. */
+export const reportTitle = (gnesVersion: string | null): string =>
+  gnesVersion === null ? 'Latency' : 'GNES latency'
+
 function headline(c: Comparison): string {
+  const title = reportTitle(c.pr.gnesVersion)
   const all = c.cases.flatMap(k => k.metrics)
-  if (all.length === 0) return '### GNES latency: no baseline to compare with'
+  if (all.length === 0) return `### ${title}: no baseline to compare with`
   const count = (v: Verdict, gating: boolean) =>
     all.filter(m => m.verdict === v && m.gating === gating).length
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -133,7 +139,7 @@ function headline(c: Comparison): string {
   ].filter(Boolean)
   const others = count('regression', false) + count('improvement', false)
   const tail = others ? ` (${plural(others, 'other metric')} changed)` : ''
-  return `### GNES latency: ${parts.length ? parts.join(', ') : '⚪ no significant change'}${tail}`
+  return `### ${title}: ${parts.length ? parts.join(', ') : '⚪ no significant change'}${tail}`
 }
 
 /**
@@ -147,8 +153,11 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
     COMMENT_MARKER,
     headline(c),
     '',
-    `${pr} vs its baseline · engine \`${c.pr.engine}\` · GNES ${escapeMarkdown(c.pr.gnesVersion)} · ` +
-      `requests of ${load.batchSize} docs × ${load.docBytes} B, ${load.runs} measured runs per profile · ` +
+    `${pr} vs its baseline · engine \`${c.pr.engine}\` · ` +
+      (c.pr.gnesVersion === null
+        ? ''
+        : `GNES ${escapeMarkdown(c.pr.gnesVersion)} · requests of ${load.batchSize} docs × ${load.docBytes} B, `) +
+      `${load.runs} measured runs per profile · ` +
       `verdict needs p < ${c.alpha} and a change of at least ${fmtChange(c.threshold).slice(1)}`,
     ''
   ]

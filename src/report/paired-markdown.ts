@@ -5,6 +5,7 @@ import {
   detailsBlock,
   fmtChange,
   fmtSeconds,
+  reportTitle,
   shortSha,
   type ReportLinks
 } from './markdown'
@@ -54,17 +55,18 @@ function headline(c: PairedComparison): string {
     reg ? `🔴 regression in ${plural(reg)}` : null,
     imp ? `🟢 improvement in ${plural(imp)}` : null
   ].filter(Boolean)
-  return `### GNES latency, paired on this runner: ${parts.length ? parts.join(', ') : '⚪ no significant change'}`
+  return `### ${reportTitle(c.side.head?.gnesVersion ?? null)}, paired on this runner: ${parts.length ? parts.join(', ') : '⚪ no significant change'}`
 }
 
 /** What a side is: its GNES (and build commit when known), and its topology files when they differ. */
 function sideText(c: PairedComparison, side: 'base' | 'head'): string {
   const s = c.side[side]
+  const files = c.cases.filter(k => k.files.base !== k.files.head).map(k => k.files[side])
+  const topo = files.length ? `topology ${files.map(f => inlineCode(f)).join(', ')}` : ''
+  if (!s) return topo || 'the same topology'
   const tag = s.gnesTag === s.gnesVersion ? '' : ` (${escapeMarkdown(s.gnesTag)})`
   const vcs = s.gnesVcs ? ` ${shortSha(s.gnesVcs)}` : ''
-  const files = c.cases.filter(k => k.files.base !== k.files.head).map(k => k.files[side])
-  const topo = files.length ? ` · topology ${files.map(f => inlineCode(f)).join(', ')}` : ''
-  return `GNES ${escapeMarkdown(s.gnesVersion)}${tag}${vcs}${topo}`
+  return `GNES ${escapeMarkdown(s.gnesVersion)}${tag}${vcs}${topo ? ` · ${topo}` : ''}`
 }
 
 /**
@@ -81,8 +83,9 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
     '',
     `${commit}**head** ${sideText(c, 'head')} vs **base** ${sideText(c, 'base')}, both measured ` +
       `in this job, paired on this runner · engine \`${c.engine}\` · ${pairs} pairs of runs in the ` +
-      `order \`${orderLetters(c.order)}\` (A = base, B = head) · requests of ${load.batchSize} docs × ` +
-      `${load.docBytes} B · verdict needs p < ${c.alpha} and a change of at least ` +
+      `order \`${orderLetters(c.order)}\` (A = base, B = head) · ` +
+      (c.side.head ? `requests of ${load.batchSize} docs × ${load.docBytes} B · ` : '') +
+      `verdict needs p < ${c.alpha} and a change of at least ` +
       `${fmtChange(c.threshold).slice(1)}`,
     ''
   ]

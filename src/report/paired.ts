@@ -41,7 +41,11 @@ export interface PairedComparison {
   alpha: number
   /** The blocks in the order they ran. */
   order: Block[]
-  side: Record<'base' | 'head', { gnesVersion: string; gnesTag: string; gnesVcs: string | null }>
+  /** What GNES each side ran; null for a run of generic cases only. */
+  side: Record<
+    'base' | 'head',
+    { gnesVersion: string; gnesTag: string; gnesVcs: string | null } | null
+  >
   /** The benchmarked commit (the head's). */
   commit: string | null
   engine: Result['meta']['engine']
@@ -134,11 +138,12 @@ export function comparePaired(
   const cases = run.head.cases.map((h, i) =>
     compareCase(run.base.cases[i], h, options.threshold, alpha)
   )
-  const side = (r: Result) => ({
-    gnesVersion: r.meta.gnes.version,
-    gnesTag: r.meta.gnes.tag,
-    gnesVcs: r.meta.gnes.vcs
-  })
+  const side = (r: Result) =>
+    r.meta.gnes && {
+      gnesVersion: r.meta.gnes.version,
+      gnesTag: r.meta.gnes.tag,
+      gnesVcs: r.meta.gnes.vcs
+    }
   return {
     threshold: options.threshold,
     alpha,
