@@ -34,10 +34,13 @@ export function profileKey(p: Profile): string {
   }
 }
 
-export function profileLabel(p: Profile): string {
+/** A profile in words; `generic` for a generic case, where the burst has no legacy to compare with. */
+export function profileLabel(p: Profile, generic = false): string {
   switch (p.kind) {
     case 'burst':
-      return 'burst (standard load, legacy-comparable)'
+      return generic
+        ? 'burst (every request of a run at once)'
+        : 'burst (standard load, legacy-comparable)'
     case 'minimal':
       return `minimal load (paced, ${fmtRate(p.rate)} req/s)`
     case 'paced':

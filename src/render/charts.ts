@@ -105,6 +105,12 @@ export interface ChartSpec {
   marks: number
 }
 
+/** What the x axis orders: GNES versions, or, for a generic case, the benchmarked commits. */
+export const versionAxisTitle = (entries: readonly HistoryEntry[]): string =>
+  entries.length > 0 && entries.every(e => e.gnes === null)
+    ? 'commit (oldest → newest)'
+    : 'GNES version (oldest build → newest)'
+
 /** One case and profile's entries, newest first: what one set of charts and one table show. */
 interface SeriesInput {
   caseId: string
@@ -126,10 +132,11 @@ export const SWEEP_CURVES = 3
 export function seriesCharts(series: SeriesInput, templates: ChartTemplates): ChartSpec[] {
   const { caseId, entries, profile } = series
   const title = `Case ${caseId}: ${series.caseName}`
+  const xTitle = versionAxisTitle(entries)
   const charts: ChartSpec[] = []
   const push = (kind: ChartKind, template: SpecTemplate, params: Params, rows: object[]): void => {
     if (!rows.length) return
-    const spec = withData(template, { title, ...params }, rows)
+    const spec = withData(template, { title, xTitle, ...params }, rows)
     charts.push({ name: chartName(caseId, profile, kind), kind, spec, marks: rows.length })
   }
   const trend = (kind: ChartKind, rows: PointRow[], axis: Params): void =>

@@ -104,6 +104,8 @@ interface DashboardCase {
   /** The profile's label, e.g. `minimal load (paced, 5 req/s)`. */
   profile: string
   kind: Profile['kind']
+  /** The x axis: GNES versions, or a generic case's commits. */
+  xTitle: string
   description: string
   metrics: string[]
   /** Hop metrics in path order; the page averages them per version as the README's hop chart. */

@@ -6,7 +6,13 @@ import type { CaseView } from '../history/render-hook'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
 import type { Topology } from '../topology/schema'
-import { CHART_TEMPLATE_NAMES, loadChartTemplates, renderSvg, seriesCharts } from './charts'
+import {
+  CHART_TEMPLATE_NAMES,
+  loadChartTemplates,
+  renderSvg,
+  seriesCharts,
+  versionAxisTitle
+} from './charts'
 import {
   casesScript,
   chartsScript,
@@ -174,8 +180,9 @@ export async function renderStatic(o: StaticOptions): Promise<string[]> {
           id: `${s.caseId}/${s.key}`,
           caseId: s.caseId,
           name: s.caseName,
-          profile: profileLabel(s.profile),
+          profile: profileLabel(s.profile, s.shown[0]?.gnes === null),
           kind: s.profile.kind,
+          xTitle: versionAxisTitle(s.shown),
           description: o.topologies[s.caseId]?.description ?? '',
           metrics: s.metrics,
           months: s.caseMonths,

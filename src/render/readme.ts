@@ -136,7 +136,7 @@ export function readmeContext(
         mermaid: topology ? topologyMermaid(topology, own[0].shown[0]?.nodes) : '',
         series: own.map(s => ({
           key: s.key,
-          label: profileLabel(s.profile),
+          label: profileLabel(s.profile, generic(s)),
           charts: s.charts.map(ch => ({ alt: CHART_ALT[ch.kind], file: `charts/${ch.name}.svg` })),
           table:
             s.profile.kind === 'sweep'

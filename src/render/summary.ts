@@ -124,7 +124,8 @@ export function jobSummary(result: Result): string {
     ''
   ]
   for (const cases of groups.values()) {
-    lines.push(`### ${escapeMarkdown(profileLabel(cases[0].profile))}`, '')
+    const generic = cases.every(c => c.kind === 'http')
+    lines.push(`### ${escapeMarkdown(profileLabel(cases[0].profile, generic))}`, '')
     lines.push(...(cases[0].sweep ? sweepSection(cases) : timingSection(cases)), '')
   }
   return lines.join('\n')

@@ -370,6 +370,7 @@
       state.charts.trend,
       {
         title: title,
+        xTitle: c.xTitle,
         subtitle: metricLabel(metric) + ' per entry',
         yTitle: axisTitle(c, metric),
         format:
@@ -396,6 +397,7 @@
         state.charts.hops,
         {
           title: title,
+          xTitle: c.xTitle,
           subtitle: 'where the time goes',
           hopOrder: c.hops,
           yTitle: burst
@@ -416,6 +418,7 @@
         state.charts.sweep,
         {
           title: title,
+          xTitle: c.xTitle,
           subtitle:
             'throughput–latency, newest ' +
             state.data.sweepCurves +
