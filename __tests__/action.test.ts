@@ -250,4 +250,59 @@ describe('the action (local engine, local bare remote, local server speaking Git
       "::error::Invalid input:%0A  input 'docs' = 'lots': docs must be a whole number"
     )
   })
+  describe('with a generic topology (a chain of 5 HTTP relays on the local engine)', () => {
+    const chain = path.join(__dirname, '..', 'topologies', 'examples', 'http', 'chain5.yml')
+    const generic = { INPUT_TOPOLOGY: chain, INPUT_CASES: '' }
+
+    it('on push: records its entries beside the GNES ones, with its own README section and charts', async () => {
+      const sha = '1'.repeat(40)
+      const run = await runAction('push', { head_commit: { message: 'relays' } }, sha, generic)
+      expect(run.log).not.toContain('::error::')
+      expect(run.code).toBe(0)
+      expect(run.summary).toMatch(/^## Latency benchmark/m)
+      expect(run.summary).not.toContain('GNES')
+      const history = await readBranchHistory({
+        repo: remote,
+        branch: 'gh-pages',
+        dir: 'benchmarks'
+      })
+      const chainEntries = history.filter(e => e.caseId === 'chain5')
+      expect(
+        chainEntries.map(e => [e.profile.kind, e.headline, e.gnes, e.commit.sha]).sort()
+      ).toEqual([
+        ['burst', 'roundtrip', null, sha],
+        ['minimal', 'latency', null, sha]
+      ])
+      expect(chainEntries[0].metrics.filter(m => m.startsWith('hop:'))).toHaveLength(5)
+      expect(history.some(e => e.caseId === '1')).toBe(true)
+      const readme = git(remote, 'show', 'gh-pages:benchmarks/README.md')
+      expect(readme).toContain('## Case chain5: chain of 5 relays')
+      const files = git(remote, 'ls-tree', '-r', '--name-only', 'gh-pages')
+      expect(files).toMatch(/^benchmarks\/charts\/case-chain5-minimal-20-latency\.svg$/m)
+    })
+
+    it('on pull_request: one comment with its verdict against the recorded entry, nothing recorded', async () => {
+      const tip = git(remote, 'rev-parse', 'gh-pages')
+      const payload = {
+        pull_request: {
+          number: 9,
+          title: 'faster relays',
+          base: { ref: 'main', sha: '1'.repeat(40) },
+          head: { sha: '2'.repeat(40) }
+        }
+      }
+      const run = await runAction('pull_request', payload, '3'.repeat(40), generic)
+      expect(run.log).not.toContain('::error::')
+      expect(run.code).toBe(0)
+      const comments = github.comments.get(9) ?? []
+      expect(comments).toHaveLength(1)
+      const body = comments[0].body
+      expect(body).toMatch(/^<!-- gnes-latency-bench -->\n### Latency: /)
+      expect(body).toContain('chain5 chain of 5 relays · minimal@\u206020')
+      expect(body).toContain('`latency`')
+      expect(body).toContain('merge-base of the PR')
+      expect(body).not.toContain('GNES')
+      expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
+    })
+  })
 })
