@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util'
 import { keepAliveAgent, sendPaced, type HttpTarget } from '../src/client/http-load'
 import { pacedHttpSamples } from '../src/metrics/http'
 import { quantile } from '../src/metrics/statistics'
+import { loadAverage } from './machine'
 
 const { values } = parseArgs({
   options: {
@@ -27,11 +28,6 @@ const { values } = parseArgs({
 const rates = values.rates.split(',').map(Number)
 const seconds = Number(values.seconds)
 
-const load = (): string =>
-  os
-    .loadavg()
-    .map(l => l.toFixed(2))
-    .join(' ')
 const ms = (xs: number[], q: number): string =>
   (
     quantile(
@@ -81,7 +77,7 @@ async function main(): Promise<void> {
       keep: 'none'
     }
     console.log(
-      `node ${process.version}, ${os.cpus().length} CPUs, ${seconds} s per rate after a 1 s warm-up; load average before: ${load()}`
+      `node ${process.version}, ${os.cpus().length} CPUs, ${seconds} s per rate after a 1 s warm-up; load average before: ${loadAverage()}`
     )
     console.log(
       '  rate  requests  errors   c:lag p50     p99   latency:sent p50     p99   latency p50     p99   CPU µs/request'
@@ -109,7 +105,7 @@ async function main(): Promise<void> {
     console.log(
       `bare node:http closed loop, ${bare.count} requests: round trip p50 ${ms(bare.roundtrips, 0.5)} p99 ${ms(bare.roundtrips, 0.99)}, CPU ${bare.cpuPerRequest.toFixed(1)} µs/request`
     )
-    console.log(`(milliseconds) load average after: ${load()}`)
+    console.log(`(milliseconds) load average after: ${loadAverage()}`)
   } finally {
     agent.destroy()
     server.kill()

@@ -9,13 +9,13 @@
  *   npm run bench:noise -- [--suites 5] [--cases 1,3] [--busy] [--engine local] [run flags…]
  */
 import { spawn } from 'node:child_process'
-import * as os from 'node:os'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
 import { median } from '../src/metrics/statistics'
 import type { CaseResult } from '../src/result/schema'
 import { warningsOnly as quiet } from '../src/log'
 import { runSuite } from '../src/pipeline'
+import { cv, loadAverage, mean } from './machine'
 
 const { values } = parseArgs({
   options: {
@@ -26,16 +26,6 @@ const { values } = parseArgs({
 })
 const { suites, busy, ...flags } = values
 
-const cv = (xs: number[]): number => {
-  const m = mean(xs)
-  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))
-  return sd / m
-}
-const load = (): string =>
-  os
-    .loadavg()
-    .map(l => l.toFixed(2))
-    .join(' ')
 const ms = (s: number): string => (s * 1000).toFixed(2).padStart(8)
 
 interface Row {
@@ -47,8 +37,6 @@ interface Row {
   roundtrip: number
   first: number
 }
-
-const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
 
 /** The estimator the published figure replaced: the median over the runs of the run medians. */
 const medianRunMedian = (c: CaseResult, metric: string): number =>
@@ -74,7 +62,7 @@ async function main(): Promise<void> {
     console.log(
       `${Number(suites)} separate suites, cases ${inputs.cases.join(',')}, profiles ${inputs.profiles.join(',')}, ` +
         `${inputs.engine} engine, ${inputs['warmup-requests']} warm-up requests, ${inputs.runs} runs of ${inputs.requests}` +
-        `${busy ? ', one core kept busy by another process' : ''}; load average before: ${load()}`
+        `${busy ? ', one core kept busy by another process' : ''}; load average before: ${loadAverage()}`
     )
     console.log(
       'suite  case  latency: median run  best run (published)  path: median run  best run  burst roundtrip  first/other  load average after'
@@ -97,7 +85,7 @@ async function main(): Promise<void> {
         console.log(
           `${String(s).padStart(5)}  ${id.padStart(4)}  ${ms(row.latency).padStart(19)}  ${ms(row.latencyBest).padStart(20)}  ` +
             `${ms(row.path).padStart(16)}  ${ms(row.pathBest).padStart(8)}  ${ms(row.roundtrip).padStart(15)}  ` +
-            `${row.first.toFixed(3).padStart(11)}  ${load()}`
+            `${row.first.toFixed(3).padStart(11)}  ${loadAverage()}`
         )
       }
     }
@@ -115,7 +103,7 @@ async function main(): Promise<void> {
         ` · first measured run / others: median ${median(of.map(r => r.first)).toFixed(3)}`
     )
   }
-  console.log(`load average after: ${load()}`)
+  console.log(`load average after: ${loadAverage()}`)
 }
 
 main().catch(err => {

@@ -33,6 +33,7 @@ import { orderLetters } from '../src/client/interleave'
 import { runPairedSuite, type PairedRun } from '../src/pipeline/suite/paired'
 import { runSuite } from '../src/pipeline/suite/run'
 import { resolveTopology } from '../src/topology/load'
+import { loadAverage } from './machine'
 
 const { values } = parseArgs({
   options: {
@@ -52,11 +53,6 @@ const threshold = parseInputs({ 'alert-threshold': values['alert-threshold']! })
 const out = path.join(os.tmpdir(), 'gnes-bench-paired')
 const example = (ms: number) => assetPath('topologies', 'examples', `blocking-${ms}ms.yml`)
 
-const loadAverage = (): string =>
-  os
-    .loadavg()
-    .map(l => l.toFixed(2))
-    .join(' ')
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
 
 /**

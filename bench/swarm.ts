@@ -18,15 +18,11 @@ import type { Log } from '../src/log'
 import { runSuite } from '../src/pipeline'
 import { stringify } from 'yaml'
 import { resolveTopology } from '../src/topology/load'
+import { loadAverage } from './machine'
 
 const BASE_IMAGE = process.env.GLB_BASE_IMAGE || 'gnes-latency-bench/base:bookworm'
 const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'glb-bench-swarm-'))
-const load = () =>
-  os
-    .loadavg()
-    .map(l => l.toFixed(2))
-    .join(' ')
 const ms = (t: number) => `${((performance.now() - t) / 1000).toFixed(2)}`
 
 function suiteInputs(raw: Partial<RawInputs>) {
@@ -130,7 +126,7 @@ async function main(): Promise<void> {
   )
 
   console.log(
-    `\n== case 2 blocking figure, best r1->r2:send, ${docs} docs, 2 runs (load ${load()})`
+    `\n== case 2 blocking figure, best r1->r2:send, ${docs} docs, 2 runs (load ${loadAverage()})`
   )
   const figures: Record<string, number> = {}
   for (const engine of ['local', 'docker', 'swarm']) {
@@ -142,7 +138,9 @@ async function main(): Promise<void> {
     console.log(`${engine.padEnd(6)} ${figures[engine].toFixed(3)} s${vs}`)
   }
 
-  console.log(`\n== start-up (ready) and teardown per case, ${repeats} repeats (load ${load()})`)
+  console.log(
+    `\n== start-up (ready) and teardown per case, ${repeats} repeats (load ${loadAverage()})`
+  )
   const options = { gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }
   for (const row of await overhead(createDockerEngine(options), repeats)) console.log(row)
   for (const row of await overhead(createSwarmEngine(options), repeats)) console.log(row)
@@ -154,10 +152,12 @@ async function main(): Promise<void> {
     )
     return
   }
-  console.log(`\n== r1->r2:send, case 1, ${docs} docs of 1 MB, 3 runs + 1 warm-up (load ${load()})`)
+  console.log(
+    `\n== r1->r2:send, case 1, ${docs} docs of 1 MB, 3 runs + 1 warm-up (load ${loadAverage()})`
+  )
   console.log(`Router2 on the manager: ${await hop('node.role==manager', docs)}`)
   console.log(`Router2 on ${values.worker}: ${await hop(`node.hostname==${values.worker}`, docs)}`)
-  console.log(`(load ${load()})`)
+  console.log(`(load ${loadAverage()})`)
 }
 
 main().catch(err => {

@@ -5,11 +5,11 @@
  *
  *   npm run bench:sweep -- [--cases 1,3] [--repeats 2] [run flags, e.g. --sweep-rates 5,10,20]
  */
-import * as os from 'node:os'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
 import { warningsOnly as quiet } from '../src/log'
 import { runSuite } from '../src/pipeline'
+import { loadAverage } from './machine'
 
 const { values } = parseArgs({
   options: {
@@ -18,11 +18,6 @@ const { values } = parseArgs({
   }
 })
 const { repeats, ...flags } = values
-const load = (): string =>
-  os
-    .loadavg()
-    .map(l => l.toFixed(2))
-    .join(' ')
 
 async function main(): Promise<void> {
   const inputs = parseInputs({
@@ -33,11 +28,11 @@ async function main(): Promise<void> {
   })
   const maxima = new Map<string, (number | null)[]>()
   for (let k = 1; k <= Number(repeats); k++) {
-    const before = load()
+    const before = loadAverage()
     const started = Date.now()
     const result = await runSuite(inputs, { log: quiet })
     console.log(
-      `\nsuite ${k} (${((Date.now() - started) / 1000).toFixed(0)} s; load average before ${before}, after ${load()})`
+      `\nsuite ${k} (${((Date.now() - started) / 1000).toFixed(0)} s; load average before ${before}, after ${loadAverage()})`
     )
     for (const c of result.cases) {
       const sweep = c.sweep!

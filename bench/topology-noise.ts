@@ -6,11 +6,11 @@
  *
  *   npm run bench:topology-noise -- --topology topologies/examples/http/chain5.yml [--suites 5] [--engine local] [run flags…]
  */
-import * as os from 'node:os'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
 import { warningsOnly as quiet } from '../src/log'
 import { runSuite } from '../src/pipeline'
+import { cv, loadAverage, mean } from './machine'
 
 const { values } = parseArgs({
   options: {
@@ -20,17 +20,6 @@ const { values } = parseArgs({
 })
 const { suites, ...flags } = values
 
-const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
-const cv = (xs: number[]): number => {
-  const m = mean(xs)
-  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)) / m
-}
-const load = (): string =>
-  os
-    .loadavg()
-    .map(l => l.toFixed(2))
-    .join(' ')
-
 async function main(): Promise<void> {
   const inputs = parseInputs({
     profiles: 'minimal',
@@ -39,7 +28,7 @@ async function main(): Promise<void> {
   })
   console.log(
     `${Number(suites)} separate suites of ${(inputs.topology ?? inputs.cases).join(', ')}, profile ${inputs.profiles[0]}, ` +
-      `${inputs.engine} engine, ${inputs.runs} runs of ${inputs.requests}; load average before: ${load()}`
+      `${inputs.engine} engine, ${inputs.runs} runs of ${inputs.requests}; load average before: ${loadAverage()}`
   )
   const figures = new Map<string, number[]>()
   for (let s = 1; s <= Number(suites); s++) {
@@ -55,7 +44,7 @@ async function main(): Promise<void> {
       console.log(
         `suite ${s} (${seconds} s) case ${c.id}: ` +
           shown.map(m => `${m} ${(c.best[m] * 1000).toFixed(3)} ms`).join(', ') +
-          `; load average after ${load()}`
+          `; load average after ${loadAverage()}`
       )
     }
   }
