@@ -82262,7 +82262,7 @@ var InputsSchema = external_exports.object({
   "comment-on-pr": bool("comment-on-pr")
 });
 
-// src/engine/docker/limits.ts
+// src/config/memory-size.ts
 var UNITS = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 var MIN_MEMORY = 6 * 1024 ** 2;
 

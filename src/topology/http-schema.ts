@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { memoryBytes, MIN_MEMORY } from '../config/memory-size'
 import { DeploySchema, name } from './fields'
 
 /**
@@ -6,20 +7,18 @@ import { DeploySchema, name } from './fields'
  * local engine), driven over HTTP. docs/topologies.md documents every field.
  */
 
-const UNITS: Record<string, number> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }
-
 /** Docker's memory spelling (`64M`, `1g`, bytes without a unit) in bytes. */
 const memory = z
   .union([z.number().int().positive(), z.string()])
   .transform((v, ctx) => {
-    const m = /^(\d+)\s*([kmg]?)b?$/i.exec(String(v).trim())
-    if (!m) {
+    const bytes = memoryBytes(String(v))
+    if (Number.isNaN(bytes)) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'a size such as 64M, 512k or 1G' })
       return z.NEVER
     }
-    return Number(m[1]) * UNITS[m[2].toLowerCase()]
+    return bytes
   })
-  .refine(b => b >= 6 * 2 ** 20, 'at least 6M (Docker refuses less)')
+  .refine(b => b >= MIN_MEMORY, 'at least 6M (Docker refuses less)')
 
 const ReadySchema = z.union([
   /** A line of the service's output that means it serves (a regular expression). */

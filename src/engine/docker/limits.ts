@@ -1,4 +1,5 @@
 import { InputError } from '../../config/inputs'
+import { memoryBytes, MIN_MEMORY } from '../../config/memory-size'
 
 /** Per-service resource limits, as the Engine API's HostConfig takes them. */
 interface Limits {
@@ -7,15 +8,10 @@ interface Limits {
   MemorySwap?: number
 }
 
-const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }
-/** Docker refuses less than 6 MiB per container. */
-const MIN_MEMORY = 6 * 1024 ** 2
-
 /** `memory` as docker run's `--memory` spells it (512m, 1g, 1.5g, bytes); null when unset. */
 export function parseMemory(value: string | null | undefined): number | null {
   if (!value) return null
-  const m = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(value.trim())
-  const bytes = m ? Math.floor(Number(m[1]) * UNITS[m[2].toLowerCase()]) : NaN
+  const bytes = memoryBytes(value)
   if (!(bytes >= MIN_MEMORY)) {
     throw new InputError(
       `Invalid input:\n  input 'memory' = '${value}': memory must be a size such as 512m or 1g, at least 6m`
