@@ -304,5 +304,69 @@ describe('the action (local engine, local bare remote, local server speaking Git
       expect(body).not.toContain('GNES')
       expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
     })
+    it('on pull_request in paired mode with no base named: measures the merge-base’s checkout beside the head', async () => {
+      // A repository of the user's own: a chain whose relay3 gets 20 ms of work in the pull request.
+      const repo = fs.mkdtempSync(path.join(root, 'workspace-'))
+      const relay = path.join(__dirname, '..', 'examples', 'services', 'relay')
+      fs.mkdirSync(path.join(repo, 'services', 'relay'), { recursive: true })
+      for (const f of ['relay.py', 'Dockerfile'])
+        fs.copyFileSync(path.join(relay, f), path.join(repo, 'services', 'relay', f))
+      fs.mkdirSync(path.join(repo, 'bench'))
+      const file = path.join(repo, 'bench', 'chain.yml')
+      fs.writeFileSync(
+        file,
+        fs
+          .readFileSync(chain, 'utf8')
+          .replace(/\.\.\/\.\.\/\.\.\/examples\/services\/relay/g, '../services/relay')
+      )
+      git(repo, 'init', '-q', '-b', 'main')
+      git(repo, 'add', '.')
+      git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'chain')
+      const baseSha = git(repo, 'rev-parse', 'HEAD').trim()
+      const slower = fs
+        .readFileSync(file, 'utf8')
+        .replace('{ HOP: relay3,', "{ WORK_MS: '20', HOP: relay3,")
+      expect(slower).toContain("WORK_MS: '20'")
+      fs.writeFileSync(file, slower)
+      git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-am', 'slower relay3')
+      const headSha = git(repo, 'rev-parse', 'HEAD').trim()
+      const tip = git(remote, 'rev-parse', 'gh-pages')
+      const payload = {
+        pull_request: {
+          number: 10,
+          title: 'work',
+          base: { ref: 'main', sha: baseSha },
+          head: { sha: headSha }
+        }
+      }
+      const run = await runAction('pull_request', payload, headSha, {
+        INPUT_TOPOLOGY: file,
+        INPUT_CASES: '',
+        INPUT_BASELINE: 'paired',
+        GITHUB_WORKSPACE: repo,
+        RUNNER_TEMP: fs.mkdtempSync(path.join(root, 'runner-temp-'))
+      })
+      expect(run.log).not.toContain('::error::')
+      expect(run.code).toBe(0)
+      expect(run.log).toContain(
+        `the base is the pull request’s merge-base, ${baseSha}`.replace('’', "'")
+      )
+      const body = (github.comments.get(10) ?? [])[0].body
+      expect(body).toMatch(/^<!-- gnes-latency-bench -->\n### Latency, paired on this runner: /)
+      expect(body).toContain(
+        `**head** commit \`${headSha.slice(0, 7)}\` vs **base** commit \`${baseSha.slice(0, 7)}\``
+      )
+      expect(body).not.toContain('runner-temp')
+      // The base ran the merge-base's relay3, without the 20 ms; the head ran the pull request's.
+      const base = JSON.parse(
+        fs.readFileSync(path.join(run.outputs.result, '..', 'base', 'result.json'), 'utf8')
+      )
+      const head = JSON.parse(fs.readFileSync(run.outputs.result, 'utf8'))
+      expect(base.meta.git.sha).toBe(baseSha)
+      expect(head.cases[0].best['hop:relay3']).toBeGreaterThan(0.015)
+      expect(base.cases[0].best['hop:relay3']).toBeLessThan(0.005)
+      expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1)
+      expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
+    })
   })
 })

@@ -11,6 +11,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs, type RawInputs } from '../src/config/inputs'
 import { createDockerEngine, LABEL } from '../src/engine/docker'
+import { ensureServiceImage } from '../src/engine/docker/image'
 import { LocalEngine } from '../src/engine/local/engine'
 import { ServiceFailure } from '../src/engine/types'
 import { runSuite } from '../src/pipeline'
@@ -170,6 +171,33 @@ describeDocker('generic topologies on Docker (containers with limits, no publish
       await engine.shutdown()
     }
     expect(await leftovers(id)).toBe(0)
+  })
+
+  test('images are tagged by their context’s content: built once, rebuilt when it changes', async () => {
+    const docker = new Docker()
+    const relay = path.join(__dirname, '..', 'examples', 'services', 'relay')
+    const copy = tmp()
+    for (const f of ['relay.py', 'Dockerfile'])
+      fs.copyFileSync(path.join(relay, f), path.join(copy, f))
+    const service = (context: string) => ({
+      name: 'relay',
+      image: 'gnes-latency-bench/example-relay:1',
+      build: { context, dockerfile: 'Dockerfile' }
+    })
+    const lines: string[] = []
+    const log = (l: string) => lines.push(l)
+    const first = await ensureServiceImage(docker, service(relay), log)
+    expect(first).toMatch(/^gnes-latency-bench\/service:[0-9a-f]{16}$/)
+    lines.length = 0
+    // The same files elsewhere are the same image: found, not built.
+    expect(await ensureServiceImage(docker, service(copy), log)).toBe(first)
+    expect(lines).toEqual([
+      expect.stringMatching(/^using gnes-latency-bench\/service:[0-9a-f]{16} for /)
+    ])
+    fs.appendFileSync(path.join(copy, 'relay.py'), '\n# changed\n')
+    const changed = await ensureServiceImage(docker, service(copy), log)
+    expect(changed).not.toBe(first)
+    await docker.getImage(changed).remove()
   })
 
   test('chain of 5: a minimal-load figure with every hop, from images built from their context', async () => {

@@ -48,6 +48,30 @@ describe('paired mode inputs', () => {
     )
   })
 
+  test('a base commit is one revision git can take, with what it builds, and nothing else named', () => {
+    expect(() => inputs({ baseline: 'paired', 'baseline-ref': '--upload-pack=x' })).toThrow(
+      "input 'baseline-ref' = '--upload-pack=x': baseline-ref must be a commit, branch or tag name"
+    )
+    expect(() => inputs({ baseline: 'paired', 'baseline-ref': 'main..topic' })).toThrow(
+      'baseline-ref names one commit, not a range'
+    )
+    expect(refusal({ baseline: 'paired', 'baseline-ref': 'main' })).toContain(
+      "input 'baseline-ref' = 'main': a commit's base needs what it builds: dockerfile (a GNES checkout) or topology files of this repository"
+    )
+    const both = refusal({
+      baseline: 'paired',
+      'baseline-ref': 'main',
+      topology: example(100),
+      'baseline-topology': example(105)
+    })
+    expect(both).toContain(
+      "input 'baseline-ref' = 'main': the base is that commit's own topology files and Dockerfile; leave baseline-topology empty"
+    )
+    expect(() =>
+      checkRun(inputs({ baseline: 'paired', 'baseline-ref': 'main', topology: example(100) }))
+    ).not.toThrow()
+  })
+
   test('a base input without paired mode is refused, not ignored', () => {
     expect(refusal({ 'baseline-gnes-version': '0.0.46' })).toContain(
       "input 'baseline-gnes-version' = '0.0.46': baseline-gnes-version is used only with baseline: paired"

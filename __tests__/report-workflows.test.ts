@@ -2,6 +2,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parse } from 'yaml'
 import { DEFAULTS, parseInputs } from '../src/config/inputs'
+import { checkInputs } from '../src/config/preflight'
 import { checkRun } from '../src/pipeline/preflight'
 import { COMMENT_MARKER } from '../src/report'
 import { loadTopologyFile } from '../src/topology/load'
@@ -57,6 +58,24 @@ describe('example workflows', () => {
     expect(script).toContain(`const marker = '${COMMENT_MARKER}'`)
     expect(script).toContain('body.startsWith(marker)')
   })
+})
+
+test('pr-paired-services.yml leaves the base to the action: the merge-base of the pull request', () => {
+  const wf = read('pr-paired-services.yml')
+  expect(Object.keys(wf.on)).toEqual(['pull_request'])
+  const all = steps(wf)
+  expect(all[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } })
+  const bench = all.find(s => s.uses?.startsWith('your-org/gnes-latency-bench'))!
+  const inputs = parseInputs(bench.with ?? {})
+  expect(inputs).toMatchObject({
+    baseline: 'paired',
+    engine: 'docker',
+    runs: 6,
+    'baseline-ref': null
+  })
+  // What the action sets from the pull request before its pre-flight passes the pre-flight's
+  // input checks (the topology file itself lives in the user's repository).
+  expect(() => checkInputs({ ...inputs, 'baseline-ref': 'a'.repeat(40) })).not.toThrow()
 })
 
 test('pr-paired.yml measures a pull request beside its merge-base with a complete pair', () => {

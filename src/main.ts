@@ -9,7 +9,7 @@ import { mergeBase } from './action/merge-base'
 import { publishPullRequestReport } from './action/publish'
 import { STATE_ENGINE } from './action/state'
 import { actionTargets, type ActionTargets } from './action/targets'
-import { parseInputs, type Inputs } from './config/inputs'
+import { InputError, parseInputs, type Inputs } from './config/inputs'
 import { selectEngine } from './engine/select'
 import { readBranchHistory, shouldRecord } from './history'
 import {
@@ -106,10 +106,35 @@ async function publish(
   })
 }
 
+/**
+ * A pull request in paired mode with no base named measures its merge-base: the commit checked
+ * out beside the workspace is the base (`baseline-ref`). Without the merge-base in the checkout
+ * (a shallow clone) that is an error saying how to get it.
+ */
+async function withPullRequestBase(inputs: Inputs, ctx: WorkflowContext): Promise<Inputs> {
+  const named =
+    inputs['baseline-gnes-version'] ??
+    inputs['baseline-image'] ??
+    inputs['baseline-topology'] ??
+    inputs['baseline-ref']
+  if (inputs.baseline !== 'paired' || !ctx.pullRequest || named !== null) return inputs
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd()
+  const head = ctx.git.sha
+  const base = ctx.pullRequest.baseSha
+  const sha = base && head ? await mergeBase(workspace, base, head) : null
+  if (!sha) {
+    throw new InputError(
+      `Invalid input:\n  input 'baseline' = 'paired': this pull request's merge-base is not in the checkout at ${workspace}; check out with fetch-depth: 0, or name the base with baseline-ref, baseline-gnes-version, baseline-image or baseline-topology`
+    )
+  }
+  actionsLog.info(`paired mode: the base is the pull request's merge-base, ${sha}`)
+  return { ...inputs, 'baseline-ref': sha }
+}
+
 /** The action's main step: inputs and the workflow in, outputs, summary and history out. */
 export async function run(): Promise<void> {
-  const inputs = parseInputs(actionInputs())
   const ctx = workflowContext()
+  const inputs = await withPullRequestBase(parseInputs(actionInputs()), ctx)
   const targets = actionTargets(inputs, ctx)
   const record = shouldRecord(inputs.record, ctx.git.event)
   const paired = inputs.baseline === 'paired'

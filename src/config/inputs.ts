@@ -135,6 +135,17 @@ export const InputsSchema = z.object({
   ]),
   'baseline-image': optionalText,
   'baseline-topology': optionalText.pipe(list('baseline-topology', 'a.yml,b.yml').nullable()),
+  // A revision reaches git's command line: no option, no range, no path.
+  'baseline-ref': optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,199}$/,
+        'baseline-ref must be a commit, branch or tag name (letters, digits, _ . / -, not starting with - or .)'
+      )
+      .refine(v => !v.includes('..'), 'baseline-ref names one commit, not a range')
+      .nullable()
+  ),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
   image: optionalText,
   dockerfile: optionalText,
@@ -190,6 +201,7 @@ export const DEFAULTS: RawInputs = {
   'baseline-gnes-version': '',
   'baseline-image': '',
   'baseline-topology': '',
+  'baseline-ref': '',
   'out-dir': 'out',
   image: '',
   dockerfile: '',

@@ -81,7 +81,12 @@ function loadProblems(inputs: Inputs): string[] {
   return problems
 }
 
-const BASE_INPUTS = ['baseline-gnes-version', 'baseline-image', 'baseline-topology'] as const
+const BASE_INPUTS = [
+  'baseline-gnes-version',
+  'baseline-image',
+  'baseline-topology',
+  'baseline-ref'
+] as const
 
 /**
  * Paired mode measures a base beside the head: exactly what differs must be said, and each base
@@ -105,7 +110,7 @@ function pairProblems(inputs: Inputs): string[] {
       problem(
         'baseline',
         'paired',
-        'paired mode needs a base to measure beside the head: set baseline-gnes-version (vs gnes-version), baseline-image (vs image) or baseline-topology (vs topology or cases)'
+        'paired mode needs a base to measure beside the head: set baseline-gnes-version (vs gnes-version), baseline-image (vs image), baseline-topology (vs topology or cases) or baseline-ref (a commit of this repository; on a pull request, its merge-base)'
       )
     )
   }
@@ -129,6 +134,26 @@ function pairProblems(inputs: Inputs): string[] {
         'baseline-gnes-version',
         version,
         `${inputs.image !== null ? 'image' : 'dockerfile'} decides the head's GNES, so a GNES version cannot be its pair: use baseline-image`
+      )
+    )
+  }
+  const ref = inputs['baseline-ref']
+  const other = given.find(name => name !== 'baseline-ref')
+  if (ref !== null && other) {
+    problems.push(
+      problem(
+        'baseline-ref',
+        ref,
+        `the base is that commit's own topology files and Dockerfile; leave ${other} empty`
+      )
+    )
+  }
+  if (ref !== null && inputs.dockerfile === null && inputs.topology === null) {
+    problems.push(
+      problem(
+        'baseline-ref',
+        ref,
+        "a commit's base needs what it builds: dockerfile (a GNES checkout) or topology files of this repository (their build contexts); the local engine does not install GNES from source"
       )
     )
   }

@@ -61,8 +61,15 @@ function headline(c: PairedComparison): string {
 /** What a side is: its GNES (and build commit when known), and its topology files when they differ. */
 function sideText(c: PairedComparison, side: 'base' | 'head'): string {
   const s = c.side[side]
-  const files = c.cases.filter(k => k.files.base !== k.files.head).map(k => k.files[side])
-  const topo = files.length ? `topology ${files.map(f => inlineCode(f)).join(', ')}` : ''
+  // A base from another commit is that commit's copy of the same files: the commit says it.
+  const files = c.baseCommit
+    ? []
+    : c.cases.filter(k => k.files.base !== k.files.head).map(k => k.files[side])
+  const own = side === 'base' ? c.baseCommit : c.commit
+  const commit = !c.baseCommit ? '' : own ? `commit ${shortSha(own)}` : 'the workspace'
+  const topo = [commit, files.length ? `topology ${files.map(f => inlineCode(f)).join(', ')}` : '']
+    .filter(Boolean)
+    .join(' · ')
   if (!s) return topo || 'the same topology'
   const tag = s.gnesTag === s.gnesVersion ? '' : ` (${escapeMarkdown(s.gnesTag)})`
   const vcs = s.gnesVcs ? ` ${shortSha(s.gnesVcs)}` : ''

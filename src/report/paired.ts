@@ -48,6 +48,8 @@ export interface PairedComparison {
   >
   /** The benchmarked commit (the head's). */
   commit: string | null
+  /** The base's own commit when it is another (`baseline-ref`: its files were that commit's). */
+  baseCommit: string | null
   engine: Result['meta']['engine']
   load: Result['meta']['load']
   cases: PairedCase[]
@@ -150,6 +152,7 @@ export function comparePaired(
     order: run.order,
     side: { base: side(run.base), head: side(run.head) },
     commit: run.head.meta.git.sha,
+    baseCommit: run.base.meta.git.sha !== run.head.meta.git.sha ? run.base.meta.git.sha : null,
     engine: run.head.meta.engine,
     load: run.head.meta.load,
     cases,

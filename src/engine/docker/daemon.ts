@@ -94,8 +94,6 @@ export class DaemonContext {
   readonly memory: number | null
   cpus: number | null = null
   image: string | null = null
-  /** Generic services' images this run has built or found, so five relays build once. */
-  readonly serviceImages = new Set<string>()
   private readonly source: ImageSource
 
   /** Bad limits and image sources fail here, before anything is created. */

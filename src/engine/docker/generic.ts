@@ -25,11 +25,9 @@ export async function openGenericContainers(
   logDir: string
 ): Promise<DeploymentDriver> {
   const { docker, labels } = ctx
-  for (const s of topology.services) {
-    if (ctx.serviceImages.has(s.image)) continue
-    await ensureServiceImage(docker, s, ctx.log)
-    ctx.serviceImages.add(s.image)
-  }
+  const images = new Map<string, string>()
+  for (const s of topology.services)
+    images.set(s.name, await ensureServiceImage(docker, s, ctx.log))
   const prefix = ctx.prefix(topology.id, index)
   const caseLabels = { ...labels, [LABEL.caseId]: topology.id }
   const byName = new Map(topology.services.map(s => [s.name, s]))
@@ -56,7 +54,7 @@ export async function openGenericContainers(
       {
         name: `${prefix}-${c.instance}`,
         Hostname: c.instance,
-        Image: c.image,
+        Image: images.get(c.service)!,
         ...(c.argv ? { Cmd: c.argv } : {}),
         Env: Object.entries(c.env).map(([k, v]) => `${k}=${v}`),
         Labels: { ...caseLabels, [LABEL.service]: c.service },

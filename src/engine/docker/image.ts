@@ -252,31 +252,36 @@ async function buildDockerfile(
 }
 
 /**
- * A generic service's image: built from its context (tagged as the topology names it) when it has
- * one, so a change to the service is measured; else the image on the daemon, or pulled.
+ * A generic service's image, and the reference to run. With a build context it is built and tagged
+ * by the content of the context, so a changed service is measured, an unchanged one is not built
+ * again, and two sides of a paired run whose files name the same `image` never share a tag.
+ * Without one: the image the topology names, on the daemon or pulled.
  */
 export async function ensureServiceImage(
   docker: Docker,
   service: { name: string; image: string; build?: { context: string; dockerfile: string } },
   log: (line: string) => void
-): Promise<void> {
+): Promise<string> {
   const input = `topology service ${service.name}`
   if (!service.build) {
     if (!(await imageExists(docker, service.image))) await pull(docker, service.image, input, log)
-    return
+    return service.image
   }
   const { context, dockerfile } = service.build
   if (!fs.existsSync(path.join(context, dockerfile))) {
     throw bad(input, service.image, `no ${dockerfile} in its build context ${context}`)
   }
-  await build(
-    docker,
-    contextFiles(context),
-    { t: service.image, dockerfile },
-    input,
-    service.image,
-    log
-  )
+  const files = contextFiles(context)
+  const hash = createHash('sha256').update(`${dockerfile}\n`)
+  for (const f of files)
+    hash.update(`${f.name}\n${f.mode}\n${f.content.length}\n`).update(f.content)
+  const tag = `gnes-latency-bench/service:${hash.digest('hex').slice(0, 16)}`
+  if (await imageExists(docker, tag)) {
+    log(`using ${tag} for ${service.image} (built from ${context} before)`)
+    return tag
+  }
+  await build(docker, files, { t: tag, dockerfile }, input, service.image, log)
+  return tag
 }
 
 /** Makes sure the image is on the daemon (pulls or builds it) and returns its reference. */

@@ -14,6 +14,9 @@ import { caseResult, caseRunner, READY_TIMEOUT_MS, type CaseSettings } from './c
 import { abbaOrder, orderLetters, type Block, type Side } from '../../client/interleave'
 import { profileOutcome } from './profile'
 import { caseSettings, loadOf, suiteResult, type SuiteOptions } from './run'
+import { checkoutBase, checkoutInputs, checkoutPairs } from '../base-checkout'
+import { gitMeta } from '../../result/meta'
+import type { GitMeta } from '../../result/schema'
 import { onInterrupt } from './signals'
 
 type PairedProfile = Exclude<Profile, { kind: 'sweep' | 'paced' }>
@@ -124,16 +127,50 @@ async function runPairedCase(
  */
 export async function runPairedSuite(
   inputs: Inputs,
-  options: SuiteOptions & { baseSuiteId?: string; pairs?: CasePair[] } = {}
+  options: PairedOptions = {}
+): Promise<PairedRun> {
+  const pairs = options.pairs ?? checkPairedRun(inputs)
+  const ref = inputs['baseline-ref']
+  if (ref === null) return runSides(inputs, inputs, pairs, options)
+  // The base is a commit of the workspace's repository, checked out beside it for this run.
+  const workspace = options.workspace ?? process.env.GITHUB_WORKSPACE ?? process.cwd()
+  const log = options.log ?? consoleLog
+  const checkout = await log.group(`Check out the base: ${ref}`, () => checkoutBase(workspace, ref))
+  try {
+    log.info(`base: commit ${checkout.sha} in ${checkout.dir}`)
+    const basePairs = checkoutPairs(pairs, workspace, checkout)
+    const baseFrom = checkoutInputs(inputs, workspace, checkout)
+    const git = options.git ?? gitMeta()
+    return await runSides(inputs, baseFrom, basePairs, {
+      ...options,
+      baseGit: { ...git, sha: checkout.sha, ref }
+    })
+  } finally {
+    await checkout.remove()
+  }
+}
+
+interface PairedOptions extends SuiteOptions {
+  baseSuiteId?: string
+  pairs?: CasePair[]
+  /** The repository whose commit `baseline-ref` names (default: GITHUB_WORKSPACE, else here). */
+  workspace?: string
+}
+
+/** Both sides: the head from `inputs`, the base from `baseFrom` (its GNES, image, Dockerfile). */
+async function runSides(
+  inputs: Inputs,
+  baseFrom: Inputs,
+  pairs: CasePair[],
+  options: PairedOptions & { baseGit?: GitMeta }
 ): Promise<PairedRun> {
   const log = options.log ?? consoleLog
-  const pairs = options.pairs ?? checkPairedRun(inputs)
   const id = options.suiteId ?? randomUUID()
   const head = options.engine ?? (await selectEngine(inputs, id, log))
   // A run id of its own (Docker names containers by run id, case and deployment number); it is
   // also the base result's id, as the head's is the suite id.
   const baseId = options.baseSuiteId ?? randomUUID()
-  const base = await selectEngine(baseInputs(inputs, head.kind), baseId, log)
+  const base = await selectEngine(baseInputs(baseFrom, head.kind), baseId, log)
   const engines = { base, head }
   const shutdown = async (): Promise<void> => {
     await Promise.all([base.shutdown(), head.shutdown()])
@@ -174,7 +211,8 @@ export async function runPairedSuite(
         engine: engines[side].kind,
         load,
         startedAt,
-        cases: cases[side]
+        cases: cases[side],
+        git: side === 'base' ? (options.baseGit ?? options.git) : options.git
       })
     return { head: result('head', id), base: result('base', baseId), order }
   } finally {

@@ -1,0 +1,92 @@
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import type { Inputs } from '../config/inputs'
+import { invalidInput } from '../config/preflight'
+import { gitIn } from '../history/git'
+import type { CasePair } from '../topology/cases'
+import { resolveTopology } from '../topology/load'
+
+/** A commit of the workspace's repository, checked out beside it as the base of a paired run. */
+export interface BaseCheckout {
+  dir: string
+  sha: string
+  remove(): Promise<void>
+}
+
+/**
+ * `ref` as a detached git worktree in a folder named by its commit, so a second run of the same
+ * pull request finds the same paths (and Docker the same build contexts). A worktree shares the
+ * repository's objects: nothing is fetched or copied.
+ */
+export async function checkoutBase(
+  workspace: string,
+  ref: string,
+  parent = process.env.RUNNER_TEMP || os.tmpdir()
+): Promise<BaseCheckout> {
+  const git = gitIn(workspace)
+  let sha: string
+  try {
+    sha = (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim()
+  } catch {
+    throw invalidInput(
+      'baseline-ref',
+      ref,
+      `no such commit in the repository at ${workspace} (on a pull request, check out with fetch-depth: 0)`
+    )
+  }
+  const dir = path.join(parent, `gnes-latency-bench-base-${sha.slice(0, 12)}`)
+  // A worktree left by a killed run would refuse the add; it is ours to replace.
+  await git(['worktree', 'remove', '--force', dir]).catch(() => undefined)
+  fs.rmSync(dir, { recursive: true, force: true })
+  await git(['worktree', 'prune'])
+  await git(['worktree', 'add', '--detach', dir, sha])
+  return {
+    dir,
+    sha,
+    remove: async () => {
+      await git(['worktree', 'remove', '--force', dir]).catch(() => undefined)
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** `file` inside `workspace`, as the same path inside the checkout; null when it lies outside. */
+function inCheckout(file: string, workspace: string, dir: string): string | null {
+  const rel = path.relative(workspace, path.resolve(file))
+  return rel.startsWith('..') || path.isAbsolute(rel) ? null : path.join(dir, rel)
+}
+
+/**
+ * Each case's base from the checkout: the commit's own copy of the topology file (its build
+ * contexts resolve there too). A shipped case lies outside the workspace and is its own base.
+ */
+export function checkoutPairs(
+  pairs: CasePair[],
+  workspace: string,
+  base: BaseCheckout
+): CasePair[] {
+  return pairs.map(({ head }) => {
+    const file = inCheckout(head.file, workspace, base.dir)
+    if (file === null) return { head, base: head }
+    if (!fs.existsSync(file)) {
+      throw invalidInput(
+        'baseline-ref',
+        base.sha,
+        `that commit has no ${path.relative(base.dir, file)}: a new case has no base to measure`
+      )
+    }
+    return { head, base: resolveTopology(file) }
+  })
+}
+
+/** The base engine's Dockerfile and context: the commit's copies of the head's. */
+export function checkoutInputs(inputs: Inputs, workspace: string, base: BaseCheckout): Inputs {
+  const moved = (v: string | null): string | null =>
+    v === null ? null : (inCheckout(v, workspace, base.dir) ?? v)
+  return {
+    ...inputs,
+    dockerfile: moved(inputs.dockerfile),
+    'docker-context': moved(inputs['docker-context'])
+  }
+}
