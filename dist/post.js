@@ -82238,6 +82238,13 @@ var InputsSchema = external_exports.object({
   ]),
   "baseline-image": optionalText,
   "baseline-topology": optionalText.pipe(list("baseline-topology", "a.yml,b.yml").nullable()),
+  // A revision reaches git's command line: no option, no range, no path.
+  "baseline-ref": optionalText.pipe(
+    external_exports.string().regex(
+      /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,199}$/,
+      "baseline-ref must be a commit, branch or tag name (letters, digits, _ . / -, not starting with - or .)"
+    ).refine((v) => !v.includes(".."), "baseline-ref names one commit, not a range").nullable()
+  ),
   "out-dir": external_exports.string().trim().min(1, "out-dir must not be empty"),
   image: optionalText,
   dockerfile: optionalText,
