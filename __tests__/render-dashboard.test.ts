@@ -5,7 +5,8 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import * as url from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { appendToBranch, importLegacy } from '../src/history'
+import { appendToBranch, entriesFromResult, importLegacy } from '../src/history'
+import { ResultSchema } from '../src/result/schema'
 import { renderHook } from '../src/pipeline'
 import { renderReport } from '../src/render'
 import { resolveTopology } from '../src/topology/load'
@@ -24,6 +25,9 @@ const ARGS = [
   '--disable-component-update',
   '--disable-sync'
 ]
+const chainResult = JSON.parse(
+  fs.readFileSync(path.join(__dirname, 'fixtures/generic/chain5-result.json'), 'utf8')
+)
 const EVIL = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -71,11 +75,19 @@ beforeAll(async () => {
     ...importLegacy(path.join(__dirname, 'fixtures/legacy')),
     ...bench,
     ...[1, 2].map(i => pacedEntry(i, '1')),
-    ...[1, 2, 3, 4].map(i => sweepEntry(i, '1'))
+    ...[1, 2, 3, 4].map(i => sweepEntry(i, '1')),
+    // A generic case from a real run: a chain of 5 HTTP relays.
+    ...entriesFromResult(
+      ResultSchema.parse({
+        ...chainResult,
+        meta: { ...chainResult.meta, git: { ...chainResult.meta.git, sha: 'c'.repeat(40) } }
+      })
+    )
   ]
-  const topologies = Object.fromEntries(
-    ['1', '2', '3', '4'].map(id => [id, resolveTopology(id).topology])
-  )
+  const topologies = {
+    ...Object.fromEntries(['1', '2', '3', '4'].map(id => [id, resolveTopology(id).topology])),
+    chain5: resolveTopology(path.join(__dirname, '../topologies/examples/http/chain5.yml')).topology
+  }
   await renderReport({ entries, topologies, outDir: tmp, maxEntries: 20 })
   server = serve(tmp)
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
@@ -189,6 +201,26 @@ test('a sweep series draws maximum throughput per entry and the throughput–lat
   // Back to a burst: the sweep chart goes away.
   await show('1', 'roundtrip')
   expect(await page.locator('#sweep svg').count()).toBe(0)
+})
+
+test('a generic case: its commits on the x axis, its reported hops stacked, no data rates', async () => {
+  await show('chain5', 'latency', 'minimal@20')
+  expect(await points()).toBe(1)
+  expect(await page.locator('#trend .role-axis-title text').allTextContents()).toContain(
+    'commit (oldest → newest)'
+  )
+  expect(await page.locator('#trend .role-axis-label text').allTextContents()).toContain('ccccccc')
+  expect(await page.locator('#hops .mark-rect.role-mark path').count()).toBe(5)
+  const head = await page.locator('#table thead th').allTextContents()
+  expect(head).toEqual(expect.arrayContaining(['latency (ms)', 'hop:relay1 (ms)']))
+  expect(head.filter(h => /MB|GNES/.test(h))).toEqual([])
+  await show('chain5', 'hop:relay3', 'minimal@20')
+  expect(await yTitle()).toContain('hop:relay3 (ms)')
+  await show('chain5', 'roundtrip')
+  expect(await page.locator('#metric option').allTextContents()).not.toContain('dataRateMBps')
+  expect(await page.locator('body').textContent()).not.toContain('GNES version')
+  // Later tests read the page as the earlier ones left it.
+  await show('1', 'roundtrip')
 })
 
 test('no console errors and no request leaves localhost', () => {
