@@ -40,6 +40,9 @@ async function main(): Promise<void> {
     `ratio wall / measured requests:        ${(wall / measuredOnly).toFixed(3)} (target <= 1.1; warm-up counted as overhead)`
   )
   console.log(
+    `ratio wall / the load's own time:      ${(wall / inherent).toFixed(3)} (the harness against its load generator's sending, warm-ups included)`
+  )
+  console.log(
     `load average after: ${os
       .loadavg()
       .map(l => l.toFixed(2))

@@ -183,10 +183,6 @@ async function deploy(
     for (const commands of order) {
       if (expired) return
       if (hooks.isClosed()) throw new Error('engine shut down while starting')
-      // A generic service may call its dependencies as soon as it starts; GNES peers connect lazily.
-      if (commands[0]?.kind === 'container') {
-        await Promise.race([Promise.all(instances.map(i => i.ready)), failed])
-      }
       const started = await Promise.race([driver.startService(commands), failed])
       instances.push(...started)
       started.forEach(watch)
