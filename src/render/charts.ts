@@ -45,7 +45,7 @@ function fillTemplate(node: unknown, params: Params): unknown {
 const zeroBased = (rows: readonly { value: number }[]): boolean =>
   new Set(rows.map(r => r.value)).size < 2
 
-function withData(template: SpecTemplate, params: Params, values: object[]): TopLevelSpec {
+export function withData(template: SpecTemplate, params: Params, values: object[]): TopLevelSpec {
   const spec = fillTemplate(template, params) as Record<string, unknown>
   return { ...spec, data: { values } } as TopLevelSpec
 }
