@@ -120,6 +120,22 @@ describeDocker('swarm engine', () => {
     }
   })
 
+  it('runs a generic topology: the chain of 5 relays as services, reached with nothing published', async () => {
+    const runId = randomUUID()
+    const chain = path.join(root, 'topologies', 'examples', 'http', 'chain5.yml')
+    const result = await daemonSuite(
+      'swarm',
+      { topology: chain, runs: '2', requests: '10', 'warmup-requests': '10', profiles: 'minimal' },
+      runId
+    )
+    expectStorableResult(result)
+    const [c] = result.cases
+    expect(c).toMatchObject({ kind: 'http', headline: 'latency' })
+    expect(c.metrics.filter(m => m.startsWith('hop:'))).toHaveLength(5)
+    expect(c.best.latency).toBeGreaterThan(0)
+    expect(await leftovers(runId)).toBe(0)
+  })
+
   it('refuses a daemon that is not a swarm manager, naming the input', async () => {
     const saved = process.env.DOCKER_HOST
     // The worker's own daemon is not a manager; without a worker, nothing answers there at all.

@@ -47,19 +47,12 @@ export function pairCases(inputs: Inputs): CasePair[] {
 }
 
 /**
- * A generic topology runs where its services can: not yet on Swarm, and on the local engine only
- * with a command per service (an image alone needs a container engine).
+ * A generic topology runs on the local engine only with a command per service (an image alone
+ * needs a container engine).
  */
 function checkEngineFits(inputs: Inputs, spec: CaseSpec): void {
   const t = spec.topology
   if (t.kind !== 'http') return
-  if (inputs.engine === 'swarm') {
-    throw invalidInput(
-      'engine',
-      'swarm',
-      `${spec.file} is a generic (kind: http) topology; those run on the local and docker engines`
-    )
-  }
   const missing = t.services.findIndex(s => !s.command)
   if (inputs.engine === 'local' && missing >= 0) {
     throw invalidInput(

@@ -1,11 +1,10 @@
 import type Docker from 'dockerode'
 import * as path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { InputError } from '../../config/inputs'
 import type { GnesMeta } from '../gnes-meta'
 import { READY_PATTERN, startOrder } from '../../topology/commands'
 import type { Service, Topology } from '../../topology/schema'
-import { daemonAddress, statusOf } from '../docker/client'
+import { daemonAddress } from '../docker/client'
 import { removeNetworkWhenFree, sweep } from '../docker/cleanup'
 import { containerAddressing, GRPC_PORT, ROUTE_DUMP } from '../docker/command'
 import { scriptRunner } from '../docker/container'
@@ -23,6 +22,8 @@ import {
 import { LogTail } from '../log-tail'
 import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
+import { openGenericServices } from './generic'
+import { removeServices } from './services'
 import { TaskSlot, TaskWatcher } from './tasks'
 
 interface SwarmEngine extends Engine {
@@ -74,9 +75,10 @@ class SwarmPlatform implements Platform<'swarm'> {
 
   async open(topology: Topology, index: number, logDir: string): Promise<DeploymentDriver> {
     if (topology.kind === 'http') {
-      throw new Error(
-        `${topology.id}: generic (kind: http) topologies run on the local and docker engines, not yet on swarm`
-      )
+      return openGenericServices(this.ctx, topology, index, logDir, {
+        nodeId: this.nodeId,
+        endpointMode: this.endpointMode
+      })
     }
     const { docker, labels } = this.ctx
     const image = this.ctx.requireImage()
@@ -189,48 +191,6 @@ class SwarmPlatform implements Platform<'swarm'> {
 
   async sweep(): Promise<void> {
     await sweep({ runId: this.ctx.runId }, this.ctx.docker)
-  }
-}
-
-const TASKS_GONE_MS = 30_000
-
-/**
- * Removes the services and waits until their tasks are reaped (Swarm deletes a removed service's
- * task once its node reports it shut down, container removed or never created) and no container
- * of theirs is left on this node; bounded, as the network removal after it retries anyway.
- */
-async function removeServices(docker: Docker, services: Docker.Service[]): Promise<void> {
-  if (!services.length) return
-  const filters = JSON.stringify({ service: services.map(s => s.id) })
-  const tasks = ((await docker.listTasks({ filters }).catch(() => [])) as { ID: string }[]).map(t =>
-    docker.getTask(t.ID)
-  )
-  await Promise.allSettled(
-    services.map(s =>
-      s.remove().catch(err => {
-        if (statusOf(err) !== 404) throw err
-      })
-    )
-  )
-  const reaped = async (task: Docker.Task) => {
-    try {
-      await task.inspect()
-      return false
-    } catch (err) {
-      return statusOf(err) === 404
-    }
-  }
-  const containers = (s: Docker.Service) =>
-    docker.listContainers({
-      all: true,
-      filters: JSON.stringify({ label: [`com.docker.swarm.service.id=${s.id}`] })
-    })
-  const until = Date.now() + TASKS_GONE_MS
-  while (Date.now() < until) {
-    const gone = await Promise.all(tasks.map(reaped))
-    const left = await Promise.all(services.map(containers))
-    if (gone.every(Boolean) && left.every(l => l.length === 0)) return
-    await sleep(250)
   }
 }
 
