@@ -7,7 +7,7 @@ import { LogTail } from '../log-tail'
 import { probeUntilReady } from '../probe'
 import { removeContainer, startContainer } from './container'
 import type { DaemonContext } from './daemon'
-import { ensureServiceImage } from './image'
+import { ensureServiceImages } from './image'
 import { LABEL } from './labels'
 import { hostLimits } from './limits'
 import { createNetwork, removeNetwork } from './network'
@@ -25,9 +25,7 @@ export async function openGenericContainers(
   logDir: string
 ): Promise<DeploymentDriver> {
   const { docker, labels } = ctx
-  const images = new Map<string, string>()
-  for (const s of topology.services)
-    images.set(s.name, await ensureServiceImage(docker, s, ctx.log))
+  const images = await ensureServiceImages(docker, topology.services, ctx.log)
   const prefix = ctx.prefix(topology.id, index)
   const caseLabels = { ...labels, [LABEL.caseId]: topology.id }
   const byName = new Map(topology.services.map(s => [s.name, s]))

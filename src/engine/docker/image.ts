@@ -284,6 +284,21 @@ export async function ensureServiceImage(
   return tag
 }
 
+/** Every service's image, by service name: what each one's containers or tasks run. */
+export async function ensureServiceImages(
+  docker: Docker,
+  services: readonly {
+    name: string
+    image: string
+    build?: { context: string; dockerfile: string }
+  }[],
+  log: (line: string) => void
+): Promise<Map<string, string>> {
+  const images = new Map<string, string>()
+  for (const s of services) images.set(s.name, await ensureServiceImage(docker, s, log))
+  return images
+}
+
 /** Makes sure the image is on the daemon (pulls or builds it) and returns its reference. */
 export async function ensureImage(
   docker: Docker,

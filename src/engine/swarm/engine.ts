@@ -12,18 +12,12 @@ import { readContainerFile } from '../docker/archive'
 import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../docker/daemon'
 import { LABEL } from '../docker/labels'
 import { createNetwork } from '../docker/network'
-import {
-  LifecycleEngine,
-  STOP_GRACE_MS,
-  type DeploymentDriver,
-  type Instance,
-  type Platform
-} from '../lifecycle'
+import { LifecycleEngine, type DeploymentDriver, type Instance, type Platform } from '../lifecycle'
 import { LogTail } from '../log-tail'
 import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
 import { openGenericServices } from './generic'
-import { removeServices } from './services'
+import { removeServices, serviceSpec } from './services'
 import { TaskSlot, TaskWatcher } from './tasks'
 
 interface SwarmEngine extends Engine {
@@ -158,35 +152,18 @@ class SwarmPlatform implements Platform<'swarm'> {
     const constraints = [...(s.deploy?.placement.constraints ?? [])]
     // The route dump is read from the frontend's container, so it runs where we can reach it.
     if (s.role === 'frontend') constraints.push(`node.id==${this.nodeId}`)
-    const { cpus, memory } = this.ctx
-    return {
-      Name: o.name,
-      Labels: labels,
-      TaskTemplate: {
-        ContainerSpec: {
-          Image: o.image,
-          Command: ['gnes'],
-          Args: o.argv,
-          Env: ['PYTHONUNBUFFERED=1'],
-          Labels: labels,
-          // An init as PID 1 passes SIGTERM on to GNES, so removing a service is quick and clean.
-          Init: true,
-          StopGracePeriod: STOP_GRACE_MS * 1e6
-        },
-        // A dead service fails the case; Swarm must not restart it behind our back.
-        RestartPolicy: { Condition: 'none' },
-        Placement: { Constraints: constraints },
-        Resources: {
-          Limits: {
-            ...(cpus ? { NanoCPUs: Math.round(cpus * 1e9) } : {}),
-            ...(memory ? { MemoryBytes: memory } : {})
-          }
-        },
-        Networks: [{ Target: o.network.id, Aliases: [s.name] }]
-      },
-      Mode: { Replicated: { Replicas: o.replicas } },
-      EndpointSpec: { Mode: s.deploy?.endpoint_mode ?? this.endpointMode }
-    } as Docker.CreateServiceOptions
+    return serviceSpec({
+      name: o.name,
+      labels,
+      container: { Image: o.image, Command: ['gnes'], Args: o.argv, Env: ['PYTHONUNBUFFERED=1'] },
+      replicas: o.replicas,
+      constraints,
+      cpus: this.ctx.cpus,
+      memoryBytes: this.ctx.memory,
+      network: o.network.id,
+      alias: s.name,
+      endpointMode: s.deploy?.endpoint_mode ?? this.endpointMode
+    })
   }
 
   async sweep(): Promise<void> {

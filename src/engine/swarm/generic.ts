@@ -5,14 +5,14 @@ import { containerStartOrder, type ContainerCommand } from '../../topology/conta
 import type { HttpTopology } from '../../topology/schema'
 import { removeNetworkWhenFree } from '../docker/cleanup'
 import type { DaemonContext } from '../docker/daemon'
-import { ensureServiceImage } from '../docker/image'
+import { ensureServiceImages } from '../docker/image'
 import { LABEL } from '../docker/labels'
 import { createNetwork } from '../docker/network'
-import { STOP_GRACE_MS, type DeploymentDriver, type Instance } from '../lifecycle'
+import type { DeploymentDriver, Instance } from '../lifecycle'
 import { LogTail } from '../log-tail'
 import { probeUntilReady } from '../probe'
 import type { EndpointMode } from './endpoint'
-import { removeServices } from './services'
+import { removeServices, serviceSpec } from './services'
 import { TaskSlot, TaskWatcher } from './tasks'
 
 /** Where this host reaches a container of a task on this node: its address on the gateway bridge. */
@@ -40,9 +40,7 @@ export async function openGenericServices(
   place: { nodeId: string; endpointMode: EndpointMode }
 ): Promise<DeploymentDriver> {
   const { docker, labels } = ctx
-  const images = new Map<string, string>()
-  for (const s of topology.services)
-    images.set(s.name, await ensureServiceImage(docker, s, ctx.log))
+  const images = await ensureServiceImages(docker, topology.services, ctx.log)
   const prefix = ctx.prefix(topology.id, index)
   const caseLabels = { ...labels, [LABEL.caseId]: topology.id }
   const byName = new Map(topology.services.map(s => [s.name, s]))
@@ -63,35 +61,24 @@ export async function openGenericServices(
 
   const spec = (c: ContainerCommand, replicas: number): Docker.CreateServiceOptions => {
     const s = byName.get(c.service)!
-    const serviceLabels = { ...caseLabels, [LABEL.service]: c.service }
     const constraints = [...(s.deploy?.placement.constraints ?? [])]
     if (c.service === topology.load.service) constraints.push(`node.id==${place.nodeId}`)
-    return {
-      Name: `${prefix}-${c.service}`,
-      Labels: serviceLabels,
-      TaskTemplate: {
-        ContainerSpec: {
-          Image: images.get(c.service)!,
-          ...(c.argv ? { Args: c.argv } : {}),
-          Env: Object.entries(c.env).map(([k, v]) => `${k}=${v}`),
-          Labels: serviceLabels,
-          Init: true,
-          StopGracePeriod: STOP_GRACE_MS * 1e6
-        },
-        // A dead service fails the case; Swarm must not restart it behind our back.
-        RestartPolicy: { Condition: 'none' },
-        Placement: { Constraints: constraints },
-        Resources: {
-          Limits: {
-            ...(c.cpus ? { NanoCPUs: Math.round(c.cpus * 1e9) } : {}),
-            ...(c.memoryBytes ? { MemoryBytes: c.memoryBytes } : {})
-          }
-        },
-        Networks: [{ Target: network.id, Aliases: [c.service] }]
+    return serviceSpec({
+      name: `${prefix}-${c.service}`,
+      labels: { ...caseLabels, [LABEL.service]: c.service },
+      container: {
+        Image: images.get(c.service)!,
+        ...(c.argv ? { Args: c.argv } : {}),
+        Env: Object.entries(c.env).map(([k, v]) => `${k}=${v}`)
       },
-      Mode: { Replicated: { Replicas: replicas } },
-      EndpointSpec: { Mode: s.deploy?.endpoint_mode ?? place.endpointMode }
-    } as Docker.CreateServiceOptions
+      replicas,
+      constraints,
+      cpus: c.cpus,
+      memoryBytes: c.memoryBytes,
+      network: network.id,
+      alias: c.service,
+      endpointMode: s.deploy?.endpoint_mode ?? place.endpointMode
+    })
   }
 
   // A task's gateway endpoint is attached a moment after its container exists. The load's

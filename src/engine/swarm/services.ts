@@ -1,6 +1,7 @@
 import type Docker from 'dockerode'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { statusOf } from '../docker/client'
+import { STOP_GRACE_MS } from '../lifecycle'
 
 const TASKS_GONE_MS = 30_000
 
@@ -42,4 +43,51 @@ export async function removeServices(docker: Docker, services: Docker.Service[])
     if (gone.every(Boolean) && left.every(l => l.length === 0)) return
     await sleep(250)
   }
+}
+
+/** What differs between the Swarm services of a GNES and of a generic topology. */
+export interface ServiceSpecInput {
+  name: string
+  /** The deployment's labels and the service's own. */
+  labels: Record<string, string>
+  container: { Image: string; Command?: string[]; Args?: string[]; Env: string[] }
+  replicas: number
+  constraints: string[]
+  cpus: number | null
+  memoryBytes: number | null
+  network: string
+  /** The name peers resolve on the network. */
+  alias: string
+  endpointMode: string
+}
+
+/**
+ * A Swarm service as this tool runs every one: an init as PID 1 (a stop is quick and clean), no
+ * restart (a dead service fails the case; Swarm must not restart it behind our back), the limits,
+ * the placement and the endpoint mode asked for.
+ */
+export function serviceSpec(o: ServiceSpecInput): Docker.CreateServiceOptions {
+  return {
+    Name: o.name,
+    Labels: o.labels,
+    TaskTemplate: {
+      ContainerSpec: {
+        ...o.container,
+        Labels: o.labels,
+        Init: true,
+        StopGracePeriod: STOP_GRACE_MS * 1e6
+      },
+      RestartPolicy: { Condition: 'none' },
+      Placement: { Constraints: o.constraints },
+      Resources: {
+        Limits: {
+          ...(o.cpus ? { NanoCPUs: Math.round(o.cpus * 1e9) } : {}),
+          ...(o.memoryBytes ? { MemoryBytes: o.memoryBytes } : {})
+        }
+      },
+      Networks: [{ Target: o.network, Aliases: [o.alias] }]
+    },
+    Mode: { Replicated: { Replicas: o.replicas } },
+    EndpointSpec: { Mode: o.endpointMode }
+  } as Docker.CreateServiceOptions
 }
