@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { cleanupCommand } from '../src/commands/cleanup'
 import { parseInputs } from '../src/config/inputs'
@@ -122,7 +123,22 @@ describeDocker('swarm engine', () => {
 
   it('runs a generic topology: the chain of 5 relays as services, reached with nothing published', async () => {
     const runId = randomUUID()
-    const chain = path.join(root, 'topologies', 'examples', 'http', 'chain5.yml')
+    // The images are built on the manager; the worker a two-node test adds has none of them.
+    const shipped = path.join(root, 'topologies', 'examples', 'http', 'chain5.yml')
+    const chain = path.join(
+      fs.mkdtempSync(path.join(os.tmpdir(), 'glb-swarm-chain-')),
+      'chain5.yml'
+    )
+    fs.writeFileSync(
+      chain,
+      fs
+        .readFileSync(shipped, 'utf8')
+        .replace(/\.\.\/\.\.\/\.\.\/examples/g, path.join(root, 'examples'))
+        .replace(
+          /^    port: 8080$/gm,
+          "    port: 8080\n    deploy: { placement: { constraints: ['node.role==manager'] } }"
+        )
+    )
     const result = await daemonSuite(
       'swarm',
       { topology: chain, runs: '2', requests: '10', 'warmup-requests': '10', profiles: 'minimal' },

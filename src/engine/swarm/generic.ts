@@ -18,9 +18,14 @@ import { TaskSlot, TaskWatcher } from './tasks'
 /** Where this host reaches a container of a task on this node: its address on the gateway bridge. */
 const GATEWAY_NETWORK = 'docker_gwbridge'
 
-/** Resolves once `slot` has a container, the task having started. */
+/** Resolves with `slot`'s container once its task has one; rejects if the task ends first. */
 async function started(slot: TaskSlot): Promise<string> {
-  while (!slot.containerId) await sleep(100)
+  let ended: string | null = null
+  void slot.exited.then(reason => (ended = reason))
+  while (!slot.containerId) {
+    if (ended !== null) throw new Error(`${slot.name} ${ended}`)
+    await sleep(100)
+  }
   return slot.containerId
 }
 
@@ -85,9 +90,11 @@ export async function openGenericServices(
   // service runs on this node, so its address must come; another's may be on another node.
   const gatewayAddressWithin = async (slot: TaskSlot, ms: number): Promise<string | null> => {
     const id = await started(slot)
+    let ended = false
+    void slot.exited.then(() => (ended = true))
     for (const until = Date.now() + ms; ; await sleep(100)) {
       const host = await gatewayAddress(id)
-      if (host || Date.now() > until) return host
+      if (host || ended || Date.now() > until) return host
     }
   }
 
