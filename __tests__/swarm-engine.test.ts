@@ -135,7 +135,7 @@ describeDocker('swarm engine', () => {
         .readFileSync(shipped, 'utf8')
         .replace(/\.\.\/\.\.\/\.\.\/examples/g, path.join(root, 'examples'))
         .replace(
-          /^    port: 8080$/gm,
+          /^ {4}port: 8080$/gm,
           "    port: 8080\n    deploy: { placement: { constraints: ['node.role==manager'] } }"
         )
     )
