@@ -217,7 +217,21 @@ test('a generic case: its commits on the x axis, its reported hops stacked, no d
   await show('chain5', 'hop:relay3', 'minimal@20')
   expect(await yTitle()).toContain('hop:relay3 (ms)')
   await show('chain5', 'roundtrip')
-  expect(await page.locator('#metric option').allTextContents()).not.toContain('dataRateMBps')
+  const options = await page
+    .locator('#metric option')
+    .evaluateAll(os => os.map(o => [(o as HTMLOptionElement).value, o.textContent ?? '']))
+  expect(options.map(([value]) => value)).toEqual([
+    'roundtrip',
+    'hop:relay1',
+    'hop:relay2',
+    'hop:relay3',
+    'hop:relay4',
+    'hop:relay5'
+  ])
+  expect(options.map(([, label]) => label).filter(l => /MB|legacy|data rate/i.test(l))).toEqual([])
+  const burstHead = await page.locator('#table thead th').allTextContents()
+  expect(burstHead).toContain('roundtrip (s)')
+  expect(burstHead.filter(h => /MB|legacy|data rate/i.test(h))).toEqual([])
   expect(await page.locator('body').textContent()).not.toContain('GNES version')
   // Later tests read the page as the earlier ones left it.
   await show('1', 'roundtrip')

@@ -104,6 +104,8 @@ interface DashboardCase {
   /** The profile's label, e.g. `minimal load (paced, 5 req/s)`. */
   profile: string
   kind: Profile['kind']
+  /** Whether a burst series shows GNES's data rates (a generic case's series has none). */
+  rates: boolean
   /** The x axis: GNES versions, or a generic case's commits. */
   xTitle: string
   description: string

@@ -69,6 +69,11 @@
     return state.data.labels[metric] || metric
   }
 
+  // Data rates are GNES's (documents of a known size): a generic case's burst has none.
+  function hasRates(c) {
+    return c.kind === 'burst' && c.rates !== false
+  }
+
   function isRate(metric) {
     return metric === 'dataRateMBps' || metric === 'legacyMBps'
   }
@@ -199,7 +204,7 @@
         }
       }
     })
-    if (c.kind !== 'burst') return cols
+    if (!hasRates(c)) return cols
     return cols.concat([
       {
         title: state.data.labels.dataRateMBps,
@@ -277,7 +282,7 @@
     var metrics =
       c.kind === 'sweep'
         ? ['maxThroughput']
-        : c.kind === 'burst'
+        : hasRates(c)
           ? c.metrics.concat(['dataRateMBps', 'legacyMBps'])
           : c.metrics
     metrics.forEach(function (m) {
