@@ -94,6 +94,13 @@ describe('reports of generic cases beside GNES ones', () => {
     expect(s).not.toMatch(GNES_WORDS)
   })
 
+  test('beside GNES cases, the set-up explains both and the burst row both loads', () => {
+    expect(readme).toMatch(/^# GNES network latency benchmark\n/)
+    expect(readme).toContain('Each GNES case starts one GNES Frontend')
+    expect(readme).toContain('Each HTTP case starts its topology')
+    expect(readme).toMatch(/\| `burst` \| The legacy standard load.* HTTP cases: every request/)
+  })
+
   test('charts: latency, hops and the roundtrip for the chain, no data-rate chart', () => {
     const charts = fs
       .readdirSync(path.join(out, 'charts'))
@@ -134,6 +141,20 @@ describe('reports of generic cases beside GNES ones', () => {
       'a'.repeat(40),
       'a'.repeat(40)
     ])
+  })
+})
+
+describe('a history of generic cases only', () => {
+  test('its README says nothing of GNES anywhere, set-up and metrics included', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'render-generic-only-'))
+    await renderReport({ entries: generic, topologies, outDir: out, maxEntries: 50 })
+    const readme = fs.readFileSync(path.join(out, 'README.md'), 'utf8')
+    expect(readme).toMatch(/^# Latency benchmark\n/)
+    expect(readme).toContain('an HTTP load driver')
+    expect(readme).toContain('| `burst` | Every request of a run sent at once')
+    expect(readme).not.toMatch(GNES_WORDS)
+    expect(readme).not.toMatch(/gnes-version|ZeroMQ|StreamCall|documents/)
+    fs.rmSync(out, { recursive: true, force: true })
   })
 })
 
