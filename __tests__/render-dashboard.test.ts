@@ -265,6 +265,30 @@ async function openFile(dir: string, series: string): Promise<{ page: Page; erro
   return { page: filePage, errors }
 }
 
+test('a history of generic cases alone: the page is not titled GNES, its burst has no rates', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-dashboard-generic-'))
+  const entries = entriesFromResult(
+    ResultSchema.parse({
+      ...chainResult,
+      meta: { ...chainResult.meta, git: { ...chainResult.meta.git, sha: 'd'.repeat(40) } }
+    })
+  )
+  await renderReport({ entries, topologies: {}, outDir: dir, maxEntries: 20 })
+  const { page: filePage, errors } = await openFile(dir, 'chain5/burst')
+  try {
+    expect(await filePage.title()).toBe('Latency benchmark')
+    expect(await filePage.locator('h1').textContent()).toBe('Latency benchmark')
+    expect(await filePage.locator('#trend .mark-symbol.role-mark path').count()).toBe(1)
+    expect(await filePage.locator('#hops .mark-rect.role-mark path').count()).toBe(5)
+    const text = (await filePage.locator('body').textContent()) ?? ''
+    expect(text).not.toMatch(/GNES|MB\/s|legacy|data rate/i)
+    expect(errors).toEqual([])
+  } finally {
+    await filePage.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test('opened from disk (file://) it shows the same data as over HTTP', async () => {
   const { page: filePage, errors } = await openFile(tmp, '1/burst')
   try {

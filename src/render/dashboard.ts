@@ -188,10 +188,14 @@ export function mergeMonthData(
   return script('month', { schema: DASHBOARD_SCHEMA, caseId, month, entries })
 }
 
-/** `data/cases.js`: labels and the series, each with its case's months the page loads. */
-export function casesScript(cases: DashboardCase[]): string {
+/**
+ * `data/cases.js`: the page's title, labels and the series, each with its case's months the page
+ * loads. The title names GNES only when the history holds a GNES case.
+ */
+export function casesScript(cases: DashboardCase[], title = 'GNES latency benchmark'): string {
   return script('cases', {
     schema: DASHBOARD_SCHEMA,
+    title,
     labels: {
       dataRateMBps: SERIES.dataRate,
       legacyMBps: SERIES.legacy,

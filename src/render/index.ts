@@ -189,7 +189,10 @@ export async function renderStatic(o: StaticOptions): Promise<string[]> {
           months: s.caseMonths,
           total: s.caseTotal
         })
-      )
+      ),
+      series.some(s => s.shown.some(e => e.gnes !== null))
+        ? 'GNES latency benchmark'
+        : 'Latency benchmark'
     )
   )
   return written

@@ -452,6 +452,11 @@
       .then(function () {
         if (!state.data || !state.charts) throw new Error('the data files are incomplete')
         if (!state.data.cases.length) throw new Error('the history is empty')
+        // A history of generic (HTTP) cases alone is not GNES's: the data names the page.
+        if (state.data.title) {
+          document.title = state.data.title
+          document.querySelector('h1').textContent = state.data.title
+        }
         state.data.cases.forEach(function (c) {
           var option = cell('option', 'Case ' + c.caseId + ': ' + c.name + ' — ' + c.profile)
           option.value = c.id
