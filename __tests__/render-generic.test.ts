@@ -10,7 +10,12 @@ import * as path from 'node:path'
 import { entriesFromResult, importLegacy } from '../src/history'
 import type { HistoryEntry } from '../src/history/schema'
 import { jobSummary, renderReport, topologyMermaid } from '../src/render'
-import { compareResult, renderComparisonMarkdown } from '../src/report'
+import {
+  comparePaired,
+  compareResult,
+  renderComparisonMarkdown,
+  renderPairedMarkdown
+} from '../src/report'
 import { ResultSchema, type Result } from '../src/result/schema'
 import { resolveTopology } from '../src/topology/load'
 import type { HttpTopology } from '../src/topology/schema'
@@ -190,6 +195,61 @@ describe('hop names from a history are text, wherever they land', () => {
       expect(text).not.toContain('<img src=x')
     }
     fs.rmSync(out, { recursive: true, force: true })
+  })
+
+  test('job summary, pull-request comment and paired comment', () => {
+    const rename = (m: string) => (m === 'hop:relay1' ? HOSTILE : m)
+    const renameKeys = <T>(o: Record<string, T>) =>
+      Object.fromEntries(Object.entries(o).map(([k, v]) => [rename(k), v]))
+    const hostileResult = (sha: string): Result => {
+      const r = result('chain5', sha)
+      return {
+        ...r,
+        cases: r.cases.map(c => ({
+          ...c,
+          metrics: c.metrics.map(rename),
+          best: renameKeys(c.best),
+          runs: c.runs.map(run => ({
+            ...run,
+            samples: renameKeys(run.samples),
+            summaries: renameKeys(run.summaries)
+          }))
+        }))
+      }
+    }
+    const head = hostileResult('c'.repeat(40))
+    const base = hostileResult('a'.repeat(40))
+    const comparison = compareResult(head, entriesFromResult(base), {
+      threshold: 0.1,
+      baseRef: 'main',
+      mergeBaseSha: 'a'.repeat(40)
+    })
+    // The hostile hop was compared (its row is folded), so the test reaches its escaping.
+    expect(comparison.cases[0].metrics.map(m => m.metric)).toContain(HOSTILE)
+    const paired = comparePaired(
+      {
+        base,
+        head,
+        order: [0, 1, 2].flatMap(pair => [
+          { side: 'base' as const, pair },
+          { side: 'head' as const, pair }
+        ])
+      },
+      { threshold: 0.1 }
+    )
+    expect(paired.cases[0].metrics.map(m => m.metric)).toContain(HOSTILE)
+    // The paired comment labels rows `case · profile` by the topology's name, as the other one.
+    expect(renderPairedMarkdown(paired)).toContain('| chain5 chain of 5 relays · minimal')
+    for (const md of [
+      jobSummary(head),
+      renderComparisonMarkdown(comparison),
+      renderPairedMarkdown(paired)
+    ]) {
+      expect(md).toContain('hop\\:&lt;img src=x onerror=alert\\(1\\)&gt;')
+      expect(md).not.toContain('<img')
+      expect(md).not.toContain('](javascript:')
+      expect(md).not.toMatch(/GNES|docs ×|Legacy/)
+    }
   })
 
   test('the Mermaid diagram of a generic topology escapes service text', () => {
