@@ -217,7 +217,21 @@ test('a generic case: its commits on the x axis, its reported hops stacked, no d
   await show('chain5', 'hop:relay3', 'minimal@20')
   expect(await yTitle()).toContain('hop:relay3 (ms)')
   await show('chain5', 'roundtrip')
-  expect(await page.locator('#metric option').allTextContents()).not.toContain('dataRateMBps')
+  const options = await page
+    .locator('#metric option')
+    .evaluateAll(os => os.map(o => [(o as HTMLOptionElement).value, o.textContent ?? '']))
+  expect(options.map(([value]) => value)).toEqual([
+    'roundtrip',
+    'hop:relay1',
+    'hop:relay2',
+    'hop:relay3',
+    'hop:relay4',
+    'hop:relay5'
+  ])
+  expect(options.map(([, label]) => label).filter(l => /MB|legacy|data rate/i.test(l))).toEqual([])
+  const burstHead = await page.locator('#table thead th').allTextContents()
+  expect(burstHead).toContain('roundtrip (s)')
+  expect(burstHead.filter(h => /MB|legacy|data rate/i.test(h))).toEqual([])
   expect(await page.locator('body').textContent()).not.toContain('GNES version')
   // Later tests read the page as the earlier ones left it.
   await show('1', 'roundtrip')
@@ -250,6 +264,30 @@ async function openFile(dir: string, series: string): Promise<{ page: Page; erro
   await showOn(filePage, series, 'roundtrip')
   return { page: filePage, errors }
 }
+
+test('a history of generic cases alone: the page is not titled GNES, its burst has no rates', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-dashboard-generic-'))
+  const entries = entriesFromResult(
+    ResultSchema.parse({
+      ...chainResult,
+      meta: { ...chainResult.meta, git: { ...chainResult.meta.git, sha: 'd'.repeat(40) } }
+    })
+  )
+  await renderReport({ entries, topologies: {}, outDir: dir, maxEntries: 20 })
+  const { page: filePage, errors } = await openFile(dir, 'chain5/burst')
+  try {
+    expect(await filePage.title()).toBe('Latency benchmark')
+    expect(await filePage.locator('h1').textContent()).toBe('Latency benchmark')
+    expect(await filePage.locator('#trend .mark-symbol.role-mark path').count()).toBe(1)
+    expect(await filePage.locator('#hops .mark-rect.role-mark path').count()).toBe(5)
+    const text = (await filePage.locator('body').textContent()) ?? ''
+    expect(text).not.toMatch(/GNES|MB\/s|legacy|data rate/i)
+    expect(errors).toEqual([])
+  } finally {
+    await filePage.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
 
 test('opened from disk (file://) it shows the same data as over HTTP', async () => {
   const { page: filePage, errors } = await openFile(tmp, '1/burst')

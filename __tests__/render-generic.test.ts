@@ -10,7 +10,12 @@ import * as path from 'node:path'
 import { entriesFromResult, importLegacy } from '../src/history'
 import type { HistoryEntry } from '../src/history/schema'
 import { jobSummary, renderReport, topologyMermaid } from '../src/render'
-import { compareResult, renderComparisonMarkdown } from '../src/report'
+import {
+  comparePaired,
+  compareResult,
+  renderComparisonMarkdown,
+  renderPairedMarkdown
+} from '../src/report'
 import { ResultSchema, type Result } from '../src/result/schema'
 import { resolveTopology } from '../src/topology/load'
 import type { HttpTopology } from '../src/topology/schema'
@@ -94,6 +99,13 @@ describe('reports of generic cases beside GNES ones', () => {
     expect(s).not.toMatch(GNES_WORDS)
   })
 
+  test('beside GNES cases, the set-up explains both and the burst row both loads', () => {
+    expect(readme).toMatch(/^# GNES network latency benchmark\n/)
+    expect(readme).toContain('Each GNES case starts one GNES Frontend')
+    expect(readme).toContain('Each HTTP case starts its topology')
+    expect(readme).toMatch(/\| `burst` \| The legacy standard load.* HTTP cases: every request/)
+  })
+
   test('charts: latency, hops and the roundtrip for the chain, no data-rate chart', () => {
     const charts = fs
       .readdirSync(path.join(out, 'charts'))
@@ -137,6 +149,20 @@ describe('reports of generic cases beside GNES ones', () => {
   })
 })
 
+describe('a history of generic cases only', () => {
+  test('its README says nothing of GNES anywhere, set-up and metrics included', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'render-generic-only-'))
+    await renderReport({ entries: generic, topologies, outDir: out, maxEntries: 50 })
+    const readme = fs.readFileSync(path.join(out, 'README.md'), 'utf8')
+    expect(readme).toMatch(/^# Latency benchmark\n/)
+    expect(readme).toContain('an HTTP load driver')
+    expect(readme).toContain('| `burst` | Every request of a run sent at once')
+    expect(readme).not.toMatch(GNES_WORDS)
+    expect(readme).not.toMatch(/gnes-version|ZeroMQ|StreamCall|documents/)
+    fs.rmSync(out, { recursive: true, force: true })
+  })
+})
+
 describe('hop names from a history are text, wherever they land', () => {
   const HOSTILE = 'hop:<img src=x onerror=alert(1)>|`x`](javascript:alert(1))'
   const hostile = (e: HistoryEntry): HistoryEntry => {
@@ -169,6 +195,61 @@ describe('hop names from a history are text, wherever they land', () => {
       expect(text).not.toContain('<img src=x')
     }
     fs.rmSync(out, { recursive: true, force: true })
+  })
+
+  test('job summary, pull-request comment and paired comment', () => {
+    const rename = (m: string) => (m === 'hop:relay1' ? HOSTILE : m)
+    const renameKeys = <T>(o: Record<string, T>) =>
+      Object.fromEntries(Object.entries(o).map(([k, v]) => [rename(k), v]))
+    const hostileResult = (sha: string): Result => {
+      const r = result('chain5', sha)
+      return {
+        ...r,
+        cases: r.cases.map(c => ({
+          ...c,
+          metrics: c.metrics.map(rename),
+          best: renameKeys(c.best),
+          runs: c.runs.map(run => ({
+            ...run,
+            samples: renameKeys(run.samples),
+            summaries: renameKeys(run.summaries)
+          }))
+        }))
+      }
+    }
+    const head = hostileResult('c'.repeat(40))
+    const base = hostileResult('a'.repeat(40))
+    const comparison = compareResult(head, entriesFromResult(base), {
+      threshold: 0.1,
+      baseRef: 'main',
+      mergeBaseSha: 'a'.repeat(40)
+    })
+    // The hostile hop was compared (its row is folded), so the test reaches its escaping.
+    expect(comparison.cases[0].metrics.map(m => m.metric)).toContain(HOSTILE)
+    const paired = comparePaired(
+      {
+        base,
+        head,
+        order: [0, 1, 2].flatMap(pair => [
+          { side: 'base' as const, pair },
+          { side: 'head' as const, pair }
+        ])
+      },
+      { threshold: 0.1 }
+    )
+    expect(paired.cases[0].metrics.map(m => m.metric)).toContain(HOSTILE)
+    // The paired comment labels rows `case · profile` by the topology's name, as the other one.
+    expect(renderPairedMarkdown(paired)).toContain('| chain5 chain of 5 relays · minimal')
+    for (const md of [
+      jobSummary(head),
+      renderComparisonMarkdown(comparison),
+      renderPairedMarkdown(paired)
+    ]) {
+      expect(md).toContain('hop\\:&lt;img src=x onerror=alert\\(1\\)&gt;')
+      expect(md).not.toContain('<img')
+      expect(md).not.toContain('](javascript:')
+      expect(md).not.toMatch(/GNES|docs ×|Legacy/)
+    }
   })
 
   test('the Mermaid diagram of a generic topology escapes service text', () => {

@@ -104,6 +104,8 @@ interface DashboardCase {
   /** The profile's label, e.g. `minimal load (paced, 5 req/s)`. */
   profile: string
   kind: Profile['kind']
+  /** Whether a burst series shows GNES's data rates (a generic case's series has none). */
+  rates: boolean
   /** The x axis: GNES versions, or a generic case's commits. */
   xTitle: string
   description: string
@@ -186,10 +188,14 @@ export function mergeMonthData(
   return script('month', { schema: DASHBOARD_SCHEMA, caseId, month, entries })
 }
 
-/** `data/cases.js`: labels and the series, each with its case's months the page loads. */
-export function casesScript(cases: DashboardCase[]): string {
+/**
+ * `data/cases.js`: the page's title, labels and the series, each with its case's months the page
+ * loads. The title names GNES only when the history holds a GNES case.
+ */
+export function casesScript(cases: DashboardCase[], title = 'GNES latency benchmark'): string {
   return script('cases', {
     schema: DASHBOARD_SCHEMA,
+    title,
     labels: {
       dataRateMBps: SERIES.dataRate,
       legacyMBps: SERIES.legacy,

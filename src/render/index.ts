@@ -182,13 +182,17 @@ export async function renderStatic(o: StaticOptions): Promise<string[]> {
           name: s.caseName,
           profile: profileLabel(s.profile, s.shown[0]?.gnes === null),
           kind: s.profile.kind,
+          rates: s.profile.kind === 'burst' && s.shown.some(e => e.gnes !== null),
           xTitle: versionAxisTitle(s.shown),
           description: o.topologies[s.caseId]?.description ?? '',
           metrics: s.metrics,
           months: s.caseMonths,
           total: s.caseTotal
         })
-      )
+      ),
+      series.some(s => s.shown.some(e => e.gnes !== null))
+        ? 'GNES latency benchmark'
+        : 'Latency benchmark'
     )
   )
   return written

@@ -42,9 +42,18 @@ interface ReadmeContext {
   /** `label` is Markdown (emit raw), `description` plain text. */
   metrics: { label: string; description: string }[]
   cases: ReadmeCase[]
+  /** Whether the history holds GNES cases, and generic (HTTP) ones: the template says what applies. */
+  gnes: boolean
+  generic: boolean
   /** The `cases` value that runs this history's cases again: ids, and `<id>.yml` for custom ones. */
   runCases: string
 }
+
+/** The burst of a generic case: no stream, no legacy history to compare with. */
+const GENERIC_BURST =
+  'Every request of a run sent at once (each on its own connection), so they queue at the entry service; published as the best run mean.'
+const GENERIC_BURST_ALSO =
+  'HTTP cases: every request of a run sent at once (each on its own connection), published as the best run mean.'
 
 const PROFILE_DOCS: { label: string; description: string }[] = [
   {
@@ -101,7 +110,9 @@ export function readmeContext(
   const generic = (s: (typeof series)[number]): boolean => s.shown[0]?.gnes === null
   const gnesMetrics = [...new Set(series.filter(s => !generic(s)).flatMap(s => s.metrics))]
   const genericMetrics = [...new Set(series.filter(generic).flatMap(s => s.metrics))]
-  const both = gnesMetrics.length > 0 && genericMetrics.length > 0
+  const hasGnes = series.some(s => !generic(s))
+  const hasGeneric = series.some(generic)
+  const both = hasGnes && hasGeneric
   const caseIds = [...new Set(series.map(s => s.caseId))]
   return {
     load: {
@@ -109,7 +120,14 @@ export function readmeContext(
       burstRequests: Math.ceil(load.docs / load.batchSize),
       warmup: fmtWarmup(load)
     },
-    profiles: PROFILE_DOCS,
+    gnes: hasGnes,
+    generic: hasGeneric,
+    // The burst is GNES's legacy load; a generic case's burst is its own (no legacy to compare).
+    profiles: PROFILE_DOCS.map(p =>
+      p.label !== '`burst`' || !hasGeneric
+        ? p
+        : { ...p, description: hasGnes ? `${p.description} ${GENERIC_BURST_ALSO}` : GENERIC_BURST }
+    ),
     metrics: [
       ...gnesMetrics.map(name => ({ label: inlineCode(name), description: describeMetric(name) })),
       ...(gnesMetrics.length

@@ -69,6 +69,11 @@
     return state.data.labels[metric] || metric
   }
 
+  // Data rates are GNES's (documents of a known size): a generic case's burst has none.
+  function hasRates(c) {
+    return c.kind === 'burst' && c.rates !== false
+  }
+
   function isRate(metric) {
     return metric === 'dataRateMBps' || metric === 'legacyMBps'
   }
@@ -199,7 +204,7 @@
         }
       }
     })
-    if (c.kind !== 'burst') return cols
+    if (!hasRates(c)) return cols
     return cols.concat([
       {
         title: state.data.labels.dataRateMBps,
@@ -277,7 +282,7 @@
     var metrics =
       c.kind === 'sweep'
         ? ['maxThroughput']
-        : c.kind === 'burst'
+        : hasRates(c)
           ? c.metrics.concat(['dataRateMBps', 'legacyMBps'])
           : c.metrics
     metrics.forEach(function (m) {
@@ -447,6 +452,11 @@
       .then(function () {
         if (!state.data || !state.charts) throw new Error('the data files are incomplete')
         if (!state.data.cases.length) throw new Error('the history is empty')
+        // A history of generic (HTTP) cases alone is not GNES's: the data names the page.
+        if (state.data.title) {
+          document.title = state.data.title
+          document.querySelector('h1').textContent = state.data.title
+        }
         state.data.cases.forEach(function (c) {
           var option = cell('option', 'Case ' + c.caseId + ': ' + c.name + ' — ' + c.profile)
           option.value = c.id
