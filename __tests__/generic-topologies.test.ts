@@ -87,7 +87,7 @@ describe('generic topologies on the local engine (real relays and Caddy on loopb
   })
 
   test('tree behind Caddy: the balancer alternates over the replicas; a sweep finds throughput', async () => {
-    const engine = new LocalEngine('0.0.47', randomUUID(), () => undefined)
+    const engine = new LocalEngine({ version: '0.0.47' }, randomUUID(), () => undefined)
     await engine.prepare(false)
     const dep = await engine.start(resolveTopology(example('tree')).topology, {
       logDir: tmp(),
@@ -121,7 +121,7 @@ describe('generic topologies on the local engine (real relays and Caddy on loopb
         'command: [python3, -c, \'import sys; print("bad config"); sys.exit(3)\']'
       )
     const topology = parseTopology(text, example('single'))
-    const engine = new LocalEngine('0.0.47', randomUUID(), () => undefined)
+    const engine = new LocalEngine({ version: '0.0.47' }, randomUUID(), () => undefined)
     await engine.prepare(false)
     const started = engine.start(topology, { logDir: tmp(), readyTimeoutMs: 20_000 })
     await expect(started).rejects.toThrow(ServiceFailure)

@@ -42,7 +42,7 @@ function probeLog(suiteId: string) {
 }
 
 engineConformance('local', {
-  make: () => new LocalEngine('0.0.47', randomUUID(), () => undefined),
+  make: () => new LocalEngine({ version: '0.0.47' }, randomUUID(), () => undefined),
   leftovers: async runId => (await survivors('GNES_BENCH_SUITE', runId, 2000)).length
 })
 
@@ -117,7 +117,7 @@ describe('local engine with real GNES 0.0.47', () => {
 
   it('names the services that never became ready, with their logs, and stops them', async () => {
     const suiteId = randomUUID()
-    const engine = new LocalEngine('0.0.47', suiteId, () => undefined)
+    const engine = new LocalEngine({ version: '0.0.47' }, suiteId, () => undefined)
     await engine.prepare()
     const { topology } = resolveTopology('1')
     // GNES needs about a second to start; 300 ms is a readiness deadline nobody meets.

@@ -56,7 +56,7 @@ describe('paired mode inputs', () => {
       'baseline-ref names one commit, not a range'
     )
     expect(refusal({ baseline: 'paired', 'baseline-ref': 'main' })).toContain(
-      "input 'baseline-ref' = 'main': a commit's base needs what it builds: dockerfile (a GNES checkout) or topology files of this repository"
+      "input 'baseline-ref' = 'main': a commit's base needs what it builds: gnes-source or dockerfile (a GNES checkout), or topology files of this repository"
     )
     const both = refusal({
       baseline: 'paired',

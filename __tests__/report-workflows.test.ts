@@ -1,4 +1,5 @@
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { parse } from 'yaml'
 import { DEFAULTS, parseInputs } from '../src/config/inputs'
@@ -78,24 +79,30 @@ test('pr-paired-services.yml leaves the base to the action: the merge-base of th
   expect(() => checkInputs({ ...inputs, 'baseline-ref': 'a'.repeat(40) })).not.toThrow()
 })
 
-test('pr-paired.yml measures a pull request beside its merge-base with a complete pair', () => {
+test('pr-paired.yml leaves the base to the action and builds both sides of a GNES checkout from source', () => {
   const wf = read('pr-paired.yml')
   expect(Object.keys(wf.on)).toEqual(['pull_request'])
   const all = steps(wf)
   expect(all[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } })
   const bench = all.find(s => s.uses?.startsWith('your-org/gnes-latency-bench'))!
   const inputs = parseInputs(bench.with ?? {})
-  expect(inputs).toMatchObject({ baseline: 'paired', profiles: ['minimal'], runs: 6 })
+  // runs: auto gives the paired test its 6 pairs.
+  expect(inputs).toMatchObject({
+    baseline: 'paired',
+    profiles: ['minimal'],
+    runs: 6,
+    'gnes-source': '.',
+    'baseline-ref': null
+  })
   expect(inputs['alert-threshold']).toBeCloseTo(0.025)
-  // The pre-flight accepts the pair: the action would start, not stop on its inputs.
-  expect(checkRun(inputs).map(s => s.topology.id)).toEqual(['1', '3'])
-  // The base branch's name reaches the script through the environment, never spliced into it.
-  const build = all.find(s => (s as { run?: string }).run?.includes('git merge-base')) as {
-    run: string
-    env: Record<string, string>
-  }
-  expect(build.run).not.toContain('${{')
-  expect(build.env).toEqual({ BASE_REF: '${{ github.base_ref }}' })
+  // What the action sets from the pull request (the merge-base) passes the pre-flight in a GNES
+  // checkout (here: a folder with a setup.py as the workspace).
+  const checkout = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-checkout-'))
+  fs.writeFileSync(path.join(checkout, 'setup.py'), '')
+  const fromPr = { ...inputs, 'gnes-source': checkout, 'baseline-ref': 'a'.repeat(40) }
+  expect(() => checkInputs(fromPr)).not.toThrow()
+  expect(checkRun(fromPr).map(s => s.topology.id)).toEqual(['1', '3'])
+  expect(all).toHaveLength(2)
 })
 
 test('the regression benchmark topologies load and differ only in the sleep', () => {

@@ -13,7 +13,7 @@
  * a case-1 deployment's start and stop, and the CPU its services use while idle.
  * Every figure is printed with the load average (1, 5, 15 min) after it was measured.
  *
- *   npm run bench:paired -- [--trials 20] [--runs 3] [--alert-threshold 2.5%] [--busy]
+ *   npm run bench:paired -- [--trials 20] [--runs auto] [--alert-threshold 2.5%] [--busy]
  *                           [--versions 0.0.45:0.0.46,0.0.46:0.0.47] [--wall] [--deploy]
  *                           [--save DIR]
  */
@@ -38,7 +38,7 @@ import { loadAverage } from './machine'
 const { values } = parseArgs({
   options: {
     trials: { type: 'string', default: '20' },
-    runs: { type: 'string', default: '3' },
+    runs: { type: 'string', default: 'auto' },
     'alert-threshold': { type: 'string', default: '2.5%' },
     busy: { type: 'boolean', default: false },
     versions: { type: 'string', default: '' },
@@ -49,6 +49,7 @@ const { values } = parseArgs({
   }
 })
 const trials = Number(values.trials)
+const pairs = parseInputs({ baseline: 'paired', runs: values.runs! }).runs
 const threshold = parseInputs({ 'alert-threshold': values['alert-threshold']! })['alert-threshold']
 const out = path.join(os.tmpdir(), 'gnes-bench-paired')
 const example = (ms: number) => assetPath('topologies', 'examples', `blocking-${ms}ms.yml`)
@@ -128,7 +129,7 @@ async function blockingTrials(): Promise<number[]> {
   const counts = { slower: 0, same: 0 }
   const seconds: number[] = []
   console.log(
-    `blocking router, minimal profile, ${values.runs} pairs of 20 requests of 10 × 1000 B, ` +
+    `blocking router, minimal profile, ${pairs} pairs of 20 requests of 10 × 1000 B, ` +
       `alert-threshold ${values['alert-threshold']}, ${trials} trials` +
       `${values.busy ? ', one core busy from the middle block of each paired run' : ''}; ` +
       `load average before: ${loadAverage()}`
@@ -207,7 +208,7 @@ const IDLE_SECONDS = 20
 
 async function deploymentCosts(): Promise<void> {
   const runId = randomUUID()
-  const engine = new LocalEngine('0.0.47', runId, () => undefined)
+  const engine = new LocalEngine({ version: '0.0.47' }, runId, () => undefined)
   await engine.prepare()
   const { topology } = resolveTopology('1')
   const starts: number[] = []
@@ -256,7 +257,7 @@ async function main(): Promise<void> {
           )
         ).seconds
     console.log(
-      `wall time, ${values.runs} runs: history-mode run ${history.toFixed(1)} s, paired run ` +
+      `wall time, runs ${values.runs}: history-mode run ${history.toFixed(1)} s, paired run ` +
         `${pairedSeconds.toFixed(1)} s${seconds.length ? ` (mean of ${seconds.length})` : ''}: ` +
         `ratio ${(pairedSeconds / history).toFixed(2)}; load ${loadAverage()}`
     )

@@ -82198,7 +82198,7 @@ var InputsSchema = external_exports.object({
   docs: int("docs", 1, MAX_DOCS),
   "batch-size": int("batch-size", 1),
   "doc-bytes": int("doc-bytes", 1),
-  runs: int("runs", 1),
+  runs: external_exports.union([external_exports.literal("auto"), int("runs", 1)]),
   profiles: external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).refine(
     (list2) => list2.every((p) => PROFILE_KINDS.includes(p)),
     `profiles must be a comma-separated list of ${PROFILE_KINDS.join(", ")}`
@@ -82228,6 +82228,7 @@ var InputsSchema = external_exports.object({
     errorMap: () => ({ message: "engine must be one of auto, docker, local, swarm" })
   }),
   "gnes-version": gnesVersion("gnes-version"),
+  "gnes-source": optionalText,
   topology: optionalText.pipe(list("topology", "a.yml,b.yml").nullable()),
   baseline: external_exports.enum(["history", "paired"], {
     errorMap: () => ({ message: "baseline must be one of history, paired" })

@@ -81,7 +81,7 @@ export const InputsSchema = z.object({
   docs: int('docs', 1, MAX_DOCS),
   'batch-size': int('batch-size', 1),
   'doc-bytes': int('doc-bytes', 1),
-  runs: int('runs', 1),
+  runs: z.union([z.literal('auto'), int('runs', 1)]),
   profiles: z
     .string()
     .trim()
@@ -125,6 +125,7 @@ export const InputsSchema = z.object({
     errorMap: () => ({ message: 'engine must be one of auto, docker, local, swarm' })
   }),
   'gnes-version': gnesVersion('gnes-version'),
+  'gnes-source': optionalText,
   topology: optionalText.pipe(list('topology', 'a.yml,b.yml').nullable()),
   baseline: z.enum(['history', 'paired'], {
     errorMap: () => ({ message: 'baseline must be one of history, paired' })
@@ -174,7 +175,8 @@ export const InputsSchema = z.object({
   'comment-on-pr': bool('comment-on-pr')
 })
 
-export type Inputs = z.infer<typeof InputsSchema>
+/** `runs: auto` resolved by `parseInputs`: every stage sees a number. */
+export type Inputs = Omit<z.infer<typeof InputsSchema>, 'runs'> & { runs: number }
 export type RawInputs = Record<keyof z.input<typeof InputsSchema>, string>
 
 /** Defaults shared by action.yml (kept in sync by a test) and the CLI. */
@@ -183,7 +185,7 @@ export const DEFAULTS: RawInputs = {
   docs: '500',
   'batch-size': '10',
   'doc-bytes': '1000000',
-  runs: '3',
+  runs: 'auto',
   profiles: 'minimal,burst',
   rate: '',
   'minimal-rate': '',
@@ -196,6 +198,7 @@ export const DEFAULTS: RawInputs = {
   'case-timeout': '900',
   engine: 'auto',
   'gnes-version': '0.0.47',
+  'gnes-source': '',
   topology: '',
   baseline: 'history',
   'baseline-gnes-version': '',
@@ -224,6 +227,12 @@ export const DEFAULTS: RawInputs = {
   'comment-on-pr': 'true'
 }
 
+/**
+ * `runs: auto`: 3 runs a case in history mode; 6 pairs in paired mode, where the paired t-test
+ * needs the degrees of freedom (docs/regression.md has the trials that chose it).
+ */
+const AUTO_RUNS = { history: 3, paired: 6 } as const
+
 /** Validates raw strings; the error names every bad input and what it expected. */
 export function parseInputs(raw: Partial<RawInputs>): Inputs {
   const given = Object.entries(raw).filter(([, v]) => v !== undefined)
@@ -240,5 +249,6 @@ export function parseInputs(raw: Partial<RawInputs>): Inputs {
     )
     throw new InputError(`Invalid input:\n${lines.join('\n')}`)
   }
-  return parsed.data
+  const { runs } = parsed.data
+  return { ...parsed.data, runs: runs === 'auto' ? AUTO_RUNS[parsed.data.baseline] : runs }
 }

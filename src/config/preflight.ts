@@ -78,7 +78,37 @@ function loadProblems(inputs: Inputs): string[] {
       problem('readme-template', template, 'no such file (a Handlebars template is expected)')
     )
   }
+  problems.push(...sourceProblems(inputs))
   return problems
+}
+
+/** A GNES source tree is built into a local venv: it needs the local engine and a setup.py. */
+function sourceProblems(inputs: Inputs): string[] {
+  const source = inputs['gnes-source']
+  if (source === null) return []
+  if (inputs.engine === 'docker' || inputs.engine === 'swarm') {
+    return [
+      problem(
+        'gnes-source',
+        source,
+        `gnes-source is installed into a local venv, not engine '${inputs.engine}': build an image with dockerfile instead, or use engine: local`
+      )
+    ]
+  }
+  const other = (['image', 'dockerfile'] as const).find(name => inputs[name] !== null)
+  if (other) {
+    return [
+      problem(
+        'gnes-source',
+        source,
+        `${other} and gnes-source both say where GNES comes from; set one`
+      )
+    ]
+  }
+  if (!fs.statSync(path.join(source, 'setup.py'), { throwIfNoEntry: false })?.isFile()) {
+    return [problem('gnes-source', source, 'no setup.py there: a GNES source tree is expected')]
+  }
+  return []
 }
 
 const BASE_INPUTS = [
@@ -148,12 +178,17 @@ function pairProblems(inputs: Inputs): string[] {
       )
     )
   }
-  if (ref !== null && inputs.dockerfile === null && inputs.topology === null) {
+  if (
+    ref !== null &&
+    inputs.dockerfile === null &&
+    inputs['gnes-source'] === null &&
+    inputs.topology === null
+  ) {
     problems.push(
       problem(
         'baseline-ref',
         ref,
-        "a commit's base needs what it builds: dockerfile (a GNES checkout) or topology files of this repository (their build contexts); the local engine does not install GNES from source"
+        "a commit's base needs what it builds: gnes-source or dockerfile (a GNES checkout), or topology files of this repository (their build contexts)"
       )
     )
   }

@@ -9,10 +9,17 @@ import type { Engine } from './types'
 /**
  * `docker` requires a daemon, `local` never asks for one, and `auto` prefers Docker (the engine
  * on GitHub runners) and falls back to local processes where no daemon answers. `swarm` is only
- * ever asked for: its prepare() refuses a daemon that is not a swarm manager.
+ * ever asked for: its prepare() refuses a daemon that is not a swarm manager. A GNES source tree
+ * runs on local processes.
  */
 export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): Promise<Engine> {
   const wanted = inputs.engine
+  const source = inputs['gnes-source']
+  if (source !== null) {
+    // Pre-flight refused docker and swarm: a source tree is installed into a local venv.
+    log.info(`engine: local processes (gnes-source ${source} is installed into a venv)`)
+    return new LocalEngine({ source }, suiteId, m => log.info(m))
+  }
   if (wanted === 'swarm') {
     log.info(`engine: swarm (the manager at ${daemonAddress()})`)
     return createSwarmEngine(dockerEngineOptions(inputs, { runId: suiteId, log: m => log.info(m) }))
@@ -34,7 +41,7 @@ export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): P
   } else {
     log.info('engine: local processes on loopback (engine input local)')
   }
-  return new LocalEngine(inputs['gnes-version'], suiteId, m => log.info(m))
+  return new LocalEngine({ version: inputs['gnes-version'] }, suiteId, m => log.info(m))
 }
 
 /**

@@ -80,13 +80,14 @@ export function checkoutPairs(
   })
 }
 
-/** The base engine's Dockerfile and context: the commit's copies of the head's. */
+/** The base engine's Dockerfile, context and GNES source: the commit's copies of the head's. */
 export function checkoutInputs(inputs: Inputs, workspace: string, base: BaseCheckout): Inputs {
   const moved = (v: string | null): string | null =>
     v === null ? null : (inCheckout(v, workspace, base.dir) ?? v)
   return {
     ...inputs,
     dockerfile: moved(inputs.dockerfile),
-    'docker-context': moved(inputs['docker-context'])
+    'docker-context': moved(inputs['docker-context']),
+    'gnes-source': moved(inputs['gnes-source'])
   }
 }

@@ -9,7 +9,11 @@ import type { ServiceFailure } from '../types'
 import { freePorts } from './ports'
 import { ServiceProcess } from './process'
 import { openGeneric } from './generic'
-import { ensureGnesVenv, type GnesVenv } from './venv'
+import { readGnesSource } from './source-tree'
+import { ensureGnesVenv, ensureSourceVenv, type GnesVenv } from './venv'
+
+/** Where the local engine's GNES comes from: a PyPI release, or a source tree (`gnes-source`). */
+export type GnesInstall = { version: string } | { source: string }
 
 /**
  * GNES processes on loopback, from a cached virtual environment. `runId` is set as
@@ -21,15 +25,21 @@ class LocalPlatform implements Platform<'local'> {
   private venv: GnesVenv | undefined
 
   constructor(
-    private readonly gnesVersion: string,
+    private readonly gnes: GnesInstall,
     readonly runId: string,
     private readonly log: (line: string) => void
   ) {}
 
   async prepare(gnes: boolean): Promise<GnesMeta | null> {
     if (!gnes) return null
-    this.venv = await ensureGnesVenv(this.gnesVersion, this.log)
-    return { version: this.gnesVersion, tag: this.gnesVersion, vcs: null, buildDate: null }
+    if ('version' in this.gnes) {
+      this.venv = await ensureGnesVenv(this.gnes.version, this.log)
+      return { version: this.venv.version, tag: this.venv.version, vcs: null, buildDate: null }
+    }
+    const source = readGnesSource(this.gnes.source)
+    this.venv = await ensureSourceVenv(source, this.log)
+    const tag = `source-${source.hash.slice(0, 12)}`
+    return { version: this.venv.version, tag, vcs: source.commit, buildDate: null }
   }
 
   async open(topology: Topology, _index: number, logDir: string): Promise<DeploymentDriver> {
@@ -110,7 +120,7 @@ class LocalPlatform implements Platform<'local'> {
 
 /** Runs topologies as GNES processes on loopback. */
 export class LocalEngine extends LifecycleEngine<'local'> {
-  constructor(gnesVersion: string, suiteId: string, log: (line: string) => void) {
-    super(new LocalPlatform(gnesVersion, suiteId, log), log)
+  constructor(gnes: GnesInstall, suiteId: string, log: (line: string) => void) {
+    super(new LocalPlatform(gnes, suiteId, log), log)
   }
 }

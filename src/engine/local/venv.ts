@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { checkSupportedVersion } from '../../config/gnes-version'
 import { LogTail } from '../log-tail'
 import { ServiceProcess } from './process'
+import { copySourceTree, type GnesSource } from './source-tree'
 
 /** Pins that make GNES 0.0.4x build and import on today's Python (see docs/gnes-versions.md). */
 const BUILD_PINS = ['cython<3', 'numpy<2', 'setuptools<81', 'wheel']
@@ -87,32 +88,94 @@ export interface GnesVenv {
   dir: string
   python: string
   gnes: string
+  /** The installed distribution's version, as pip recorded it. */
+  version: string
 }
 
-/** A cached virtual environment with GNES `version`, created on first use and reused after. */
-export async function ensureGnesVenv(
-  version: string,
+/**
+ * A cached venv in `<cache>/<name>`, built once (the build pins, then GNES by `install`, which
+ * gets pip with the flags and runtime pins every install needs) and reused after; its GNES version
+ * is read from what pip installed.
+ */
+async function ensureVenv(
+  name: string,
+  what: string,
+  install: (pip: (args: string[]) => Promise<void>) => Promise<void>,
   log: (line: string) => void
 ): Promise<GnesVenv> {
-  checkSupportedVersion(version)
   const root = cacheRoot()
   fs.mkdirSync(root, { recursive: true })
-  const dir = path.join(root, `gnes-${version}`)
-  const venv = { dir, python: path.join(dir, 'bin', 'python'), gnes: path.join(dir, 'bin', 'gnes') }
+  const dir = path.join(root, name)
+  const paths = {
+    dir,
+    python: path.join(dir, 'bin', 'python'),
+    gnes: path.join(dir, 'bin', 'gnes')
+  }
   const marker = path.join(dir, '.complete')
-  if (fs.existsSync(marker)) return venv
+  const built = (): GnesVenv | null =>
+    fs.existsSync(marker)
+      ? {
+          ...paths,
+          version: (JSON.parse(fs.readFileSync(marker, 'utf8')) as { version: string }).version
+        }
+      : null
+  const cached = built()
+  if (cached) return cached
   return withLock(`${dir}.lock`, async () => {
-    if (fs.existsSync(marker)) return venv
-    log(`provisioning GNES ${version} in ${dir} (once; later runs reuse it)`)
+    const raced = built()
+    if (raced) return raced
+    log(`provisioning ${what} in ${dir} (once; later runs reuse it)`)
     fs.rmSync(dir, { recursive: true, force: true })
     const python = realInterpreter(process.env.GNES_BENCH_PYTHON ?? 'python3')
     const logFile = `${dir}.provision.log`
     const step = (cmd: string, args: string[]) => run(python, cmd, args, logFile, log)
     await step(python, ['-m', 'venv', dir])
     const pip = ['-m', 'pip', 'install', '--disable-pip-version-check', '-q']
-    await step(venv.python, [...pip, ...BUILD_PINS])
-    await step(venv.python, [...pip, '--no-build-isolation', `gnes==${version}`, ...RUNTIME_PINS])
+    await step(paths.python, [...pip, ...BUILD_PINS])
+    await install(args =>
+      step(paths.python, [...pip, '--no-build-isolation', ...args, ...RUNTIME_PINS])
+    )
+    const version = execFileSync(
+      paths.python,
+      ['-c', "import importlib.metadata as m; print(m.version('gnes'))"],
+      { encoding: 'utf8' }
+    ).trim()
     fs.writeFileSync(marker, JSON.stringify({ version, createdAt: new Date().toISOString() }))
-    return venv
+    return { ...paths, version }
   })
+}
+
+/** A cached virtual environment with GNES `version` from PyPI. */
+export async function ensureGnesVenv(
+  version: string,
+  log: (line: string) => void
+): Promise<GnesVenv> {
+  checkSupportedVersion(version)
+  return ensureVenv(`gnes-${version}`, `GNES ${version}`, pip => pip([`gnes==${version}`]), log)
+}
+
+/**
+ * A cached virtual environment with GNES installed from the source tree at `source`, keyed by the
+ * tree's content: an unchanged commit reuses its venv, any edit builds a new one. pip builds in a
+ * copy, so the checkout gains no build/ or egg-info.
+ */
+export async function ensureSourceVenv(
+  source: GnesSource,
+  log: (line: string) => void
+): Promise<GnesVenv> {
+  const what = `GNES from ${source.dir} (content ${source.hash.slice(0, 12)})`
+  return ensureVenv(
+    `gnes-src-${source.hash.slice(0, 16)}`,
+    what,
+    async pip => {
+      const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-src-'))
+      try {
+        copySourceTree(source.dir, copy)
+        await pip([copy])
+      } finally {
+        fs.rmSync(copy, { recursive: true, force: true })
+      }
+    },
+    log
+  )
 }

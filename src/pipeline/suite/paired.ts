@@ -32,11 +32,15 @@ export interface PairedRun {
 
 const SIDES: readonly Side[] = ['base', 'head']
 
-/** The inputs the base is provisioned from: the head's, with the base's GNES or image. */
+/**
+ * The inputs the base is provisioned from: the head's, with the base's GNES or image; a release as
+ * the base replaces the head's source tree.
+ */
 export const baseInputs = (inputs: Inputs, engine: Engine['kind']): Inputs => ({
   ...inputs,
   engine,
   'gnes-version': inputs['baseline-gnes-version'] ?? inputs['gnes-version'],
+  'gnes-source': inputs['baseline-gnes-version'] === null ? inputs['gnes-source'] : null,
   image: inputs['baseline-image'] ?? inputs.image
 })
 
