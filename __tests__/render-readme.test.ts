@@ -92,6 +92,18 @@ describe('README from the legacy import', () => {
     expect(readme.match(/```mermaid/g)).toHaveLength(4)
   })
 
+  test("the profile and metric tables are the project's Markdown: code spans stay code, no HTML entity", () => {
+    const table = (header: string) => readme.slice(readme.indexOf(header)).split('\n\n')[0]
+    const profiles = table('| Profile | What it measures |')
+    const metrics = table('| Metric | Meaning |')
+    expect(profiles).toContain(
+      '| `paced` | The same measurement at a rate you choose (input `rate`, requests/s). |'
+    )
+    expect(profiles).toMatch(/\| `minimal` \| Latency at minimal load: .* case’s minimal rate/)
+    for (const text of [profiles, metrics]) expect(text).not.toMatch(/&#x60;|&#x27;|&#x3D;|&quot;/)
+    expect(metrics.split('\n').length).toBeGreaterThan(8)
+  })
+
   test('maxEntries keeps the newest rows and says how many there are', async () => {
     const dir = path.join(out, 'max')
     await renderReport({ entries: importLegacy(LEGACY), topologies, outDir: dir, maxEntries: 5 })

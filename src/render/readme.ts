@@ -37,9 +37,9 @@ interface ReadmeCase {
 /** What a README template sees; documented in docs/reports.md for user templates. */
 interface ReadmeContext {
   load: Load & { burstRequests: number; warmup: string }
-  /** One row per load profile: `label` is Markdown (emit raw), `description` plain text. */
+  /** One row per load profile: `label` and `description` are the project's own Markdown (emit raw). */
   profiles: { label: string; description: string }[]
-  /** `label` is Markdown (emit raw), `description` plain text. */
+  /** `label` and `description`: the project's own Markdown (emit raw), never a name from a history. */
   metrics: { label: string; description: string }[]
   cases: ReadmeCase[]
   /** Whether the history holds GNES cases, and generic (HTTP) ones: the template says what applies. */

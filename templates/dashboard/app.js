@@ -51,13 +51,13 @@
     return entry.best[metric] * unitScale(selectedCase())
   }
 
-  // Paced profiles measure milliseconds; bursts keep the legacy seconds.
+  // Milliseconds, as the README's tables; a GNES burst keeps the legacy seconds beside its rates.
   function unitScale(c) {
-    return c.kind === 'burst' ? 1 : 1000
+    return c.rates ? 1 : 1000
   }
 
   function unitName(c) {
-    return c.kind === 'burst' ? 's' : 'ms'
+    return c.rates ? 's' : 'ms'
   }
 
   function axisTitle(c, metric) {
@@ -398,6 +398,7 @@
     var rows = hopRows(entries, c.hops, unitScale(c))
     if (rows.length) {
       var burst = c.kind === 'burst'
+      var unit = unitName(c)
       var hops = spec(
         state.charts.hops,
         {
@@ -405,11 +406,9 @@
           xTitle: c.xTitle,
           subtitle: 'where the time goes',
           hopOrder: c.hops,
-          yTitle: burst
-            ? 'mean seconds per request, stacked by hop'
-            : 'median ms per request, stacked by hop',
-          valueTitle: burst ? 'mean (s)' : 'median (ms)',
-          format: burst ? '.3f' : '.1f'
+          yTitle: (burst ? 'mean ' : 'median ') + unit + ' per request, stacked by hop',
+          valueTitle: (burst ? 'mean (' : 'median (') + unit + ')',
+          format: unit === 's' ? '.3f' : '.1f'
         },
         rows
       )
