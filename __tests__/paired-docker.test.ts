@@ -1,0 +1,87 @@
+/**
+ * Integration: paired mode with real GNES on Docker, two releases on case 1 at a small load. Each
+ * side's image is built offline from PyPI wheels through the Engine API on first use; a second
+ * provisioning of the same version finds its image and builds nothing.
+ */
+import { randomUUID } from 'node:crypto'
+import { parseInputs } from '../src/config/inputs'
+import { createDockerEngine } from '../src/engine/docker'
+import type { Log } from '../src/log'
+import { comparePaired } from '../src/report/paired'
+import { orderLetters } from '../src/client/interleave'
+import { runPairedSuite } from '../src/pipeline/suite/paired'
+import { BASE_IMAGE, describeDocker, labelled, leftovers, tmp } from './docker-helpers'
+import { expectStorableResult } from './helpers/result'
+
+describeDocker('paired mode on Docker with real GNES', () => {
+  it('measures a 0.0.46 image beside a 0.0.47 one in ABBA order, both deployed once, and leaves nothing', async () => {
+    const [suiteId, baseSuiteId] = [randomUUID(), randomUUID()]
+    const lines: string[] = []
+    const upAtReady: number[] = []
+    const log: Log = {
+      info: m => {
+        lines.push(m)
+        if (/^(base|head): services ready/.test(m)) {
+          void Promise.all([labelled(baseSuiteId), labelled(suiteId)]).then(([b, h]) =>
+            upAtReady.push(b.containers + h.containers)
+          )
+        }
+      },
+      warn: m => lines.push(`warning: ${m}`),
+      group: async (name, work) => {
+        lines.push(`== ${name}`)
+        return work()
+      }
+    }
+    const inputs = parseInputs({
+      baseline: 'paired',
+      'baseline-gnes-version': '0.0.46',
+      'gnes-version': '0.0.47',
+      cases: '1',
+      engine: 'docker',
+      'base-image': BASE_IMAGE,
+      profiles: 'minimal',
+      runs: '2',
+      requests: '5',
+      'warmup-requests': '3',
+      'doc-bytes': '1000',
+      'out-dir': tmp()
+    })
+    const paired = await runPairedSuite(inputs, { log, suiteId, baseSuiteId })
+
+    expectStorableResult(paired.head)
+    expectStorableResult(paired.base)
+    expect(paired.head.meta.engine).toBe('docker')
+    expect(paired.base.meta.engine).toBe('docker')
+    expect(paired.head.meta.gnes?.version).toBe('0.0.47')
+    expect(paired.base.meta.gnes?.version).toBe('0.0.46')
+    expect(orderLetters(paired.order)).toBe('ABBA')
+    // One deployment a side: the base's three containers were still up when the head's were ready.
+    await new Promise(r => setTimeout(r, 500))
+    expect(upAtReady.sort()).toEqual([3, 6])
+    expect(lines.filter(l => /services ready/.test(l))).toHaveLength(2)
+
+    const c = comparePaired(paired, { threshold: 0.1 })
+    const latency = c.cases[0].metrics.find(m => m.metric === 'latency')!
+    expect(latency.gating).toBe(true)
+    expect(latency.ratios).toHaveLength(2)
+    for (const r of latency.ratios) expect(r).toBeGreaterThan(0)
+
+    expect(await leftovers(suiteId)).toBe(0)
+    expect(await leftovers(baseSuiteId)).toBe(0)
+
+    // The base's image is cached by version: provisioning it again builds nothing.
+    const again: string[] = []
+    const engine = createDockerEngine({
+      gnesVersion: '0.0.46',
+      baseImage: BASE_IMAGE,
+      log: l => again.push(l)
+    })
+    try {
+      expect(await engine.prepare()).toMatchObject({ version: '0.0.46' })
+    } finally {
+      await engine.shutdown()
+    }
+    expect(again.join('\n')).not.toMatch(/installing GNES/)
+  })
+})
