@@ -76,6 +76,12 @@ describe('paired mode inputs', () => {
     expect(refusal({ 'baseline-gnes-version': '0.0.46' })).toContain(
       "input 'baseline-gnes-version' = '0.0.46': baseline-gnes-version is used only with baseline: paired"
     )
+    expect(refusal({ 'paired-deploy': 'per-pair' })).toContain(
+      "input 'paired-deploy' = 'per-pair': paired-deploy is used only with baseline: paired"
+    )
+    expect(refusal({ baseline: 'paired', cases: '1', 'paired-deploy': 'each' })).toContain(
+      'paired-deploy must be one of once, per-pair'
+    )
   })
 
   test('an image pairs with an image, never with a GNES version or the local engine', () => {

@@ -14,41 +14,53 @@ import { runPairedSuite } from '../src/pipeline/suite/paired'
 import { pidsWithEnv, survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
 
+/** A paired run of 0.0.46 beside 0.0.47 on case 1 at a small load, its log and process counts. */
+async function pairedRun(extra: Record<string, string>) {
+  const [suiteId, baseSuiteId] = [randomUUID(), randomUUID()]
+  const alive = () =>
+    pidsWithEnv('GNES_BENCH_SUITE', suiteId).length +
+    pidsWithEnv('GNES_BENCH_SUITE', baseSuiteId).length
+  const lines: string[] = []
+  const aliveAtReady: number[] = []
+  const log: Log = {
+    info: m => {
+      lines.push(m)
+      if (/^(base|head): services ready/.test(m)) {
+        aliveAtReady.push(alive())
+      }
+    },
+    warn: m => lines.push(`warning: ${m}`),
+    group: async (name, work) => {
+      lines.push(`== ${name}`)
+      return work()
+    }
+  }
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-paired-'))
+  const inputs = parseInputs({
+    baseline: 'paired',
+    'baseline-gnes-version': '0.0.46',
+    'gnes-version': '0.0.47',
+    cases: '1',
+    engine: 'local',
+    profiles: 'minimal,burst',
+    runs: '2',
+    requests: '5',
+    'warmup-requests': '3',
+    'doc-bytes': '1000',
+    'out-dir': outDir,
+    ...extra
+  })
+  const paired = await runPairedSuite(inputs, { log, suiteId, baseSuiteId })
+  const left = [
+    ...(await survivors('GNES_BENCH_SUITE', suiteId, 2000)),
+    ...(await survivors('GNES_BENCH_SUITE', baseSuiteId, 2000))
+  ]
+  return { paired, lines, aliveAtReady, outDir, suiteId, baseSuiteId, left }
+}
+
 describe('paired mode on the local engine with real GNES', () => {
   it('measures 0.0.46 beside 0.0.47 on case 1 in ABBA order, both deployed once, and leaves no process', async () => {
-    const [suiteId, baseSuiteId] = [randomUUID(), randomUUID()]
-    const alive = () =>
-      pidsWithEnv('GNES_BENCH_SUITE', suiteId).length +
-      pidsWithEnv('GNES_BENCH_SUITE', baseSuiteId).length
-    const lines: string[] = []
-    const aliveAtReady: number[] = []
-    const log: Log = {
-      info: m => {
-        lines.push(m)
-        if (/^(base|head): services ready/.test(m)) {
-          aliveAtReady.push(alive())
-        }
-      },
-      warn: m => lines.push(`warning: ${m}`),
-      group: async (name, work) => {
-        lines.push(`== ${name}`)
-        return work()
-      }
-    }
-    const inputs = parseInputs({
-      baseline: 'paired',
-      'baseline-gnes-version': '0.0.46',
-      'gnes-version': '0.0.47',
-      cases: '1',
-      engine: 'local',
-      profiles: 'minimal,burst',
-      runs: '2',
-      requests: '5',
-      'warmup-requests': '3',
-      'doc-bytes': '1000',
-      'out-dir': fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-paired-'))
-    })
-    const paired = await runPairedSuite(inputs, { log, suiteId, baseSuiteId })
+    const { paired, lines, aliveAtReady, suiteId, baseSuiteId, left } = await pairedRun({})
 
     expectStorableResult(paired.head)
     expectStorableResult(paired.base)
@@ -92,7 +104,35 @@ describe('paired mode on the local engine with real GNES', () => {
     for (const r of latency.ratios) expect(r).toBeGreaterThan(0)
     expect(Number.isFinite(latency.ci[0]) && Number.isFinite(latency.ci[1])).toBe(true)
 
-    expect(await survivors('GNES_BENCH_SUITE', suiteId, 2000)).toEqual([])
-    expect(await survivors('GNES_BENCH_SUITE', baseSuiteId, 2000)).toEqual([])
+    expect(left).toEqual([])
+  })
+
+  it('with paired-deploy: per-pair starts both sides afresh for every pair, each block warmed up in full', async () => {
+    const { paired, lines, aliveAtReady, outDir, left } = await pairedRun({
+      'paired-deploy': 'per-pair'
+    })
+    expect(orderLetters(paired.order)).toBe('ABBA')
+    // Two deployments a side; the first pair's were stopped before the second pair's started.
+    expect(lines.filter(l => /services ready/.test(l))).toHaveLength(4)
+    expect(aliveAtReady).toEqual([3, 6, 3, 6])
+    const ready = lines.flatMap((l, i) => (/services ready/.test(l) ? [i] : []))
+    expect(ready[2]).toBeGreaterThan(lines.indexOf('block 2/4: pair 1, head'))
+    expect(ready[3]).toBeLessThan(lines.indexOf('block 3/4: pair 2, head'))
+    for (const side of [paired.base, paired.head]) {
+      expect(side.cases[0].runs.map(r => [r.warmup, r.requests])).toEqual([
+        [true, 3],
+        [false, 5],
+        [true, 3],
+        [false, 5]
+      ])
+    }
+    for (const side of ['base', 'head']) {
+      for (const pair of ['pair-1', 'pair-2']) {
+        expect(
+          fs.readdirSync(path.join(outDir, 'logs', 'case-1', side, pair)).length
+        ).toBeGreaterThan(0)
+      }
+    }
+    expect(left).toEqual([])
   })
 })

@@ -11,11 +11,15 @@
  * the standard request; `--wall` times a history-mode run of the same load beside a paired one;
  * `--deploy` measures what decides between keeping both topologies up and starting them per block:
  * a case-1 deployment's start and stop, and the CPU its services use while idle.
+ * `--identical N` runs N trials of identical builds (0.0.47 beside 0.0.47) on case 1 at minimal
+ * load with the standard request, each trial once with `paired-deploy: once` and once with
+ * `per-pair` (alternating which goes first), and counts the verdicts that are not "no change":
+ * the false alarms of each way to deploy. `--paired-deploy` sets it for the other measurements.
  * Every figure is printed with the load average (1, 5, 15 min) after it was measured.
  *
  *   npm run bench:paired -- [--trials 20] [--runs auto] [--alert-threshold 2.5%] [--busy]
  *                           [--versions 0.0.45:0.0.46,0.0.46:0.0.47] [--wall] [--deploy]
- *                           [--save DIR]
+ *                           [--identical 20] [--paired-deploy once|per-pair] [--save DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -44,6 +48,8 @@ const { values } = parseArgs({
     versions: { type: 'string', default: '' },
     wall: { type: 'boolean', default: false },
     deploy: { type: 'boolean', default: false },
+    identical: { type: 'string', default: '0' },
+    'paired-deploy': { type: 'string', default: 'once' },
     /** Keep every paired run's two results here, to study the figures afterwards. */
     save: { type: 'string' }
   }
@@ -91,6 +97,7 @@ async function paired(
     profiles: 'minimal',
     runs: values.runs!,
     'out-dir': out,
+    'paired-deploy': values['paired-deploy']!,
     ...raw
   })
   const { log, stop } = trialLog(2 * inputs.runs, busy)
@@ -172,6 +179,46 @@ async function versionPairs(): Promise<void> {
   }
 }
 
+const DEPLOY_MODES = ['once', 'per-pair'] as const
+
+/** False alarms of identical builds on case 1, for each way to deploy the two sides. */
+async function identicalCase1(n: number): Promise<void> {
+  const alarms = { once: 0, 'per-pair': 0 }
+  const seconds = { once: 0, 'per-pair': 0 }
+  console.log(
+    `GNES 0.0.47 beside 0.0.47, case 1, minimal load, standard request, ${pairs} pairs, ` +
+      `alert-threshold ${values['alert-threshold']}, ${n} trials; load average before: ${loadAverage()}`
+  )
+  for (let t = 1; t <= n; t++) {
+    const modes = t % 2 ? DEPLOY_MODES : [...DEPLOY_MODES].reverse()
+    for (const mode of modes) {
+      const r = await paired(
+        {
+          cases: '1',
+          'gnes-version': '0.0.47',
+          'baseline-gnes-version': '0.0.47',
+          'paired-deploy': mode
+        },
+        false
+      )
+      const gating = r.c.cases[0].metrics.find(x => x.gating)!
+      alarms[mode] += Number(gating.verdict !== 'no-change')
+      seconds[mode] += r.seconds
+      console.log(
+        `trial ${String(t).padStart(2)} ${mode.padEnd(8)}: ${verdictLine(r.c)} ` +
+          `(${r.seconds.toFixed(0)} s; load ${loadAverage()})`
+      )
+    }
+  }
+  for (const mode of DEPLOY_MODES) {
+    console.log(
+      `paired-deploy ${mode}: ${alarms[mode]}/${n} identical pairs judged a change; ` +
+        `mean wall ${(seconds[mode] / Math.max(n, 1)).toFixed(0)} s`
+    )
+  }
+  console.log(`load average after: ${loadAverage()}`)
+}
+
 /** A history-mode run of the same load (what a pull request runs today), timed. */
 async function historyRunSeconds(): Promise<number> {
   const inputs = parseInputs({
@@ -246,6 +293,7 @@ async function main(): Promise<void> {
   if (values.deploy) await deploymentCosts()
   const seconds = trials > 0 ? await blockingTrials() : []
   if (values.versions) await versionPairs()
+  if (Number(values.identical) > 0) await identicalCase1(Number(values.identical))
   if (values.wall) {
     const history = await historyRunSeconds()
     const pairedSeconds = seconds.length

@@ -82246,6 +82246,9 @@ var InputsSchema = external_exports.object({
       "baseline-ref must be a commit, branch or tag name (letters, digits, _ . / -, not starting with - or .)"
     ).refine((v) => !v.includes(".."), "baseline-ref names one commit, not a range").nullable()
   ),
+  "paired-deploy": external_exports.enum(["once", "per-pair"], {
+    errorMap: () => ({ message: "paired-deploy must be one of once, per-pair" })
+  }),
   "out-dir": external_exports.string().trim().min(1, "out-dir must not be empty"),
   image: optionalText,
   dockerfile: optionalText,

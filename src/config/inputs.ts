@@ -147,6 +147,9 @@ export const InputsSchema = z.object({
       .refine(v => !v.includes('..'), 'baseline-ref names one commit, not a range')
       .nullable()
   ),
+  'paired-deploy': z.enum(['once', 'per-pair'], {
+    errorMap: () => ({ message: 'paired-deploy must be one of once, per-pair' })
+  }),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
   image: optionalText,
   dockerfile: optionalText,
@@ -205,6 +208,7 @@ export const DEFAULTS: RawInputs = {
   'baseline-image': '',
   'baseline-topology': '',
   'baseline-ref': '',
+  'paired-deploy': 'once',
   'out-dir': 'out',
   image: '',
   dockerfile: '',

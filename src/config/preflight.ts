@@ -130,9 +130,19 @@ function pairProblems(inputs: Inputs): string[] {
     return Array.isArray(v) ? v.join(',') : String(v)
   }
   if (inputs.baseline === 'history') {
-    return given.map(name =>
+    const ignored = given.map(name =>
       problem(name, shown(name), `${name} is used only with baseline: paired`)
     )
+    return inputs['paired-deploy'] === 'once'
+      ? ignored
+      : [
+          ...ignored,
+          problem(
+            'paired-deploy',
+            inputs['paired-deploy'],
+            'paired-deploy is used only with baseline: paired'
+          )
+        ]
   }
   const problems: string[] = []
   if (given.length === 0) {

@@ -69,16 +69,18 @@ export function blockLoad(load: Load, profile: PairedProfile, first: boolean): L
 }
 
 /**
- * Starts both topologies once and keeps them up, each idle while the other runs a block, then
- * runs the blocks in `order`; always stops both. Keeping them up costs less than starting per
- * block and is what docs/regression.md measured (section "Paired mode").
+ * Runs the blocks in `order` on both topologies, always stopping them. With `redeploy` both are
+ * started afresh for every pair, so a difference between two deployments that lasts their
+ * lifetime varies from pair to pair and the paired test sees it as spread; without, each is
+ * started once per case and kept up, idle while the other runs (docs/regression.md, "Paired
+ * mode", measures both).
  */
 async function runPairedCase(
   engines: Record<Side, Engine>,
   specs: Record<Side, CaseSpec>,
   order: Block[],
   profile: PairedProfile,
-  settings: CaseSettings,
+  settings: CaseSettings & { redeploy: boolean },
   load: Load,
   logDir: string,
   log: Log
@@ -94,25 +96,35 @@ async function runPairedCase(
     return s
   }
   const deps: Partial<Record<Side, Deployment>> = {}
-  try {
+  const stopAll = (): Promise<unknown> => Promise.all(Object.values(deps).map(d => d?.stop()))
+  const runners: Partial<Record<Side, ReturnType<typeof caseRunner>>> = {}
+  /** Whether a side has yet to run a block on its current deployment. */
+  const fresh: Record<Side, boolean> = { base: true, head: true }
+  const deploy = async (pair: number): Promise<void> => {
+    await stopAll()
     for (const side of SIDES) {
       const started = Date.now()
+      const dir = settings.redeploy
+        ? path.join(logDir, side, `pair-${pair + 1}`)
+        : path.join(logDir, side)
       deps[side] = await engines[side].start(specs[side].topology, {
-        logDir: path.join(logDir, side),
+        logDir: dir,
         readyTimeoutMs: READY_TIMEOUT_MS
       })
+      runners[side] = caseRunner(deps[side], specs[side].topology)
+      fresh[side] = true
       log.info(`${side}: services ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     }
-    const runners = {
-      base: caseRunner(deps.base!, specs.base.topology),
-      head: caseRunner(deps.head!, specs.head.topology)
-    }
+  }
+  try {
     const runs: Record<Side, RunResult[]> = { base: [], head: [] }
     const metrics: Record<Side, string[]> = { base: [], head: [] }
     for (const [k, { pair, side }] of order.entries()) {
+      if (k === 0 || (settings.redeploy && order[k - 1].pair !== pair)) await deploy(pair)
       log.info(`block ${k + 1}/${order.length}: pair ${pair + 1}, ${side}`)
-      const block = blockLoad(load, profile, runs[side].length === 0)
-      const outcome = await runners[side].profile(profile, block, remaining(), log)
+      const block = blockLoad(load, profile, fresh[side])
+      fresh[side] = false
+      const outcome = await runners[side]!.profile(profile, block, remaining(), log)
       metrics[side] = outcome.metrics
       for (const run of outcome.runs) runs[side].push({ ...run, index: runs[side].length })
     }
@@ -120,7 +132,7 @@ async function runPairedCase(
       caseResult(specs[side], deps[side]!, profileOutcome(profile, metrics[side], runs[side], load))
     return { base: result('base'), head: result('head') }
   } finally {
-    await Promise.all(Object.values(deps).map(d => d?.stop()))
+    await stopAll()
   }
 }
 
@@ -181,7 +193,10 @@ async function runSides(
   }
   const removeHandlers = onInterrupt(shutdown, m => log.warn(m))
   const load = loadOf(inputs)
-  const settings = caseSettings(inputs, load)
+  const settings = {
+    ...caseSettings(inputs, load),
+    redeploy: inputs['paired-deploy'] === 'per-pair'
+  }
   const order = abbaOrder(inputs.runs)
   const startedAt = new Date().toISOString()
   try {
