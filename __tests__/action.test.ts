@@ -185,7 +185,9 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(body).toContain(COMMENT_MARKER)
     expect(body).toContain('### GNES latency, paired on this runner')
     expect(body).toContain('**head** GNES 0\\.0\\.47 vs **base** GNES 0\\.0\\.46')
-    expect(body).toContain('2 pairs of runs in the order `ABBA`')
+    expect(body).toContain(
+      '2 pairs of runs, both sides at once with their requests alternating (ABAB…)'
+    )
     expect(body).toContain('Each pair’s ratio of run medians, head ÷ base')
     expect(fs.readFileSync(run.outputs.report, 'utf8')).toBe(body)
     expect(run.summary).toContain('## GNES latency benchmark')

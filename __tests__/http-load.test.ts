@@ -107,6 +107,18 @@ describe('sendPaced', () => {
     records.forEach(r => expect(r.done).toBeGreaterThanOrEqual(r.sent))
   })
 
+  it('starts the schedule at startAtMs, so two drivers share one clock', async () => {
+    const at = Date.now() + 300
+    const [a, b] = await Promise.all([
+      sendPaced(target(`${server.url}/`), 50, 10, { startAtMs: at }),
+      sendPaced(target(`${server.url}/`), 50, 10, { startAtMs: at + 10 })
+    ])
+    a.forEach((r, i) => expect(r.scheduled! * 1000).toBeCloseTo(at + i * 20, 3))
+    b.forEach((r, i) => expect(r.scheduled! * 1000).toBeCloseTo(at + 10 + i * 20, 3))
+    // Nothing goes before its time.
+    for (const r of [...a, ...b]) expect(r.sent).toBeGreaterThanOrEqual(r.scheduled! - 0.001)
+  })
+
   it('keeps sending while a slow server holds 20 requests: all 20 show the hold, not one', async () => {
     // Every request that arrives 0.3–0.7 s after the first is answered 1 s late.
     let first: number | null = null

@@ -54,6 +54,14 @@ describe('client plans', () => {
     // 65 requests at 5 req/s.
     expect(scheduledSeconds(plan)).toBeCloseTo(13, 9)
   })
+  it('a paced profile given a start on the clock carries it; a burst has no schedule to start', () => {
+    expect(profilePlan({ kind: 'minimal', rate: 5 }, LOAD, 1795000000.25).plan.streams).toEqual([
+      { docs: 650, rate: 5, at: 1795000000.25 }
+    ])
+    for (const s of profilePlan({ kind: 'burst' }, LOAD, 1795000000.25).plan.streams) {
+      expect(s).not.toHaveProperty('at')
+    }
+  })
   it('a burst: a warm-up stream, then one stream per run carrying the standard documents', () => {
     const { plan, parts } = profilePlan({ kind: 'burst' }, LOAD)
     expect(plan.streams).toEqual([

@@ -82,6 +82,12 @@ describe('paired mode inputs', () => {
     expect(refusal({ baseline: 'paired', cases: '1', 'paired-deploy': 'each' })).toContain(
       'paired-deploy must be one of once, per-pair'
     )
+    expect(refusal({ 'paired-interleave': 'blocks' })).toContain(
+      "input 'paired-interleave' = 'blocks': paired-interleave is used only with baseline: paired"
+    )
+    expect(refusal({ baseline: 'paired', cases: '1', 'paired-interleave': 'runs' })).toContain(
+      'paired-interleave must be one of requests, blocks'
+    )
   })
 
   test('an image pairs with an image, never with a GNES version or the local engine', () => {

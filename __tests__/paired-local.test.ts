@@ -60,7 +60,9 @@ async function pairedRun(extra: Record<string, string>) {
 
 describe('paired mode on the local engine with real GNES', () => {
   it('measures 0.0.46 beside 0.0.47 on case 1 in ABBA order, both deployed once, and leaves no process', async () => {
-    const { paired, lines, aliveAtReady, suiteId, baseSuiteId, left } = await pairedRun({})
+    const { paired, lines, aliveAtReady, suiteId, baseSuiteId, left } = await pairedRun({
+      'paired-interleave': 'blocks'
+    })
 
     expectStorableResult(paired.head)
     expectStorableResult(paired.base)
@@ -70,7 +72,7 @@ describe('paired mode on the local engine with real GNES', () => {
     expect(orderLetters(paired.order)).toBe('ABBA')
     expect(lines).toContain('paired mode measures minimal only; not run: burst')
     expect(lines).toContain(
-      '== Case 1: non-blocking, paired on this runner (ABBA; A = base, B = head)'
+      '== Case 1: non-blocking, paired on this runner (2 pairs of runs in the order `ABBA`; A = base, B = head)'
     )
 
     // One deployment a side, started before the first block: the base's three processes were
@@ -107,9 +109,43 @@ describe('paired mode on the local engine with real GNES', () => {
     expect(left).toEqual([])
   })
 
+  it('by default runs both sides at once on one clock, the head half a period after the base, pair by pair', async () => {
+    const { paired, lines, aliveAtReady, left } = await pairedRun({})
+    expect(paired.interleave).toBe('requests')
+    expect(orderLetters(paired.order)).toBe('ABAB')
+    expect(lines).toContain(
+      '== Case 1: non-blocking, paired on this runner (2 pairs of runs, both sides at once with their requests alternating (ABAB…); A = base, B = head)'
+    )
+    expect(lines).toContain(
+      "pairs 1–2: base and head at once, the head's requests 100 ms after the base's"
+    )
+    expect(aliveAtReady).toEqual([3, 6])
+    for (const side of [paired.base, paired.head]) {
+      expectStorableResult(side)
+      // One stream a side: the warm-up, then both pairs' runs.
+      expect(side.cases[0].runs.map(r => [r.warmup, r.requests])).toEqual([
+        [true, 3],
+        [false, 5],
+        [false, 5]
+      ])
+    }
+    // Both schedules on one clock: each head run starts exactly half a period (100 ms at 5 req/s)
+    // after the base run it is paired with, and a run lasts its 5 requests' second.
+    const starts = (r: typeof paired.head) => r.cases[0].runs.map(x => Date.parse(x.startedAt))
+    const [base, head] = [starts(paired.base), starts(paired.head)]
+    for (let k = 0; k < 3; k++) expect(Math.abs(head[k] - base[k] - 100)).toBeLessThanOrEqual(1)
+    expect(Math.abs(base[2] - base[1] - 1000)).toBeLessThanOrEqual(1)
+
+    const latency = comparePaired(paired, { threshold: 0.1 }).cases[0].metrics.find(m => m.gating)!
+    expect(latency.metric).toBe('latency')
+    expect(latency.ratios).toHaveLength(2)
+    expect(left).toEqual([])
+  })
+
   it('with paired-deploy: per-pair starts both sides afresh for every pair, each block warmed up in full', async () => {
     const { paired, lines, aliveAtReady, outDir, left } = await pairedRun({
-      'paired-deploy': 'per-pair'
+      'paired-deploy': 'per-pair',
+      'paired-interleave': 'blocks'
     })
     expect(orderLetters(paired.order)).toBe('ABBA')
     // Two deployments a side; the first pair's were stopped before the second pair's started.

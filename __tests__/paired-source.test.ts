@@ -97,7 +97,7 @@ describe('gnes-source: GNES built from a source tree', () => {
     })
     expect(paired.base.meta.gnes).toMatchObject({ version: '0.0.46', vcs: baseCommit })
     expect(paired.base.meta.git.sha).toBe(baseCommit)
-    expect(orderLetters(paired.order)).toBe('ABBA')
+    expect(orderLetters(paired.order)).toBe('ABAB')
     // `engine: auto` runs a source tree on local processes, even where a Docker daemon answers.
     expect(lines.filter(l => l.startsWith('engine: '))).toEqual([
       `engine: local processes (gnes-source ${repo.dir} is installed into a venv)`,

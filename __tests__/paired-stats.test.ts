@@ -3,7 +3,13 @@
  * test (against closed-form values), drift inside the job, and the comparison of two results.
  */
 import { comparePaired, pairedMetric } from '../src/report/paired'
-import { abbaOrder, orderLetters, type Side } from '../src/client/interleave'
+import {
+  abbaOrder,
+  interleavedOrder,
+  orderLetters,
+  orderText,
+  type Side
+} from '../src/client/interleave'
 import { blockLoad } from '../src/pipeline/suite/paired'
 import { makeResult, makeRuns, normal, rng } from './fixtures/report/samples'
 
@@ -17,6 +23,15 @@ describe('the ABBA order', () => {
       expect(at).toEqual([2 * pair, 2 * pair + 1])
       expect(new Set(at.map(k => order[k].side))).toEqual(new Set(['base', 'head']))
     }
+  })
+
+  test('interleaved by requests, every pair is AB: both sides at once, the base half a period ahead', () => {
+    expect(orderLetters(interleavedOrder(3))).toBe('ABABAB')
+    expect(interleavedOrder(3).map(b => b.pair)).toEqual([0, 0, 1, 1, 2, 2])
+    expect(orderText(interleavedOrder(3), 'requests')).toBe(
+      '3 pairs of runs, both sides at once with their requests alternating (ABAB…)'
+    )
+    expect(orderText(abbaOrder(3), 'blocks')).toBe('3 pairs of runs in the order `ABBAAB`')
   })
 
   test('with an even number of pairs both sides sit on average at the same time', () => {
@@ -169,7 +184,12 @@ describe('comparing the two sides of a paired run', () => {
     ])
     return { ...result, meta: { ...result.meta, gnes: { ...result.meta.gnes!, version: gnes } } }
   }
-  const run = { base: side(1, '0.0.46'), head: side(1.3, '0.0.47'), order: abbaOrder(4) }
+  const run = {
+    base: side(1, '0.0.46'),
+    head: side(1.3, '0.0.47'),
+    order: abbaOrder(4),
+    interleave: 'blocks' as const
+  }
   const c = comparePaired(run, { threshold: 0.1 })
 
   test('judges every metric both sides measured; only the headline gates', () => {

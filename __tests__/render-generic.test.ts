@@ -233,7 +233,8 @@ describe('hop names from a history are text, wherever they land', () => {
         order: [0, 1, 2].flatMap(pair => [
           { side: 'base' as const, pair },
           { side: 'head' as const, pair }
-        ])
+        ]),
+        interleave: 'blocks' as const
       },
       { threshold: 0.1 }
     )

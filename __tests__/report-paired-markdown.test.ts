@@ -26,7 +26,8 @@ function side(scale: number, gnes: string, file: string) {
 const run = {
   base: side(1, '0.0.46', 'topologies/base.yml'),
   head: side(1.2, '0.0.47', 'topologies/`head`.yml'),
-  order: abbaOrder(4)
+  order: abbaOrder(4),
+  interleave: 'blocks' as const
 }
 const comparison = comparePaired(run, { threshold: 0.025 })
 const md = renderPairedMarkdown(comparison, {

@@ -12,14 +12,17 @@
  * `--deploy` measures what decides between keeping both topologies up and starting them per block:
  * a case-1 deployment's start and stop, and the CPU its services use while idle.
  * `--identical N` runs N trials of identical builds (0.0.47 beside 0.0.47) on case 1 at minimal
- * load with the standard request, each trial once with `paired-deploy: once` and once with
- * `per-pair` (alternating which goes first), and counts the verdicts that are not "no change":
- * the false alarms of each way to deploy. `--paired-deploy` sets it for the other measurements.
+ * load with the standard request, each trial once in every one of `--modes` (paired-deploy /
+ * paired-interleave, taking turns to go first), and counts the verdicts that are not "no change":
+ * the false alarms of each way to run the sides, with the intervals' half-widths.
+ * `--paired-deploy` and `--paired-interleave` set them for the other measurements.
  * Every figure is printed with the load average (1, 5, 15 min) after it was measured.
  *
  *   npm run bench:paired -- [--trials 20] [--runs auto] [--alert-threshold 2.5%] [--busy]
  *                           [--versions 0.0.45:0.0.46,0.0.46:0.0.47] [--wall] [--deploy]
- *                           [--identical 20] [--paired-deploy once|per-pair] [--save DIR]
+ *                           [--identical 20] [--modes once/requests,once/blocks]
+ *                           [--paired-deploy once|per-pair] [--paired-interleave requests|blocks]
+ *                           [--save DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -50,6 +53,9 @@ const { values } = parseArgs({
     deploy: { type: 'boolean', default: false },
     identical: { type: 'string', default: '0' },
     'paired-deploy': { type: 'string', default: 'once' },
+    'paired-interleave': { type: 'string', default: 'requests' },
+    /** With --identical: the ways to run both sides, each paired-deploy/paired-interleave. */
+    modes: { type: 'string', default: 'once/requests,once/blocks' },
     /** Keep every paired run's two results here, to study the figures afterwards. */
     save: { type: 'string' }
   }
@@ -98,6 +104,7 @@ async function paired(
     runs: values.runs!,
     'out-dir': out,
     'paired-deploy': values['paired-deploy']!,
+    'paired-interleave': values['paired-interleave']!,
     ...raw
   })
   const { log, stop } = trialLog(2 * inputs.runs, busy)
@@ -179,41 +186,54 @@ async function versionPairs(): Promise<void> {
   }
 }
 
-const DEPLOY_MODES = ['once', 'per-pair'] as const
+/** `--modes`: each a paired-deploy and a paired-interleave, as `once/requests`. */
+const identicalModes = (): { deploy: string; interleave: string; name: string }[] =>
+  values.modes!.split(',').map(name => {
+    const [deploy, interleave] = name.split('/')
+    return { deploy, interleave, name }
+  })
 
-/** False alarms of identical builds on case 1, for each way to deploy the two sides. */
+/**
+ * False alarms of identical builds on case 1, for each way to run the two sides; the modes take
+ * turns going first, so a machine slowing down favours none.
+ */
 async function identicalCase1(n: number): Promise<void> {
-  const alarms = { once: 0, 'per-pair': 0 }
-  const seconds = { once: 0, 'per-pair': 0 }
+  const modes = identicalModes()
+  const alarms = new Map(modes.map(m => [m.name, 0]))
+  const seconds = new Map(modes.map(m => [m.name, 0]))
+  const halfWidths = new Map<string, number[]>(modes.map(m => [m.name, []]))
   console.log(
     `GNES 0.0.47 beside 0.0.47, case 1, minimal load, standard request, ${pairs} pairs, ` +
       `alert-threshold ${values['alert-threshold']}, ${n} trials; load average before: ${loadAverage()}`
   )
   for (let t = 1; t <= n; t++) {
-    const modes = t % 2 ? DEPLOY_MODES : [...DEPLOY_MODES].reverse()
-    for (const mode of modes) {
+    const turn = [...modes.slice((t - 1) % modes.length), ...modes.slice(0, (t - 1) % modes.length)]
+    for (const mode of turn) {
       const r = await paired(
         {
           cases: '1',
           'gnes-version': '0.0.47',
           'baseline-gnes-version': '0.0.47',
-          'paired-deploy': mode
+          'paired-deploy': mode.deploy,
+          'paired-interleave': mode.interleave
         },
         false
       )
       const gating = r.c.cases[0].metrics.find(x => x.gating)!
-      alarms[mode] += Number(gating.verdict !== 'no-change')
-      seconds[mode] += r.seconds
+      alarms.set(mode.name, alarms.get(mode.name)! + Number(gating.verdict !== 'no-change'))
+      seconds.set(mode.name, seconds.get(mode.name)! + r.seconds)
+      halfWidths.get(mode.name)!.push((gating.ci[1] - gating.ci[0]) / 2)
       console.log(
-        `trial ${String(t).padStart(2)} ${mode.padEnd(8)}: ${verdictLine(r.c)} ` +
+        `trial ${String(t).padStart(2)} ${mode.name.padEnd(16)}: ${verdictLine(r.c)} ` +
           `(${r.seconds.toFixed(0)} s; load ${loadAverage()})`
       )
     }
   }
-  for (const mode of DEPLOY_MODES) {
+  for (const { name } of modes) {
+    const widths = halfWidths.get(name)!.sort((a, b) => a - b)
     console.log(
-      `paired-deploy ${mode}: ${alarms[mode]}/${n} identical pairs judged a change; ` +
-        `mean wall ${(seconds[mode] / Math.max(n, 1)).toFixed(0)} s`
+      `${name}: ${alarms.get(name)}/${n} identical pairs judged a change; interval half-width ` +
+        `median ${pct(widths[Math.floor(widths.length / 2)])}; mean wall ${(seconds.get(name)! / Math.max(n, 1)).toFixed(0)} s`
     )
   }
   console.log(`load average after: ${loadAverage()}`)

@@ -82249,6 +82249,9 @@ var InputsSchema = external_exports.object({
   "paired-deploy": external_exports.enum(["once", "per-pair"], {
     errorMap: () => ({ message: "paired-deploy must be one of once, per-pair" })
   }),
+  "paired-interleave": external_exports.enum(["requests", "blocks"], {
+    errorMap: () => ({ message: "paired-interleave must be one of requests, blocks" })
+  }),
   "out-dir": external_exports.string().trim().min(1, "out-dir must not be empty"),
   image: optionalText,
   dockerfile: optionalText,

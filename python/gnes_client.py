@@ -2,7 +2,8 @@
 
 Each stream sends `docs` documents of `doc_bytes` bytes in requests of `batch_size` documents.
 A stream with a `rate` (requests/s) is paced open loop: request j is due at start + j / rate and is
-handed to gRPC no earlier than that; when gRPC cannot take it in time (the frontend stopped reading
+handed to gRPC no earlier than that, where start is the stream's `at` (epoch seconds) when given, so
+two clients can share one clock-aligned schedule, else the moment the stream begins; when gRPC cannot take it in time (the frontend stopped reading
 the stream), it goes late and the delay is recorded instead of shifting the schedule. A stream
 without a rate is a burst: every request is handed over as fast as gRPC takes it.
 
@@ -24,10 +25,10 @@ def batches(docs, batch_size):
     return [batch_size] * full + ([rest] if rest else [])
 
 
-def paced_requests(sizes, payload, rate, scheduled, sent):
+def paced_requests(sizes, payload, rate, at, scheduled, sent):
     """Yields requests on schedule; `scheduled` and `sent` get each request's due and actual
     hand-over instants (epoch seconds), filled in as gRPC pulls the requests."""
-    start = time.time()
+    start = at if at is not None else time.time()
     for j, size in enumerate(sizes):
         request = next(RequestGenerator.index([payload] * size, size, request_id_start=j,
                                               doc_id_start=j * size))
@@ -48,8 +49,9 @@ def run_stream(stub, index, stream, batch_size, payload, timeout):
     responses = 0
     failure = None
     try:
-        for _ in stub.StreamCall(paced_requests(sizes, payload, rate, scheduled, sent),
-                                 timeout=timeout):
+        requests = paced_requests(sizes, payload, rate, stream.get('at') if rate else None,
+                                  scheduled, sent)
+        for _ in stub.StreamCall(requests, timeout=timeout):
             responses += 1
     except grpc.RpcError as e:
         failure = '%s %s' % (e.code(), e.details())
@@ -75,7 +77,8 @@ def main():
     p.add_argument('--batch-size', type=int, required=True)
     p.add_argument('--doc-bytes', type=int, required=True)
     p.add_argument('--plan', required=True,
-                   help='JSON list of streams: [{"docs": 500, "rate": null}, {"docs": 200, "rate": 5}]')
+                   help='JSON list of streams: [{"docs": 500, "rate": null}, '
+                        '{"docs": 200, "rate": 5, "at": 1795000000.5}]')
     p.add_argument('--timeout', type=float, required=True, help='seconds for the whole plan')
     a = p.parse_args()
 

@@ -52,6 +52,11 @@ export interface RequestRecord {
 export interface SendOptions {
   /** Reuses connections across calls (e.g. runs of one profile); by default each call has its own. */
   agent?: http.Agent
+  /**
+   * Epoch milliseconds at which a paced schedule starts (request i due at it + i/rate), so two
+   * drivers can share one clock; by default once the ticker runs.
+   */
+  startAtMs?: number
 }
 
 /** A kept body is for hop figures only: a larger one is cut, and its hops then fail to parse. */
@@ -225,8 +230,9 @@ export async function sendPaced(
     try {
       // The schedule starts once the ticker runs, or its start-up (tens of ms) would be lag.
       await once(worker, 'online')
-      const t0 = nowMs()
-      worker.postMessage({ start: hrMs(), rate, count })
+      const now = nowMs()
+      const t0 = opts.startAtMs ?? now
+      worker.postMessage({ start: hrMs() + (t0 - now), rate, count })
       await new Promise<void>((resolve, reject) => {
         worker.on('error', reject)
         // Tick i says request i is due; any later one already due goes too (a stall's backlog).

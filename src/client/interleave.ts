@@ -1,6 +1,12 @@
 /** The two builds of a paired run: the base (A) and the head (B). */
 export type Side = 'base' | 'head'
 
+/**
+ * How a paired run alternates the sides: whole runs one after the other (`blocks`, ABBA), or both
+ * sides at once with their requests alternating on one clock (`requests`, paced profiles only).
+ */
+export type Interleave = 'blocks' | 'requests'
+
 export interface Block {
   /** The pair this block belongs to, from 0. */
   pair: number
@@ -34,3 +40,19 @@ export function abbaOrder(pairs: number): Block[] {
 /** The order as letters, A for the base and B for the head: `ABBAAB`. */
 export const orderLetters = (blocks: readonly Block[]): string =>
   blocks.map(b => (b.side === 'base' ? 'A' : 'B')).join('')
+
+/**
+ * The pairs of a run interleaved by requests: both sides run every pair at once, the base's
+ * requests half a period ahead, so every pair is AB.
+ */
+export function interleavedOrder(pairs: number): Block[] {
+  return abbaOrder(pairs).map((_, k) => ({ pair: Math.floor(k / 2), side: SIDE_BY_PARITY[k % 2] }))
+}
+
+const SIDE_BY_PARITY: readonly Side[] = ['base', 'head']
+
+/** How a paired run's order reads in a log line or a report. */
+export const orderText = (blocks: readonly Block[], interleave: Interleave): string =>
+  interleave === 'requests'
+    ? `${blocks.length / 2} pairs of runs, both sides at once with their requests alternating (ABAB…)`
+    : `${blocks.length / 2} pairs of runs in the order \`${orderLetters(blocks)}\``

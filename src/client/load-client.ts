@@ -13,6 +13,11 @@ const clientScript = (): string => assetPath('python', 'gnes_client.py')
 export interface ClientStream {
   docs: number
   rate: number | null
+  /**
+   * Epoch seconds at which a paced stream's schedule starts (request j is due at `at` + j/rate);
+   * without it, when the stream begins. Two clients given one `at` share one schedule.
+   */
+  at?: number
 }
 
 /** What one client process sends: its streams one after the other over one channel. */

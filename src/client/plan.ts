@@ -41,9 +41,14 @@ export function warmupRequestsOf(profile: Exclude<Profile, { kind: 'sweep' }>, l
  * warm-up and then `runs` consecutive blocks of `requests` requests. GNES's frontend opens new
  * ZeroMQ sockets for every StreamCall and the first requests of a call wait for the routers to
  * reconnect (about 100 ms, settling over some ten requests): one stream pays that once, inside
- * the warm-up, instead of at the start of every run.
+ * the warm-up, instead of at the start of every run. `startAt` (epoch seconds) fixes when a paced
+ * stream's schedule starts, so that two topologies can be driven on one clock (paired mode).
  */
-export function profilePlan(profile: Exclude<Profile, { kind: 'sweep' }>, load: Load): ProfilePlan {
+export function profilePlan(
+  profile: Exclude<Profile, { kind: 'sweep' }>,
+  load: Load,
+  startAt?: number
+): ProfilePlan {
   const warmup = warmupRequestsOf(profile, load)
   if (profile.kind === 'burst') {
     const streams: ClientStream[] = [
@@ -62,8 +67,9 @@ export function profilePlan(profile: Exclude<Profile, { kind: 'sweep' }>, load: 
     ...Array.from({ length: load.runs }, () => ({ warmup: false, requests: load.requests }))
   ]
   const total = parts.reduce((n, p) => n + p.requests, 0)
+  const stream: ClientStream = { docs: total * load.batchSize, rate: profile.rate }
   return {
-    plan: planOf(load, [{ docs: total * load.batchSize, rate: profile.rate }]),
+    plan: planOf(load, [startAt === undefined ? stream : { ...stream, at: startAt }]),
     parts: [parts]
   }
 }

@@ -150,6 +150,9 @@ export const InputsSchema = z.object({
   'paired-deploy': z.enum(['once', 'per-pair'], {
     errorMap: () => ({ message: 'paired-deploy must be one of once, per-pair' })
   }),
+  'paired-interleave': z.enum(['requests', 'blocks'], {
+    errorMap: () => ({ message: 'paired-interleave must be one of requests, blocks' })
+  }),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
   image: optionalText,
   dockerfile: optionalText,
@@ -209,6 +212,7 @@ export const DEFAULTS: RawInputs = {
   'baseline-topology': '',
   'baseline-ref': '',
   'paired-deploy': 'once',
+  'paired-interleave': 'requests',
   'out-dir': 'out',
   image: '',
   dockerfile: '',

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { InputError, type Inputs } from './inputs'
+import { DEFAULTS, InputError, type Inputs } from './inputs'
 
 /**
  * Checks that need more than one input or the file system run before anything is installed,
@@ -123,6 +123,9 @@ const BASE_INPUTS = [
  * input needs the head input it pairs with. In history mode a base input would be ignored, so it
  * is refused instead.
  */
+/** How paired mode runs, as opposed to what it compares: a value other than the default needs it. */
+const PAIRED_SETTINGS = ['paired-deploy', 'paired-interleave'] as const
+
 function pairProblems(inputs: Inputs): string[] {
   const given = BASE_INPUTS.filter(name => inputs[name] !== null)
   const shown = (name: (typeof BASE_INPUTS)[number]): string => {
@@ -133,16 +136,10 @@ function pairProblems(inputs: Inputs): string[] {
     const ignored = given.map(name =>
       problem(name, shown(name), `${name} is used only with baseline: paired`)
     )
-    return inputs['paired-deploy'] === 'once'
-      ? ignored
-      : [
-          ...ignored,
-          problem(
-            'paired-deploy',
-            inputs['paired-deploy'],
-            'paired-deploy is used only with baseline: paired'
-          )
-        ]
+    const settings = PAIRED_SETTINGS.filter(name => inputs[name] !== DEFAULTS[name]).map(name =>
+      problem(name, inputs[name], `${name} is used only with baseline: paired`)
+    )
+    return [...ignored, ...settings]
   }
   const problems: string[] = []
   if (given.length === 0) {

@@ -1,4 +1,4 @@
-import { orderLetters } from '../client/interleave'
+import { orderText } from '../client/interleave'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
 import {
   COMMENT_MARKER,
@@ -83,14 +83,13 @@ function sideText(c: PairedComparison, side: 'base' | 'head'): string {
 export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {}): string {
   const { load } = c
   const commit = c.commit ? `${shortSha(c.commit)} · ` : ''
-  const pairs = c.order.length / 2
   const lines = [
     COMMENT_MARKER,
     headline(c),
     '',
     `${commit}**head** ${sideText(c, 'head')} vs **base** ${sideText(c, 'base')}, both measured ` +
-      `in this job, paired on this runner · engine \`${c.engine}\` · ${pairs} pairs of runs in the ` +
-      `order \`${orderLetters(c.order)}\` (A = base, B = head) · ` +
+      `in this job, paired on this runner · engine \`${c.engine}\` · ` +
+      `${orderText(c.order, c.interleave)} (A = base, B = head) · ` +
       (c.side.head ? `requests of ${load.batchSize} docs × ${load.docBytes} B · ` : '') +
       `verdict needs p < ${c.alpha} and a change of at least ` +
       `${fmtChange(c.threshold).slice(1)}`,

@@ -1,7 +1,7 @@
 import ttest from '@stdlib/stats-ttest'
 import { profileKey } from '../client/profile'
 import type { CaseResult, Result } from '../result/schema'
-import type { Block } from '../client/interleave'
+import type { Block, Interleave } from '../client/interleave'
 import { logMedian, verdictOf, type Verdict } from './compare'
 
 /**
@@ -41,6 +41,8 @@ export interface PairedComparison {
   alpha: number
   /** The blocks in the order they ran. */
   order: Block[]
+  /** Whether the sides ran whole runs in turn, or at once with their requests alternating. */
+  interleave: Interleave
   /** What GNES each side ran; null for a run of generic cases only. */
   side: Record<
     'base' | 'head',
@@ -133,7 +135,7 @@ function compareCase(
 
 /** Both sides of a paired run, case by case, metric by metric. */
 export function comparePaired(
-  run: { base: Result; head: Result; order: Block[] },
+  run: { base: Result; head: Result; order: Block[]; interleave: Interleave },
   options: { threshold: number; alpha?: number }
 ): PairedComparison {
   const alpha = options.alpha ?? 0.05
@@ -150,6 +152,7 @@ export function comparePaired(
     threshold: options.threshold,
     alpha,
     order: run.order,
+    interleave: run.interleave,
     side: { base: side(run.base), head: side(run.head) },
     commit: run.head.meta.git.sha,
     baseCommit: run.base.meta.git.sha !== run.head.meta.git.sha ? run.base.meta.git.sha : null,

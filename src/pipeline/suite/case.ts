@@ -116,11 +116,13 @@ function serviceSummaries(
 
 /** How a case's profiles and sweep steps are measured: GNES's client, or the HTTP driver. */
 export interface CaseRunner {
+  /** `startAt`: epoch seconds at which a paced profile's schedule starts (default: when ready). */
   profile(
     profile: Exclude<Profile, { kind: 'sweep' }>,
     load: Load,
     timeoutSec: number,
-    log: Log
+    log: Log,
+    startAt?: number
   ): Promise<ProfileOutcome>
   sweepStep: SweepStep
 }
@@ -132,8 +134,8 @@ export const caseRunner = (dep: Deployment, topology: Topology): CaseRunner =>
 function gnesRunner(dep: Deployment): CaseRunner {
   const cursor = new DumpCursor(dep)
   return {
-    profile: (profile, load, timeoutSec, log) =>
-      runProfile(dep, cursor, profile, load, timeoutSec, log),
+    profile: (profile, load, timeoutSec, log, startAt) =>
+      runProfile(dep, cursor, profile, load, timeoutSec, log, startAt),
     sweepStep: gnesSweepStep(dep, cursor)
   }
 }
@@ -142,8 +144,11 @@ function httpRunner(dep: Deployment, topology: HttpTopology): CaseRunner {
   const target = httpTarget(dep, topology)
   return {
     // The driver's per-request timeout bounds a profile; there is no client process to outlive.
-    profile: (profile, load, _timeoutSec, log) =>
-      Promise.race([runHttpProfile(target, topology.hops, profile, load, log), dep.failed]),
+    profile: (profile, load, _timeoutSec, log, startAt) =>
+      Promise.race([
+        runHttpProfile(target, topology.hops, profile, load, log, startAt),
+        dep.failed
+      ]),
     sweepStep: httpSweepStep(target)
   }
 }

@@ -55,7 +55,8 @@ export async function runHttpProfile(
   hops: HopSource | null,
   profile: Exclude<Profile, { kind: 'sweep' }>,
   load: Load,
-  log: Log
+  log: Log,
+  startAt?: number
 ): Promise<ProfileOutcome> {
   const { parts } = profilePlan(profile, load)
   const warmup = warmupRequestsOf(profile, load)
@@ -76,7 +77,10 @@ export async function runHttpProfile(
       const records =
         rate === null
           ? await sendBurst(target, total, { agent })
-          : await sendPaced(target, rate, total, { agent })
+          : await sendPaced(target, rate, total, {
+              agent,
+              ...(startAt === undefined ? {} : { startAtMs: startAt * 1000 })
+            })
       checkAnswered(records, target)
       let first = 0
       for (const part of stream) {

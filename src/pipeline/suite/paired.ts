@@ -11,8 +11,15 @@ import type { CaseResult, Load, Result, RunResult } from '../../result/schema'
 import type { CasePair, CaseSpec } from '../../topology/cases'
 import type { Topology } from '../../topology/schema'
 import { caseResult, caseRunner, READY_TIMEOUT_MS, type CaseSettings } from './case'
-import { abbaOrder, orderLetters, type Block, type Side } from '../../client/interleave'
-import { profileOutcome } from './profile'
+import {
+  abbaOrder,
+  interleavedOrder,
+  orderText,
+  type Block,
+  type Interleave,
+  type Side
+} from '../../client/interleave'
+import { profileOutcome, type ProfileOutcome } from './profile'
 import { caseSettings, loadOf, suiteResult, type SuiteOptions } from './run'
 import { checkoutBase, checkoutInputs, checkoutPairs } from '../base-checkout'
 import { gitMeta } from '../../result/meta'
@@ -28,6 +35,7 @@ export interface PairedRun {
   /** Never recorded; the comparison and the result file's neighbour only. */
   base: Result
   order: Block[]
+  interleave: Interleave
 }
 
 const SIDES: readonly Side[] = ['base', 'head']
@@ -69,18 +77,48 @@ export function blockLoad(load: Load, profile: PairedProfile, first: boolean): L
 }
 
 /**
- * Runs the blocks in `order` on both topologies, always stopping them. With `redeploy` both are
- * started afresh for every pair, so a difference between two deployments that lasts their
- * lifetime varies from pair to pair and the paired test sees it as spread; without, each is
- * started once per case and kept up, idle while the other runs (docs/regression.md, "Paired
- * mode", measures both).
+ * How long the two load clients get to start before their shared schedule begins: Python imports
+ * GNES and opens its channel in about a second here. A request a client could not send on time
+ * goes late and is counted so (it falls in the warm-up).
+ */
+const CLIENT_START_SECONDS = 2
+
+/** A log whose lines name the side, for the two clients that run at once. */
+const sideLog = (log: Log, side: Side): Log => ({
+  ...log,
+  info: m => log.info(`${side}: ${m}`),
+  warn: m => log.warn(`${side}: ${m}`)
+})
+
+interface PairedSettings extends CaseSettings {
+  /** Both sides afresh for every pair, rather than once per case. */
+  redeploy: boolean
+  interleave: Interleave
+}
+
+/**
+ * Runs one case's pairs on both topologies, always stopping them.
+ *
+ * Interleaved by `requests` (minimal load): both sides run at once on one clock, the head's
+ * requests half a period after the base's, so pair i is the i-th run of each side, taken in the
+ * same seconds. A slowdown of the machine lasting longer than a request period falls on both
+ * sides of the pairs it touches, instead of on whichever block it happened to meet. A request
+ * of either side ends (at the last router) well before the other side's next one is due, as long
+ * as the latency stays under half a period.
+ *
+ * Interleaved by `blocks`: the blocks of `order` (ABBA) one after the other, the side not running
+ * idle.
+ *
+ * With `redeploy` both are started afresh for every pair, so a difference between two deployments
+ * that lasts their lifetime varies from pair to pair and the paired test sees it as spread;
+ * without, each is started once per case (docs/regression.md, "Paired mode", measures both).
  */
 async function runPairedCase(
   engines: Record<Side, Engine>,
   specs: Record<Side, CaseSpec>,
   order: Block[],
   profile: PairedProfile,
-  settings: CaseSettings & { redeploy: boolean },
+  settings: PairedSettings,
   load: Load,
   logDir: string,
   log: Log
@@ -116,17 +154,61 @@ async function runPairedCase(
       log.info(`${side}: services ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     }
   }
+  const runs: Record<Side, RunResult[]> = { base: [], head: [] }
+  const metrics: Record<Side, string[]> = { base: [], head: [] }
+  const keep = (side: Side, outcome: ProfileOutcome): void => {
+    metrics[side] = outcome.metrics
+    for (const run of outcome.runs) runs[side].push({ ...run, index: runs[side].length })
+  }
   try {
-    const runs: Record<Side, RunResult[]> = { base: [], head: [] }
-    const metrics: Record<Side, string[]> = { base: [], head: [] }
-    for (const [k, { pair, side }] of order.entries()) {
-      if (k === 0 || (settings.redeploy && order[k - 1].pair !== pair)) await deploy(pair)
-      log.info(`block ${k + 1}/${order.length}: pair ${pair + 1}, ${side}`)
-      const block = blockLoad(load, profile, fresh[side])
-      fresh[side] = false
-      const outcome = await runners[side]!.profile(profile, block, remaining(), log)
-      metrics[side] = outcome.metrics
-      for (const run of outcome.runs) runs[side].push({ ...run, index: runs[side].length })
+    if (settings.interleave === 'requests' && profile.kind === 'minimal') {
+      const pairs = order.length / 2
+      // Each deployment leads in with the whole warm-up, then runs its pairs in one stream.
+      const segments = settings.redeploy ? Array<number>(pairs).fill(1) : [pairs]
+      let done = 0
+      for (const [k, n] of segments.entries()) {
+        await deploy(k)
+        const at = Date.now() / 1000 + CLIENT_START_SECONDS
+        const offset = 0.5 / profile.rate
+        log.info(
+          `pair${n > 1 ? 's' : ''} ${done + 1}${n > 1 ? `–${done + n}` : ''}: base and head at once, ` +
+            `the head's requests ${(offset * 1000).toFixed(0)} ms after the base's`
+        )
+        const outcomes = await Promise.all(
+          SIDES.map((side, i) =>
+            runners[side]!.profile(
+              profile,
+              { ...load, runs: n },
+              remaining(),
+              sideLog(log, side),
+              at + i * offset
+            )
+          )
+        )
+        SIDES.forEach((side, i) => {
+          keep(side, outcomes[i])
+          const slow = outcomes[i].runs.filter(
+            r => !r.warmup && r.summaries.latency.p90 > offset
+          ).length
+          if (slow) {
+            // Symmetric, so the ratio stands; what it changes is the side's absolute figures.
+            log.info(
+              `${side}: in ${slow} run${slow > 1 ? 's' : ''} the latency's p90 exceeded half the ` +
+                `request period (${(offset * 1000).toFixed(0)} ms): requests of the two sides ` +
+                `overlapped, so these figures include the other side's load`
+            )
+          }
+        })
+        done += n
+      }
+    } else {
+      for (const [k, { pair, side }] of order.entries()) {
+        if (k === 0 || (settings.redeploy && order[k - 1].pair !== pair)) await deploy(pair)
+        log.info(`block ${k + 1}/${order.length}: pair ${pair + 1}, ${side}`)
+        const block = blockLoad(load, profile, fresh[side])
+        fresh[side] = false
+        keep(side, await runners[side]!.profile(profile, block, remaining(), log))
+      }
     }
     const result = (side: Side): CaseResult =>
       caseResult(specs[side], deps[side]!, profileOutcome(profile, metrics[side], runs[side], load))
@@ -193,11 +275,16 @@ async function runSides(
   }
   const removeHandlers = onInterrupt(shutdown, m => log.warn(m))
   const load = loadOf(inputs)
-  const settings = {
+  // Requests interleave only where they are paced: a burst hands every request over at once.
+  const interleave: Interleave = inputs.profiles.includes('minimal')
+    ? inputs['paired-interleave']
+    : 'blocks'
+  const settings: PairedSettings = {
     ...caseSettings(inputs, load),
-    redeploy: inputs['paired-deploy'] === 'per-pair'
+    redeploy: inputs['paired-deploy'] === 'per-pair',
+    interleave
   }
-  const order = abbaOrder(inputs.runs)
+  const order = interleave === 'requests' ? interleavedOrder(inputs.runs) : abbaOrder(inputs.runs)
   const startedAt = new Date().toISOString()
   try {
     const gnes = {
@@ -218,7 +305,7 @@ async function runSides(
       const { id: caseId, name } = pair.head.topology
       const logDir = path.resolve(inputs['out-dir'], 'logs', `case-${caseId}`)
       const sides = await log.group(
-        `Case ${caseId}: ${name}, paired on this runner (${orderLetters(order)}; A = base, B = head)`,
+        `Case ${caseId}: ${name}, paired on this runner (${orderText(order, interleave)}; A = base, B = head)`,
         () => runPairedCase(engines, pair, order, profile, settings, load, logDir, log)
       )
       for (const side of SIDES) cases[side].push(sides[side])
@@ -233,7 +320,7 @@ async function runSides(
         cases: cases[side],
         git: side === 'base' ? (options.baseGit ?? options.git) : options.git
       })
-    return { head: result('head', id), base: result('base', baseId), order }
+    return { head: result('head', id), base: result('base', baseId), order, interleave }
   } finally {
     removeHandlers()
     await shutdown()

@@ -20,6 +20,8 @@ const ms = (s: number | undefined): string =>
 /**
  * Runs one burst or paced profile on a running deployment: one client process sends the warm-up
  * and every measured run as consecutive streams; each stream's envelopes are then read in order.
+ * `startAt` (epoch seconds) starts a paced schedule on a given clock instead of when the client is
+ * ready.
  */
 export async function runProfile(
   dep: Deployment,
@@ -27,9 +29,10 @@ export async function runProfile(
   profile: Exclude<Profile, { kind: 'sweep' }>,
   load: Load,
   timeoutSec: number,
-  log: Log
+  log: Log,
+  startAt?: number
 ): Promise<ProfileOutcome> {
-  const { plan, parts } = profilePlan(profile, load)
+  const { plan, parts } = profilePlan(profile, load, startAt)
   const warmup = warmupRequestsOf(profile, load)
   log.info(
     `${profileLabel(profile)}: ${warmup ? `${warmup} warm-up requests, then ` : ''}` +
