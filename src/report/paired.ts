@@ -5,8 +5,9 @@ import type { Block, Interleave } from '../client/interleave'
 import { logMedian, verdictOf, type Verdict } from './compare'
 
 /**
- * The paired verdict: base and head measured in one job, their runs interleaved in ABBA order
- * (src/suite/interleave.ts). Pair i is the i-th measured run of each side, two adjacent blocks.
+ * The paired verdict: base and head measured in one job, their runs interleaved
+ * (src/client/interleave.ts). Pair i is the i-th measured run of each side: two adjacent blocks,
+ * or two runs taken at once with their requests alternating.
  */
 
 export interface PairedMetric {

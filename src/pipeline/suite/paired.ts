@@ -220,7 +220,7 @@ async function runPairedCase(
 
 /**
  * Runs every case as a pair: the base (another GNES, image or topology) and the head measured in
- * this job, their runs interleaved in ABBA order. Any failure stops both sides and throws: nothing
+ * this job, their runs interleaved (`paired-interleave`). Any failure stops both sides and throws: nothing
  * partial comes out.
  */
 export async function runPairedSuite(
