@@ -39,6 +39,7 @@ describeDocker('paired mode on Docker with real GNES', () => {
       'gnes-version': '0.0.47',
       cases: '1',
       engine: 'docker',
+      'paired-deploy': 'once',
       'base-image': BASE_IMAGE,
       profiles: 'minimal',
       runs: '2',

@@ -76,8 +76,8 @@ describe('paired mode inputs', () => {
     expect(refusal({ 'baseline-gnes-version': '0.0.46' })).toContain(
       "input 'baseline-gnes-version' = '0.0.46': baseline-gnes-version is used only with baseline: paired"
     )
-    expect(refusal({ 'paired-deploy': 'per-pair' })).toContain(
-      "input 'paired-deploy' = 'per-pair': paired-deploy is used only with baseline: paired"
+    expect(refusal({ 'paired-deploy': 'once' })).toContain(
+      "input 'paired-deploy' = 'once': paired-deploy is used only with baseline: paired"
     )
     expect(refusal({ baseline: 'paired', cases: '1', 'paired-deploy': 'each' })).toContain(
       'paired-deploy must be one of once, per-pair'

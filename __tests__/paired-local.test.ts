@@ -61,7 +61,8 @@ async function pairedRun(extra: Record<string, string>) {
 describe('paired mode on the local engine with real GNES', () => {
   it('measures 0.0.46 beside 0.0.47 on case 1 in ABBA order, both deployed once, and leaves no process', async () => {
     const { paired, lines, aliveAtReady, suiteId, baseSuiteId, left } = await pairedRun({
-      'paired-interleave': 'blocks'
+      'paired-interleave': 'blocks',
+      'paired-deploy': 'once'
     })
 
     expectStorableResult(paired.head)
@@ -109,8 +110,8 @@ describe('paired mode on the local engine with real GNES', () => {
     expect(left).toEqual([])
   })
 
-  it('by default runs both sides at once on one clock, the head half a period after the base, pair by pair', async () => {
-    const { paired, lines, aliveAtReady, left } = await pairedRun({})
+  it('interleaved by requests: both sides at once on one clock, the head half a period after the base', async () => {
+    const { paired, lines, aliveAtReady, left } = await pairedRun({ 'paired-deploy': 'once' })
     expect(paired.interleave).toBe('requests')
     expect(orderLetters(paired.order)).toBe('ABAB')
     expect(lines).toContain(
@@ -139,6 +140,38 @@ describe('paired mode on the local engine with real GNES', () => {
     const latency = comparePaired(paired, { threshold: 0.1 }).cases[0].metrics.find(m => m.gating)!
     expect(latency.metric).toBe('latency')
     expect(latency.ratios).toHaveLength(2)
+    expect(left).toEqual([])
+  })
+
+  it('by default deploys both sides afresh for every pair, each pair at once on one clock after a full warm-up', async () => {
+    const { paired, lines, aliveAtReady, outDir, left } = await pairedRun({})
+    expect([paired.interleave, orderLetters(paired.order)]).toEqual(['requests', 'ABAB'])
+    expect(aliveAtReady).toEqual([3, 6, 3, 6])
+    const ready = lines.flatMap((l, i) => (/services ready/.test(l) ? [i] : []))
+    expect(ready[2]).toBeGreaterThan(
+      lines.indexOf("pair 1: base and head at once, the head's requests 100 ms after the base's")
+    )
+    expect(ready[3]).toBeLessThan(
+      lines.indexOf("pair 2: base and head at once, the head's requests 100 ms after the base's")
+    )
+    const starts = (r: typeof paired.head) => r.cases[0].runs.map(x => Date.parse(x.startedAt))
+    for (const side of [paired.base, paired.head]) {
+      expect(side.cases[0].runs.map(r => [r.warmup, r.requests])).toEqual([
+        [true, 3],
+        [false, 5],
+        [true, 3],
+        [false, 5]
+      ])
+    }
+    starts(paired.head).forEach((t, k) =>
+      expect(Math.abs(t - starts(paired.base)[k] - 100)).toBeLessThanOrEqual(1)
+    )
+    for (const side of ['base', 'head']) {
+      expect(fs.readdirSync(path.join(outDir, 'logs', 'case-1', side))).toEqual([
+        'pair-1',
+        'pair-2'
+      ])
+    }
     expect(left).toEqual([])
   })
 

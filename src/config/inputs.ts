@@ -211,7 +211,7 @@ export const DEFAULTS: RawInputs = {
   'baseline-image': '',
   'baseline-topology': '',
   'baseline-ref': '',
-  'paired-deploy': 'once',
+  'paired-deploy': 'per-pair',
   'paired-interleave': 'requests',
   'out-dir': 'out',
   image: '',
