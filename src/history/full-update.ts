@@ -16,6 +16,7 @@ import {
   type MonthIndex
 } from './manifest'
 import { ENTRIES_DIR, entryPath, monthDir } from './layout'
+import { toRanges } from './month-ranges'
 import { appendMessage } from './plan'
 import { pushLoop } from './push-loop'
 import type { HistoryEntry } from './schema'
@@ -60,7 +61,7 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
       tree: caseTree,
       entries: count,
       missing: 0,
-      months: [...months.keys()].sort()
+      months: toRanges(months.keys())
     }
     fs.writeFileSync(path.join(historyDir, caseIndexPath(caseId)), serializeIndex(head))
   }

@@ -30,6 +30,7 @@ import {
   type CaseIndex,
   type MonthIndex
 } from './manifest'
+import { expandRanges, toRanges } from './month-ranges'
 import { appendMessage, planAppend } from './plan'
 import { parseEntry } from './read'
 import { renderReport } from './render-report'
@@ -235,7 +236,7 @@ export async function incrementalAttempt(
     head.entries += audited.has(enc) ? Object.keys(entries).length : newHere.length
     head.missing += audited.has(enc) ? gone.length : 0
     if (Object.keys(entries).length > 0)
-      head.months = [...new Set([...head.months, s.month])].sort()
+      head.months = toRanges([...expandRanges(head.months), s.month])
     newHeads.set(enc, head)
     if (render) {
       // From the summaries, not the previous file: nothing to fetch, and the file heals itself.
@@ -267,7 +268,7 @@ export async function incrementalAttempt(
     const cases = [...allHeads.values()].map(head => ({
       caseId: head.caseId,
       total: head.entries - head.missing,
-      months: head.months,
+      months: expandRanges(head.months),
       known: new Map(
         [...states.values()]
           .filter(s => s.caseId === head.caseId)
