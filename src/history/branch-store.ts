@@ -4,11 +4,15 @@ import { REMOTE, withClone, type Clone } from './clone'
 import { applyPrune, type PruneOutcome } from './dir-store'
 import { GitError } from './git'
 import { fullAppend, fullUpdate } from './full-update'
-import { incrementalAttempt } from './incremental-append'
+import { incrementalAttempt, type Attempt } from './incremental-append'
+import { entryPath } from './layout'
+import { pushPending, readPending } from './pending'
+import { appendMessage } from './plan'
+import { checkAdded } from './verify'
 import { INDEX_DIR, INDEX_SCHEMA_V1, indexSchemaOf } from './manifest'
 import type { PruneRule } from './plan'
 import { gitReason, pushLoop, REJECTED } from './push-loop'
-import { readHistory } from './read'
+import { readHistory, sortEntries } from './read'
 import type { HistoryEntry } from './schema'
 import { terminalSafe } from '../text/terminal'
 import { itemAt, lsTree, readBlobs } from './tree'
@@ -25,11 +29,26 @@ export type { BranchAppend, BranchCommit, BranchLocation, BranchTarget } from '.
 /** Lines quote git's output and the remote's names: control characters are made visible. */
 const stderrLog = (line: string): void => console.error(terminalSafe(line))
 
-/** The validated history at the branch tip (empty when the branch is absent); writes nothing. */
+/**
+ * The validated history at the branch tip (empty when the branch is absent), with the entries
+ * parked on pending refs that are not on the branch yet (see pending.ts), oldest first; writes
+ * nothing.
+ */
 export async function readBranchHistory(loc: BranchLocation): Promise<HistoryEntry[]> {
-  return withClone(loc, async clone =>
-    (await clone.checkout()) ? readHistory(clone.historyDir, { label: clone.label }) : []
-  )
+  return withClone(loc, async clone => {
+    const tip = await clone.checkout()
+    const stored = tip ? readHistory(clone.historyDir, { label: clone.label }) : []
+    const ids = new Set(stored.map(e => e.id))
+    const waiting: HistoryEntry[] = []
+    for (const p of await readPending(clone, loc.branch)) {
+      for (const { entry } of p.entries) {
+        if (ids.has(entry.id)) continue
+        ids.add(entry.id)
+        waiting.push(entry)
+      }
+    }
+    return waiting.length > 0 ? sortEntries([...stored, ...waiting]) : stored
+  })
 }
 
 /**
@@ -49,9 +68,35 @@ export async function appendToBranch(
   return withClone(target, async clone => {
     const legacy = await needsFullIndex(clone, target)
     if (legacy) return fullAppend(clone, target, log)
-    const landed = await pushLoop(clone, target, log, n =>
-      incrementalAttempt(clone, target, n === 1, log)
-    )
+    // Entries stored before this append (by the first attempt's look at the tip) are `present`;
+    // the rest are parked on a pending ref after the first rejected push (see pending.ts).
+    let first: Attempt | null = null
+    let parked: Map<string, string> | null = null
+    const landed = await pushLoop(clone, target, log, async n => {
+      if (n > 1 && !parked && first) {
+        const stored = new Set(first.outcome.present)
+        const rest = target.entries.filter(e => !stored.has(e.id))
+        if (rest.length > 0) {
+          const message = target.message ?? appendMessage(rest)
+          const pending = await pushPending(clone, target.branch, rest, message)
+          parked = new Map(rest.map(e => [entryPath(e), pending.blobs.get(e.id)!]))
+          log(
+            `history: parked ${rest.length} entries at ${pending.ref} until they are folded into ${target.branch}`
+          )
+        }
+      }
+      const attempt = await incrementalAttempt(clone, target, n === 1, log)
+      first ??= attempt
+      return attempt
+    })
+    const stored = new Set(first!.outcome.present)
+    const own = target.entries.filter(e => !stored.has(e.id))
+    if (parked && !landed.pushed) {
+      // Another writer folded the parked entries: they are on the branch, each with its blob.
+      const root = (await clone.git(['rev-parse', `${landed.result.tip}^{tree}`])).trim()
+      await checkAdded(clone.git, root, clone.dir, parked)
+      log(`history: entries folded into ${target.branch} by another writer`)
+    }
     const out = landed.result.outcome
     const ref = `refs/heads/${target.branch}`
     const stillTip = async () =>
@@ -68,7 +113,7 @@ export async function appendToBranch(
       )
       if (again.commit) {
         try {
-          await clone.push(again.commit)
+          await clone.push(again.commit, again.fold)
           landed.result.commit = again.commit
         } catch (err) {
           if (!(err instanceof GitError && REJECTED.test(err.output))) throw err
@@ -78,13 +123,14 @@ export async function appendToBranch(
         }
       }
     }
+    const landedOwn = landed.pushed || parked !== null
     return {
       commit: landed.result.commit ?? landed.result.tip,
-      pushed: landed.pushed,
+      pushed: landedOwn,
       attempts: landed.attempts,
-      added: out.added,
-      present: out.present,
-      all: out.all,
+      added: landedOwn ? own.map(e => e.id) : [],
+      present: first!.outcome.present.filter(id => target.entries.some(e => e.id === id)),
+      all: landedOwn ? own : [],
       missing: out.missing,
       total: out.total
     }
