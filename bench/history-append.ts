@@ -122,15 +122,25 @@ function kindsAt(repo: string, commit: string): Map<string, string> {
   return kinds
 }
 
-/** Git processes the append started (not their children), from git's trace2 events. */
-function gitProcesses(traceFile: string): number {
-  if (!fs.existsSync(traceFile)) return 0
-  return fs
+/** Git processes the append started (not their children), by command, from git's trace2 events. */
+function gitProcesses(traceFile: string): string {
+  if (!fs.existsSync(traceFile)) return '0 git processes'
+  const started = fs
     .readFileSync(traceFile, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map(l => JSON.parse(l) as { event: string; sid: string })
-    .filter(e => e.event === 'start' && !e.sid.includes('/')).length
+    .map(l => JSON.parse(l) as { event: string; sid: string; argv?: string[] })
+    .filter(e => e.event === 'start' && !e.sid.includes('/'))
+  const byCommand = new Map<string, number>()
+  for (const e of started) {
+    const command = (e.argv ?? []).slice(1).find(a => !a.startsWith('-') && !a.includes('=')) ?? '?'
+    byCommand.set(command, (byCommand.get(command) ?? 0) + 1)
+  }
+  const counts = [...byCommand]
+    .sort((a, b) => b[1] - a[1])
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ')
+  return `${started.length} git processes (${counts})`
 }
 
 async function append(
@@ -182,7 +192,7 @@ async function append(
     .trim()
     .split('\n')
   console.log(
-    `${label}: ${took}, ${out.attempts} attempt(s), ${spawned} git processes; fetched ${kb(total(fetched))}, ` +
+    `${label}: ${took}, ${out.attempts} attempt(s), ${spawned}; fetched ${kb(total(fetched))}, ` +
       `pushed ${kb(total(pushed))}, remote grew ${kb(objectBytes(path.join(bare, 'objects')) - remoteBefore)}; ` +
       `${changed.length} files changed`
   )

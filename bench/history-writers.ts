@@ -41,6 +41,8 @@ async function writer([repo, workDir, at]: string[]): Promise<void> {
       added: out.added,
       sha: entries[0].commit.sha,
       attempts: log.filter(l => / rejected at attempt /.test(l)).length + 1,
+      parked: log.some(l => /^history: parked /.test(l)),
+      foldedByOther: log.some(l => /folded into .* by another writer/.test(l)),
       log
     })
   )
@@ -99,7 +101,14 @@ async function main(): Promise<void> {
       .filter(o => o.code === 0)
       .map(
         o =>
-          JSON.parse(o.out) as { seconds: number; added: string[]; attempts: number; sha: string }
+          JSON.parse(o.out) as {
+            seconds: number
+            added: string[]
+            attempts: number
+            sha: string
+            parked: boolean
+            foldedByOther: boolean
+          }
       )
     const times = done.map(d => d.seconds).sort((a, b) => a - b)
     const attempts = done.map(d => d.attempts).sort((a, b) => a - b)
@@ -111,15 +120,22 @@ async function main(): Promise<void> {
     console.log(
       `per writer (seconds/attempts): ${done.map(d => `${d.seconds.toFixed(1)}/${d.attempts}`).join(' ')}`
     )
+    console.log(
+      `${done.filter(d => d.parked).length} writers parked their entries on a pending ref; ` +
+        `${done.filter(d => d.foldedByOther).length} saw them folded by another writer`
+    )
     const check = path.join(tmp, 'check')
     sh(tmp, 'clone', '-q', '-b', 'gh-pages', bare, check)
     const ids = readHistory(path.join(check, 'benchmarks')).map(e => e.id)
     const added = done.flatMap(d => d.added)
     const unique = new Set(ids)
+    const subjects = sh(bare, 'log', '--format=%s', 'gh-pages').trim().split('\n')
+    const pending = sh(bare, 'for-each-ref', 'refs/gnes-bench').trim().split('\n').filter(Boolean)
     console.log(
       `history: ${ids.length} entries, ${unique.size} distinct; ${added.length} reported added, ` +
         `${added.filter(id => unique.has(id)).length} of them present; ` +
-        `${sh(bare, 'rev-list', '--count', 'gh-pages').trim()} commits`
+        `${subjects.length} commits, ${subjects.filter(s => s.startsWith('history: add')).length - 1} adding writers' entries; ` +
+        `${pending.length} pending refs left`
     )
     const readme = fs.readFileSync(path.join(check, 'benchmarks', 'README.md'), 'utf8')
     // The last writer rendered: the README shows every writer's commit, up to max-entries (the

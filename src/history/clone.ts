@@ -4,6 +4,7 @@ import * as path from 'node:path'
 import type { BranchLocation } from './branch-target'
 import { checkRepository, GitError, gitIn, type Git } from './git'
 import { pendingPrefix } from './pending'
+import { isKnown, markLocal } from './tree'
 
 /**
  * The work repository of one append or prune: a partial or full clone of the history branch,
@@ -109,17 +110,24 @@ export async function withClone<T>(
       label: `${loc.branch}:${dir}`,
       fetchTip,
       async fetchObjects(oids) {
+        oids = [...new Set(oids)].filter(o => !isKnown(git, o))
         if (oids.length === 0) return
-        // Objects made or fetched by an earlier append in this clone are not fetched again.
+        // Objects made or fetched by an earlier append in this clone are not fetched again. They
+        // are listed, not looked up: a lookup of a missing object makes a partial clone fetch it.
         const list = ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']
         const local = new Set((await git(list)).split('\n'))
+        markLocal(
+          git,
+          oids.filter(o => local.has(o))
+        )
         oids = oids.filter(o => !local.has(o))
         if (oids.length === 0) return
         // As git's own lazy fetch asks: objects by id, no negotiation, no connectivity walk.
         const args = ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '-q', '--no-tags']
         // tree:0 sends the objects asked for and nothing below them: a year's tree, not its months.
         const only = ['--no-write-fetch-head', '--recurse-submodules=no', '--filter=tree:0']
-        await git([...args, ...only, '--stdin', '--', REMOTE], `${[...new Set(oids)].join('\n')}\n`)
+        await git([...args, ...only, '--stdin', '--', REMOTE], `${oids.join('\n')}\n`)
+        markLocal(git, oids)
       },
       async push(commit, fold = new Map()) {
         const ref = `refs/heads/${loc.branch}`

@@ -20,7 +20,7 @@ import { toRanges } from './month-ranges'
 import { appendMessage } from './plan'
 import { pushLoop } from './push-loop'
 import type { HistoryEntry } from './schema'
-import { lsTree } from './tree'
+import { lsTree, lsTrees } from './tree'
 
 /**
  * Writes the index of a checked-out history: one file per case and month, from the trees of
@@ -38,6 +38,10 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
     const caseId = caseIdOf(enc, rel => `${clone.label}/${rel}`)
     const months = await monthsUnder(clone, caseTree, `${clone.label}/${ENTRIES_DIR}/${enc}`)
     let count = 0
+    await lsTrees(
+      git,
+      [...months.values()].map(m => m.oid)
+    )
     for (const [month, { oid: tree }] of months) {
       const files = (await lsTree(git, tree)).map(i => i.name)
       count += files.length

@@ -41,8 +41,14 @@ export class GitError extends Error {
   }
 }
 
-/** Runs one git command; `input` goes to its stdin. */
-export type Git = (args: string[], input?: string) => Promise<string>
+/**
+ * Runs one git command; `input` goes to its stdin. `raw` returns the output as bytes, for object
+ * contents that are not text (trees).
+ */
+export interface Git {
+  (args: string[], input?: string): Promise<string>
+  raw(args: string[], input?: string): Promise<Buffer>
+}
 
 /**
  * Runs git in `cwd` with everything it needs passed per call, never in global config: the identity,
@@ -80,14 +86,15 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
       ])
     )
   })
-  return (args, input) =>
+  const raw = (args: string[], input?: string): Promise<Buffer> =>
     new Promise((resolve, reject) => {
       const child = execFile(
         'git',
         args,
-        { cwd, env, maxBuffer: 256 << 20 },
+        { cwd, env, maxBuffer: 256 << 20, encoding: 'buffer' },
         (err, stdout, stderr) => {
-          if (err) reject(new GitError(args, `${stderr}${stdout}` || err.message))
+          const text = `${stderr.toString('utf8')}${stdout.toString('utf8')}`
+          if (err) reject(new GitError(args, text || err.message))
           else resolve(stdout)
         }
       )
@@ -95,6 +102,9 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
       child.stdin?.on('error', () => undefined)
       child.stdin?.end(input)
     })
+  const git = async (args: string[], input?: string): Promise<string> =>
+    (await raw(args, input)).toString('utf8')
+  return Object.assign(git, { raw })
 }
 
 /**

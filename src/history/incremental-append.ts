@@ -36,7 +36,16 @@ import { appendMessage, planAppend } from './plan'
 import { parseEntry } from './read'
 import { renderReport } from './render-report'
 import type { HistoryEntry } from './schema'
-import { editTree, itemAt, lsTree, readBlobs, writeBlob, type TreeChanges } from './tree'
+import {
+  editTree,
+  flushObjects,
+  itemAt,
+  lsTree,
+  lsTrees,
+  readBlobs,
+  writeBlob,
+  type TreeChanges
+} from './tree'
 import { checkAdded } from './verify'
 
 /** The outcome of one attempt: what it would add, and the commit to push (null: nothing to push). */
@@ -164,6 +173,7 @@ export async function incrementalAttempt(
   await clone.fetchObjects([...monthOids, ...indexOids])
   const indexTexts = await readBlobs(git, indexOids)
 
+  await lsTrees(git, monthOids)
   const states = new Map<string, MonthState>()
   for (const l of lookList) {
     const oid = oidAt(monthPath(l), 'tree')
@@ -321,6 +331,7 @@ export async function incrementalAttempt(
         ? appendMessage(plan.add)
         : (target.message ?? appendMessage(plan.add))
   const parents = tip ? ['-p', tip] : []
+  await flushObjects(git)
   const commit = (await git(['commit-tree', newRoot, ...parents, '-m', message])).trim()
   return {
     tip,

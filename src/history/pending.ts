@@ -5,7 +5,7 @@ import { HistoryError } from './errors'
 import { entryPath, encodeSegment, serializeEntry } from './layout'
 import { parseEntry } from './read'
 import type { HistoryEntry } from './schema'
-import { readBlobs, writeBlob } from './tree'
+import { flushObjects, readBlobs, writeBlob, writeTree } from './tree'
 
 /**
  * Pending entries: a writer whose push to the history branch was rejected (another writer pushed
@@ -45,13 +45,17 @@ export async function pushPending(
   if (entries.length === 0) throw new Error('internal error: nothing to park')
   const { git } = clone
   const blobs = new Map<string, string>()
-  let tree = ''
-  for (const e of entries) {
-    const blob = await writeBlob(git, serializeEntry(e))
-    blobs.set(e.id, blob)
-    tree += `100644 blob ${blob}\t${encodeSegment(e.id)}.json\0`
-  }
-  const root = (await git(['mktree', '-z'], tree)).trim()
+  for (const e of entries) blobs.set(e.id, await writeBlob(git, serializeEntry(e)))
+  const root = writeTree(
+    git,
+    entries.map(e => ({
+      mode: '100644',
+      type: 'blob',
+      oid: blobs.get(e.id)!,
+      name: `${encodeSegment(e.id)}.json`
+    }))
+  )
+  await flushObjects(git)
   const commit = (await git(['commit-tree', root, '-m', `pending: ${message}`])).trim()
   const ref = `${pendingPrefix(branch, clone.dir)}${randomUUID()}`
   await git(['push', '-q', '--porcelain', '--', clone.repo, `${commit}:${ref}`])
