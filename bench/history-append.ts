@@ -122,25 +122,35 @@ function kindsAt(repo: string, commit: string): Map<string, string> {
   return kinds
 }
 
-/** Git processes the append started (not their children), by command, from git's trace2 events. */
-function gitProcesses(traceFile: string): string {
-  if (!fs.existsSync(traceFile)) return '0 git processes'
-  const started = fs
+/**
+ * Git processes the append started (not their children), by command, and the seconds its fetches
+ * took (git's own clock, from the trace2 events), so the work beyond the fetch can be told apart.
+ */
+function gitProcesses(traceFile: string): { summary: string; fetchSeconds: number } {
+  if (!fs.existsSync(traceFile)) return { summary: '0 git processes', fetchSeconds: 0 }
+  const events = fs
     .readFileSync(traceFile, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map(l => JSON.parse(l) as { event: string; sid: string; argv?: string[] })
-    .filter(e => e.event === 'start' && !e.sid.includes('/'))
-  const byCommand = new Map<string, number>()
-  for (const e of started) {
-    const command = (e.argv ?? []).slice(1).find(a => !a.startsWith('-') && !a.includes('=')) ?? '?'
-    byCommand.set(command, (byCommand.get(command) ?? 0) + 1)
+    .map(l => JSON.parse(l) as { event: string; sid: string; argv?: string[]; t_abs?: number })
+    .filter(e => !e.sid.includes('/'))
+  const command = new Map<string, string>()
+  for (const e of events.filter(e => e.event === 'start')) {
+    command.set(
+      e.sid,
+      (e.argv ?? []).slice(1).find(a => !a.startsWith('-') && !a.includes('=')) ?? '?'
+    )
   }
+  const byCommand = new Map<string, number>()
+  for (const c of command.values()) byCommand.set(c, (byCommand.get(c) ?? 0) + 1)
+  const fetchSeconds = events
+    .filter(e => e.event === 'exit' && command.get(e.sid) === 'fetch')
+    .reduce((t, e) => t + (e.t_abs ?? 0), 0)
   const counts = [...byCommand]
     .sort((a, b) => b[1] - a[1])
     .map(([c, n]) => `${c} ${n}`)
     .join(', ')
-  return `${started.length} git processes (${counts})`
+  return { summary: `${command.size} git processes (${counts})`, fetchSeconds }
 }
 
 async function append(
@@ -183,16 +193,19 @@ async function append(
     entries: entriesFromResult(result(at)),
     render: timed
   })
-  const took = `${secs(t0)} (README and charts ${(rendering / 1000).toFixed(2)} s)`
+  const seconds = (performance.now() - t0) / 1000
   delete process.env.GIT_TRACE2_EVENT
-  const spawned = gitProcesses(trace)
+  const git = gitProcesses(trace)
+  const took =
+    `${seconds.toFixed(2)} s (README and charts ${(rendering / 1000).toFixed(2)} s, ` +
+    `fetches ${git.fetchSeconds.toFixed(2)} s, beyond the fetches ${(seconds - git.fetchSeconds).toFixed(2)} s)`
   const fetched = received(work, workPacks, workObjects)
   const pushed = received(bare, packsBefore, remoteObjects)
   const changed = sh(bare, 'diff-tree', '-r', '--name-only', `${out.commit}^`, out.commit!)
     .trim()
     .split('\n')
   console.log(
-    `${label}: ${took}, ${out.attempts} attempt(s), ${spawned}; fetched ${kb(total(fetched))}, ` +
+    `${label}: ${took}, ${out.attempts} attempt(s), ${git.summary}; fetched ${kb(total(fetched))}, ` +
       `pushed ${kb(total(pushed))}, remote grew ${kb(objectBytes(path.join(bare, 'objects')) - remoteBefore)}; ` +
       `${changed.length} files changed`
   )

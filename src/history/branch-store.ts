@@ -72,17 +72,25 @@ export async function appendToBranch(
     // the rest are parked on a pending ref after the first rejected push (see pending.ts).
     let first: Attempt | null = null
     let parked: Map<string, string> | null = null
+    let parkTried = false
     const landed = await pushLoop(clone, target, log, async n => {
-      if (n > 1 && !parked && first) {
+      if (n > 1 && !parkTried && first) {
+        parkTried = true
         const stored = new Set(first.outcome.present)
         const rest = target.entries.filter(e => !stored.has(e.id))
         if (rest.length > 0) {
           const message = target.message ?? appendMessage(rest)
-          const pending = await pushPending(clone, target.branch, rest, message)
-          parked = new Map(rest.map(e => [entryPath(e), pending.blobs.get(e.id)!]))
-          log(
-            `history: parked ${rest.length} entries at ${pending.ref} until they are folded into ${target.branch}`
-          )
+          try {
+            const pending = await pushPending(clone, target.branch, rest, message)
+            parked = new Map(rest.map(e => [entryPath(e), pending.blobs.get(e.id)!]))
+            log(
+              `history: parked ${rest.length} entries at ${pending.ref} until they are folded into ${target.branch}`
+            )
+          } catch (err) {
+            // A remote that refuses refs outside branches still gets the entries, by retrying.
+            if (!(err instanceof GitError)) throw err
+            log(`history: could not park the entries (${gitReason(err)}); retrying the append`)
+          }
         }
       }
       const attempt = await incrementalAttempt(clone, target, n === 1, log)
