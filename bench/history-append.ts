@@ -141,14 +141,18 @@ function gitProcesses(traceFile: string): { summary: string; fetchSeconds: numbe
       (e.argv ?? []).slice(1).find(a => !a.startsWith('-') && !a.includes('=')) ?? '?'
     )
   }
-  const byCommand = new Map<string, number>()
-  for (const c of command.values()) byCommand.set(c, (byCommand.get(c) ?? 0) + 1)
-  const fetchSeconds = events
-    .filter(e => e.event === 'exit' && command.get(e.sid) === 'fetch')
-    .reduce((t, e) => t + (e.t_abs ?? 0), 0)
+  const byCommand = new Map<string, { n: number; seconds: number }>()
+  for (const c of command.values()) {
+    byCommand.set(c, { n: (byCommand.get(c)?.n ?? 0) + 1, seconds: 0 })
+  }
+  for (const e of events.filter(e => e.event === 'exit')) {
+    const c = byCommand.get(command.get(e.sid) ?? '?')
+    if (c) c.seconds += e.t_abs ?? 0
+  }
+  const fetchSeconds = byCommand.get('fetch')?.seconds ?? 0
   const counts = [...byCommand]
-    .sort((a, b) => b[1] - a[1])
-    .map(([c, n]) => `${c} ${n}`)
+    .sort((a, b) => b[1].n - a[1].n)
+    .map(([c, { n, seconds }]) => `${c} ${n} ${seconds.toFixed(2)} s`)
     .join(', ')
   return { summary: `${command.size} git processes (${counts})`, fetchSeconds }
 }

@@ -4,7 +4,7 @@ import { REMOTE, withClone, type Clone } from './clone'
 import { applyPrune, type PruneOutcome } from './dir-store'
 import { GitError } from './git'
 import { fullAppend, fullUpdate } from './full-update'
-import { incrementalAttempt, type Attempt } from './incremental-append'
+import { incrementalAttempt, type Attempt, type Fetched } from './incremental-append'
 import { entryPath } from './layout'
 import { pushPending, readPending } from './pending'
 import { appendMessage } from './plan'
@@ -66,7 +66,7 @@ export async function appendToBranch(
 ): Promise<BranchAppend> {
   const log = target.log ?? stderrLog
   return withClone(target, async clone => {
-    const legacy = await needsFullIndex(clone, target)
+    const { legacy, fetched } = await needsFullIndex(clone, target)
     if (legacy) return fullAppend(clone, target, log)
     // Entries stored before this append (by the first attempt's look at the tip) are `present`;
     // the rest are parked on a pending ref after the first rejected push (see pending.ts).
@@ -93,7 +93,14 @@ export async function appendToBranch(
           }
         }
       }
-      const attempt = await incrementalAttempt(clone, target, n === 1, log)
+      // The first attempt starts from the tip fetched just now.
+      const attempt = await incrementalAttempt(
+        clone,
+        target,
+        n === 1,
+        log,
+        n === 1 ? fetched : null
+      )
       first ??= attempt
       return attempt
     })
@@ -149,22 +156,26 @@ export async function appendToBranch(
  * True when the branch was written by an earlier version: entries but no index, or an index
  * without entry summaries (`history-index@1`). Either is read in full once and indexed afresh.
  */
-async function needsFullIndex(clone: Clone, target: BranchTarget): Promise<boolean> {
-  const tip = await clone.fetchTip(partialDepth(clone.dir))
-  if (!tip) return false
+async function needsFullIndex(
+  clone: Clone,
+  target: BranchTarget
+): Promise<{ legacy: boolean; fetched: Fetched }> {
+  const tip = await clone.fetchTip(partialDepth(clone.dir), { pending: true })
+  if (!tip) return { legacy: false, fetched: { tip: null, root: null } }
   const root = (await clone.git(['rev-parse', `${tip}^{tree}`])).trim()
+  const fetched = { tip, root }
   const found = await checkHistoryBranch(
     clone,
     target,
     await historyTree(clone.git, root, clone.dir)
   )
-  if (!found.index) return found.entries
+  if (!found.index) return { legacy: found.entries, fetched }
   const index = await itemAt(clone.git, root, under(clone.dir, INDEX_DIR))
   const heads = index?.type === 'tree' ? await lsTree(clone.git, index.oid) : []
   const blobs = heads.filter(h => h.type === 'blob').map(h => h.oid)
   await clone.fetchObjects(blobs)
   const texts = await readBlobs(clone.git, blobs)
-  return [...texts.values()].some(t => indexSchemaOf(t) === INDEX_SCHEMA_V1)
+  return { legacy: [...texts.values()].some(t => indexSchemaOf(t) === INDEX_SCHEMA_V1), fetched }
 }
 
 /** Deletes the entries the rule selects from the history on a git branch, in one commit. */

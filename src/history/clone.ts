@@ -4,7 +4,7 @@ import * as path from 'node:path'
 import type { BranchLocation } from './branch-target'
 import { checkRepository, GitError, gitIn, type Git } from './git'
 import { pendingPrefix } from './pending'
-import { isKnown, markLocal } from './tree'
+import { forgetObjects, isKnown, markLocal } from './tree'
 
 /**
  * The work repository of one append or prune: a partial or full clone of the history branch,
@@ -77,10 +77,14 @@ export async function withClone<T>(
   const tracking = `refs/remotes/history/${loc.branch}`
   const pending = pendingPrefix(loc.branch, dir)
   const pendingSpec = `+${pending}*:${pending}*`
+  // Whether objects may have arrived that this process has not seen (a fetch of the tip, or a
+  // clone reused from an earlier append): then a fetch by id first lists what the clone holds.
+  let unlisted = true
   const fetchTip = async (
     depth?: number,
     options: { pending?: boolean } = {}
   ): Promise<string | null> => {
+    unlisted = true
     const filter = depth === undefined ? [] : [`--filter=combine:tree:${depth}+blob:none`]
     const spec = `+refs/heads/${loc.branch}:${tracking}`
     const fetch = ['fetch', '-q', '--no-tags', ...filter]
@@ -112,16 +116,16 @@ export async function withClone<T>(
       async fetchObjects(oids) {
         oids = [...new Set(oids)].filter(o => !isKnown(git, o))
         if (oids.length === 0) return
-        // Objects made or fetched by an earlier append in this clone are not fetched again. They
-        // are listed, not looked up: a lookup of a missing object makes a partial clone fetch it.
-        const list = ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']
-        const local = new Set((await git(list)).split('\n'))
-        markLocal(
-          git,
-          oids.filter(o => local.has(o))
-        )
-        oids = oids.filter(o => !local.has(o))
-        if (oids.length === 0) return
+        if (unlisted) {
+          // Objects of the tip's fetch, or made or fetched by an earlier append in this clone,
+          // are not fetched again. They are listed, not looked up: a lookup of a missing object
+          // makes a partial clone fetch it.
+          const list = ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']
+          markLocal(git, (await git(list)).split('\n').filter(Boolean))
+          unlisted = false
+          oids = oids.filter(o => !isKnown(git, o))
+          if (oids.length === 0) return
+        }
         // As git's own lazy fetch asks: objects by id, no negotiation, no connectivity walk.
         const args = ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '-q', '--no-tags']
         // tree:0 sends the objects asked for and nothing below them: a year's tree, not its months.
@@ -155,6 +159,8 @@ export async function withClone<T>(
         // A clone that fetched partially would fetch each missing tree on its own at checkout:
         // the full path starts from an empty repository instead.
         if (await isPartial(git)) {
+          git.close()
+          forgetObjects(git)
           fs.rmSync(path.join(work, '.git'), { recursive: true, force: true })
           await git(['init', '-q'])
           await git(['config', `remote.${REMOTE}.url`, repo])
@@ -166,6 +172,7 @@ export async function withClone<T>(
       }
     })
   } finally {
+    git.close()
     if (!loc.workDir) fs.rmSync(work, { recursive: true, force: true })
   }
 }

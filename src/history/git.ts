@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
 import { invalidInput } from '../config/preflight'
+import { ObjectReader, type RawObject } from './cat-file'
 
 export interface GitIdentity {
   name: string
@@ -42,12 +43,13 @@ export class GitError extends Error {
 }
 
 /**
- * Runs one git command; `input` goes to its stdin. `raw` returns the output as bytes, for object
- * contents that are not text (trees).
+ * Runs one git command; `input` goes to its stdin. `read` returns objects' contents through one
+ * `cat-file --batch` kept open until `close`.
  */
 export interface Git {
   (args: string[], input?: string): Promise<string>
-  raw(args: string[], input?: string): Promise<Buffer>
+  read(oids: string[]): Promise<RawObject[]>
+  close(): void
 }
 
 /**
@@ -86,15 +88,14 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
       ])
     )
   })
-  const raw = (args: string[], input?: string): Promise<Buffer> =>
+  const git = (args: string[], input?: string): Promise<string> =>
     new Promise((resolve, reject) => {
       const child = execFile(
         'git',
         args,
-        { cwd, env, maxBuffer: 256 << 20, encoding: 'buffer' },
+        { cwd, env, maxBuffer: 256 << 20 },
         (err, stdout, stderr) => {
-          const text = `${stderr.toString('utf8')}${stdout.toString('utf8')}`
-          if (err) reject(new GitError(args, text || err.message))
+          if (err) reject(new GitError(args, `${stderr}${stdout}` || err.message))
           else resolve(stdout)
         }
       )
@@ -102,9 +103,11 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
       child.stdin?.on('error', () => undefined)
       child.stdin?.end(input)
     })
-  const git = async (args: string[], input?: string): Promise<string> =>
-    (await raw(args, input)).toString('utf8')
-  return Object.assign(git, { raw })
+  const reader = new ObjectReader(cwd, env)
+  return Object.assign(git, {
+    read: (oids: string[]) => reader.read(oids),
+    close: () => reader.close()
+  })
 }
 
 /**

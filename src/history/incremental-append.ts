@@ -59,6 +59,12 @@ export interface Attempt {
   fold: Map<string, string>
 }
 
+/** A tip fetched (with the pending refs) by the caller, and its tree; nulls: no branch yet. */
+export interface Fetched {
+  tip: string | null
+  root: string | null
+}
+
 /** One case and month an attempt looks into: its files at the tip, and what the index expects. */
 interface MonthState {
   caseId: string
@@ -87,10 +93,11 @@ export async function incrementalAttempt(
   clone: Clone,
   target: BranchTarget & { entries: HistoryEntry[]; message?: string },
   withReport: boolean,
-  log: (line: string) => void
+  log: (line: string) => void,
+  fetched: Fetched | null = null
 ): Promise<Attempt> {
   const { git, dir } = clone
-  const tip = await clone.fetchTip(partialDepth(dir), { pending: true })
+  const tip = fetched ? fetched.tip : await clone.fetchTip(partialDepth(dir), { pending: true })
   const pending = await readPending(clone, target.branch)
   const own = new Set(target.entries.map(e => e.id))
   const parked = new Map<string, { entry: HistoryEntry; blob: string }>()
@@ -102,7 +109,11 @@ export async function incrementalAttempt(
     ...[...parked.values()].filter(x => !own.has(x.entry.id)).map(x => x.entry)
   ]
   const fold = new Map(pending.map(p => [p.ref, p.oid]))
-  const root = tip ? (await git(['rev-parse', `${tip}^{tree}`])).trim() : null
+  const root = fetched
+    ? fetched.root
+    : tip
+      ? (await git(['rev-parse', `${tip}^{tree}`])).trim()
+      : null
   const dirTree = root ? await historyTree(git, root, dir) : null
   if (tip) await checkHistoryBranch(clone, target, dirTree)
   const name = (rel: string) => `${target.branch}:${under(dir, rel)}`

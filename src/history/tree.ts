@@ -10,7 +10,7 @@ import type { Git } from './git'
  *
  * Git processes are what an append spends most of its time on, so objects are hashed here and
  * written to the repository in one `hash-object` per type (`flushObjects`), which checks every
- * id against git's own; trees are read many at a time with one `cat-file --batch`.
+ * id against git's own; objects are read many at a time through one `cat-file --batch` process.
  */
 export interface TreeItem {
   mode: string
@@ -38,6 +38,11 @@ const store = (git: Git): Store => {
   let s = stores.get(git)
   if (!s) stores.set(git, (s = { queued: new Map(), local: new Set() }))
   return s
+}
+
+/** Forgets what the repository held, queued objects too: it was emptied and made anew. */
+export const forgetObjects = (git: Git): void => {
+  stores.delete(git)
 }
 
 /** Objects of this repository known to be present or queued: a fetch by id can skip them. */
@@ -72,8 +77,9 @@ function parseTree(body: Buffer): TreeItem[] {
 }
 
 /**
- * Lists many trees at once (one `cat-file --batch` for those not listed yet); each must be in the
- * local object store or queued (a partial clone never lazy-fetches here).
+ * Lists many trees at once (one request to the repository's `cat-file --batch` for those not
+ * listed yet); each must be in the local object store or queued (a partial clone never
+ * lazy-fetches here).
  */
 export async function lsTrees(git: Git, oids: string[]): Promise<void> {
   const s = store(git)
@@ -84,17 +90,10 @@ export async function lsTrees(git: Git, oids: string[]): Promise<void> {
     if (q) remember(oid, parseTree(q.body))
     else unread.push(oid)
   }
-  if (unread.length === 0) return
-  const raw = await git.raw(['cat-file', '--batch'], `${unread.join('\n')}\n`)
-  let at = 0
-  for (const oid of unread) {
-    const eol = raw.indexOf(0x0a, at)
-    const [, type, size] = raw.subarray(at, eol).toString('utf8').split(' ')
+  for (const { oid, type, body } of await git.read(unread)) {
     if (type !== 'tree') throw new Error(`object ${oid} is not a tree (${type})`)
-    const start = eol + 1
-    remember(oid, parseTree(raw.subarray(start, start + Number(size))))
+    remember(oid, parseTree(body))
     s.local.add(oid)
-    at = start + Number(size) + 1
   }
 }
 
@@ -229,7 +228,7 @@ async function edit(git: Git, base: string | null, changes: TreeChanges): Promis
   return writeTree(git, [...items.values()])
 }
 
-/** Blob contents by id, read in one `cat-file --batch`; every blob must be local or queued. */
+/** Blob contents by id, read in one request; every blob must be local or queued. */
 export async function readBlobs(git: Git, oids: string[]): Promise<Map<string, string>> {
   const unique = [...new Set(oids)]
   const out = new Map<string, string>()
@@ -239,17 +238,10 @@ export async function readBlobs(git: Git, oids: string[]): Promise<Map<string, s
     if (q) out.set(oid, q.body.toString('utf8'))
     return !q
   })
-  if (unread.length === 0) return out
-  const raw = await git.raw(['cat-file', '--batch'], `${unread.join('\n')}\n`)
-  let at = 0
-  for (const oid of unread) {
-    const eol = raw.indexOf(0x0a, at)
-    const [, type, size] = raw.subarray(at, eol).toString('utf8').split(' ')
+  for (const { oid, type, body } of await git.read(unread)) {
     if (type !== 'blob') throw new Error(`object ${oid} is not a blob`)
-    const start = eol + 1
-    out.set(oid, raw.subarray(start, start + Number(size)).toString('utf8'))
+    out.set(oid, body.toString('utf8'))
     s.local.add(oid)
-    at = start + Number(size) + 1
   }
   return out
 }
