@@ -122,8 +122,8 @@ function queue(git: Git, type: 'blob' | 'tree', body: Buffer): string {
 }
 
 /** Queues a blob (written by the next `flushObjects`); returns its id. */
-export const writeBlob = async (git: Git, text: string): Promise<string> =>
-  queue(git, 'blob', Buffer.from(text, 'utf8'))
+export const writeBlob = async (git: Git, content: string | Buffer): Promise<string> =>
+  queue(git, 'blob', typeof content === 'string' ? Buffer.from(content, 'utf8') : content)
 
 /** Git's order of tree items: by name, a tree's name compared as if it ended with `/`. */
 const sortKey = (i: TreeItem): Buffer => Buffer.from(i.type === 'tree' ? `${i.name}/` : i.name)
