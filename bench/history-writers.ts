@@ -3,7 +3,10 @@
  * result of 4 entries, the real render, the default retry settings), onto one bare remote that
  * already holds a history. Prints per writer its wall time and attempts, and checks that every
  * entry is present exactly once and the final README lists the newest ones.
- * Run: npm run bench:writers -- [writers=32] [entries=2000]
+ * Run: npm run bench:writers -- [writers=32] [entries=2000] [retry]
+ *
+ * With `retry`, the remote refuses pending refs (an update hook), so writers cannot park their
+ * entries and land by retrying alone: the design without group commit, measured for comparison.
  */
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -64,12 +67,20 @@ function spawnWriter(args: string[]): Promise<{ code: number | null; out: string
 async function main(): Promise<void> {
   const writers = Number(process.argv[2] ?? 32)
   const seedEntries = Number(process.argv[3] ?? 2000)
+  const retryOnly = process.argv[4] === 'retry'
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'history-writers-'))
   try {
     console.log(load())
     const bare = path.join(tmp, 'remote.git')
     sh(tmp, 'init', '-q', '--bare', bare)
     sh(bare, 'config', 'uploadpack.allowFilter', 'true')
+    if (retryOnly) {
+      fs.writeFileSync(
+        path.join(bare, 'hooks', 'update'),
+        '#!/bin/sh\ncase "$1" in refs/gnes-bench/*) echo "no pending refs here" >&2; exit 1;; esac\n',
+        { mode: 0o755 }
+      )
+    }
     const start = Date.UTC(2024, 0, 1)
     const seed = Array.from({ length: Math.ceil(seedEntries / 4) }, (_, i) =>
       entriesFromResult(result(new Date(start + i * 6 * 3600_000))).map(e => ({
@@ -85,7 +96,10 @@ async function main(): Promise<void> {
       entries: seed,
       render: render()
     })
-    console.log(`seeded ${seed.length} entries; starting ${writers} writers at once`)
+    console.log(
+      `seeded ${seed.length} entries; starting ${writers} writers at once` +
+        (retryOnly ? ' (the remote refuses pending refs: retries only)' : '')
+    )
 
     const t0 = performance.now()
     const end = start + (seed.length / 4) * 6 * 3600_000
