@@ -6,7 +6,7 @@ import { GitError } from './git'
 import { fullAppend, fullUpdate } from './full-update'
 import { incrementalAttempt, type Attempt, type Fetched } from './incremental-append'
 import { entryPath } from './layout'
-import { pushPending, readPending } from './pending'
+import { listPending, pushPending, readPending } from './pending'
 import { appendMessage } from './plan'
 import { checkAdded } from './verify'
 import { INDEX_DIR, INDEX_SCHEMA_V1, indexSchemaOf } from './manifest'
@@ -40,7 +40,7 @@ export async function readBranchHistory(loc: BranchLocation): Promise<HistoryEnt
     const stored = tip ? readHistory(clone.historyDir, { label: clone.label }) : []
     const ids = new Set(stored.map(e => e.id))
     const waiting: HistoryEntry[] = []
-    for (const p of await readPending(clone, loc.branch)) {
+    for (const p of await readPending(clone, await listPending(clone, loc.branch))) {
       for (const { entry } of p.entries) {
         if (ids.has(entry.id)) continue
         ids.add(entry.id)
@@ -72,6 +72,7 @@ export async function appendToBranch(
     // the rest are parked on a pending ref after the first rejected push (see pending.ts).
     let first: Attempt | null = null
     let parked: Map<string, string> | null = null
+    let parkedAt: string | undefined
     let parkTried = false
     const landed = await pushLoop(clone, target, log, async n => {
       if (n > 1 && !parkTried && first) {
@@ -83,6 +84,7 @@ export async function appendToBranch(
           try {
             const pending = await pushPending(clone, target.branch, rest, message)
             parked = new Map(rest.map(e => [entryPath(e), pending.blobs.get(e.id)!]))
+            parkedAt = pending.ref
             log(
               `history: parked ${rest.length} entries at ${pending.ref} until they are folded into ${target.branch}`
             )
@@ -96,7 +98,7 @@ export async function appendToBranch(
       // The first attempt starts from the tip fetched just now.
       const attempt = await incrementalAttempt(
         clone,
-        target,
+        { ...target, parkedAt },
         n === 1,
         log,
         n === 1 ? fetched : null
@@ -109,7 +111,7 @@ export async function appendToBranch(
     if (parked && !landed.pushed) {
       // Another writer folded the parked entries: they are on the branch, each with its blob.
       const root = (await clone.git(['rev-parse', `${landed.result.tip}^{tree}`])).trim()
-      await checkAdded(clone.git, root, clone.dir, parked)
+      await checkAdded(clone.git, root, clone.dir, parked, `${target.branch} after its fold`)
       log(`history: entries folded into ${target.branch} by another writer`)
     }
     const out = landed.result.outcome

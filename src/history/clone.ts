@@ -37,14 +37,14 @@ export interface Clone {
    * Fetches the branch tip, null when the branch is absent. With `depth`, a partial fetch: only
    * trees less than `depth` levels deep, no blobs (servers without filters send everything).
    * With `pending`, the branch's pending refs come in the same fetch (their files' blobs do not),
-   * and those the remote no longer has are dropped here: `readPending` lists them.
+   * and those the remote no longer has are dropped here: `listPending` lists them.
    */
   fetchTip(depth?: number, options?: { pending?: boolean }): Promise<string | null>
   /** Fetches objects by id (a tree without the trees and blobs it lists), in one round trip. */
   fetchObjects(oids: string[]): Promise<void>
   /**
    * Fetches the tip in full and makes the work tree exactly its tree (empty when absent); the
-   * branch's pending refs come along, for `readPending`.
+   * branch's pending refs come along, for `listPending`.
    */
   checkout(): Promise<string | null>
   /**

@@ -31,7 +31,7 @@ import {
   type MonthIndex
 } from './manifest'
 import { expandRanges, toRanges } from './month-ranges'
-import { readPending } from './pending'
+import { listPending, readPending } from './pending'
 import { appendMessage, planAppend } from './plan'
 import { parseEntry } from './read'
 import { renderReport } from './render-report'
@@ -91,14 +91,18 @@ const monthKey = (caseId: string, month: string) => `${caseId}\0${month}`
  */
 export async function incrementalAttempt(
   clone: Clone,
-  target: BranchTarget & { entries: HistoryEntry[]; message?: string },
+  target: BranchTarget & { entries: HistoryEntry[]; message?: string; parkedAt?: string },
   withReport: boolean,
   log: (line: string) => void,
   fetched: Fetched | null = null
 ): Promise<Attempt> {
   const { git, dir } = clone
   const tip = fetched ? fetched.tip : await clone.fetchTip(partialDepth(dir), { pending: true })
-  const pending = await readPending(clone, target.branch)
+  const refs = await listPending(clone, target.branch)
+  // A writer whose parked ref is gone had its entries folded (only a fold deletes pending refs):
+  // it checks they are on the branch and reads no one else's.
+  const foldedElsewhere = target.parkedAt !== undefined && !refs.has(target.parkedAt)
+  const pending = foldedElsewhere ? [] : await readPending(clone, refs)
   const own = new Set(target.entries.map(e => e.id))
   const parked = new Map<string, { entry: HistoryEntry; blob: string }>()
   for (const p of pending)

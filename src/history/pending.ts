@@ -62,20 +62,28 @@ export async function pushPending(
   return { ref, blobs }
 }
 
-/**
- * The pending refs fetched with the tip (`Clone.fetchTip`), each with its entries, validated as
- * stored entries are: a pending entry that does not parse stops the run, naming its ref.
- */
-export async function readPending(clone: Clone, branch: string): Promise<Pending[]> {
-  const { git } = clone
+/** The pending refs fetched with the tip (`Clone.fetchTip`): ref name → the commit it holds. */
+export async function listPending(clone: Clone, branch: string): Promise<Map<string, string>> {
   const prefix = pendingPrefix(branch, clone.dir)
-  const refs = (await git(['for-each-ref', '--format=%(objectname) %(refname)', prefix]))
-    .split('\n')
-    .filter(Boolean)
-    .map(line => {
-      const [oid, ref] = line.split(' ')
-      return { oid, ref }
-    })
+  const lines = await clone.git(['for-each-ref', '--format=%(objectname) %(refname)', prefix])
+  return new Map(
+    lines
+      .split('\n')
+      .filter(Boolean)
+      .map(line => {
+        const [oid, ref] = line.split(' ')
+        return [ref, oid] as [string, string]
+      })
+  )
+}
+
+/**
+ * The entries of pending refs (`listPending`), validated as stored entries are: a pending entry
+ * that does not parse stops the run, naming its ref.
+ */
+export async function readPending(clone: Clone, listed: Map<string, string>): Promise<Pending[]> {
+  const { git } = clone
+  const refs = [...listed].map(([ref, oid]) => ({ ref, oid }))
   if (refs.length === 0) return []
   // Every pending commit's files in one process: a root commit's diff lists its whole tree.
   const raw = await git([

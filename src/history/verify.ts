@@ -11,10 +11,11 @@ export async function checkAdded(
   git: Git,
   root: string,
   dir: string,
-  added: Map<string, string>
+  added: Map<string, string>,
+  where = 'the tree to push'
 ): Promise<void> {
   for (const [rel, blob] of added) {
     const item = await itemAt(git, root, under(dir, rel))
-    if (item?.oid !== blob) throw new Error(`internal error: ${rel} is not in the tree to push`)
+    if (item?.oid !== blob) throw new Error(`internal error: ${rel} is not in ${where}`)
   }
 }
