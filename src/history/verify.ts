@@ -5,7 +5,8 @@ import { itemAt } from './tree'
 /**
  * Nothing may get lost between writing and committing: every added entry (path relative to the
  * history directory → blob id) is in the tree about to be committed, with the blob written for it.
- * Ignore rules cannot interfere (trees are built with mktree), so a miss is a bug, reported as one.
+ * Ignore rules cannot interfere (trees are built from ids, not a work tree), so a miss is a bug,
+ * reported as one.
  */
 export async function checkAdded(
   git: Git,
