@@ -50,7 +50,8 @@ test('first run creates gh-pages as an orphan branch holding the entries and the
     month: '2026-11',
     tree: git(bare, 'rev-parse', 'gh-pages:benchmarks/entries/1/2026/11').trim(),
     entries: { [file]: entries[0].id },
-    summaries: { [file]: { ...entries[0], samples: null, runs: [] } }
+    // The summary: no samples or runs, its figures rounded to microseconds (the dashboard's).
+    summaries: { [file]: { ...entries[0], samples: null, runs: [], legacyMBps: 4545.454545 } }
   })
   expect(JSON.parse(show(bare, 'gh-pages', `benchmarks/${entryPath(entries[0])}`))).toEqual(
     entries[0]

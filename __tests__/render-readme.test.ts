@@ -273,11 +273,12 @@ describe("an append's render, from each case's newest entries only", () => {
       'Showing the newest 2 entries; the dashboard has them all.'
     ])
     const script = fs.readFileSync(path.join(dir, 'data/cases.js'), 'utf8')
+    // The case's months as ranges of consecutive months, newest first.
     let listed: { cases: { id: string; months: string[]; total: number }[] } | undefined
     new Function('window', script)({ glbData: { cases: (d: typeof listed) => (listed = d) } })
     expect(listed!.cases.map(c => [c.id, c.months, c.total])).toEqual([
-      ['1/minimal@0.5', ['2026-01', '2025-12'], 40],
-      ['1/burst', ['2026-01', '2025-12'], 40]
+      ['1/minimal@0.5', ['2025-12..2026-01'], 40],
+      ['1/burst', ['2025-12..2026-01'], 40]
     ])
   })
 })

@@ -73,21 +73,88 @@ const objectIds = (repo: string): Set<string> =>
     : new Set()
 
 /**
- * Bytes that crossed the wire into `repo` since `before`: the objects of its new packs that it did
- * not hold, as stored there (deltas stay deltas). A thin pack's bases, which git appends to the
- * received pack from objects the repository already had, are not counted: they were not sent.
+ * Objects that crossed the wire into `repo` since `before`, with their bytes: the objects of its
+ * new packs that it did not hold, as stored there (deltas stay deltas). A thin pack's bases, which
+ * git appends to the received pack from objects the repository already had, are not counted: they
+ * were not sent.
  */
-function receivedBytes(repo: string, packsBefore: Set<string>, before: Set<string>): number {
-  let bytes = 0
+function received(
+  repo: string,
+  packsBefore: Set<string>,
+  before: Set<string>
+): Map<string, number> {
+  const out = new Map<string, number>()
   for (const p of packs(repo)) {
     if (packsBefore.has(p)) continue
     const idx = path.join(repo, 'objects', 'pack', p.replace(/\.pack$/, '.idx'))
     for (const line of sh(repo, 'verify-pack', '-v', idx).split('\n')) {
       const [oid, type, , inPack] = line.split(/\s+/)
-      if (/^(commit|tree|blob|tag)$/.test(type) && !before.has(oid)) bytes += Number(inPack)
+      if (/^(commit|tree|blob|tag)$/.test(type) && !before.has(oid)) out.set(oid, Number(inPack))
     }
   }
-  return bytes
+  return out
+}
+
+const total = (objects: Map<string, number>): number =>
+  [...objects.values()].reduce((a, b) => a + b, 0)
+
+/** Objects grouped as pushedByKind groups them: trees, and files by their folder. */
+function byKind(kinds: Map<string, string>, objects: Map<string, number>): string {
+  const groups = new Map<string, number>()
+  for (const [oid, bytes] of objects) {
+    const kind = kinds.get(oid) ?? 'commits'
+    groups.set(kind, (groups.get(kind) ?? 0) + bytes)
+  }
+  return [...groups]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${kb(n)}`)
+    .join(', ')
+}
+
+/** Object id → kind (trees, or the file's folder in the history directory) at a commit of `repo`. */
+function kindsAt(repo: string, commit: string): Map<string, string> {
+  const kinds = new Map<string, string>()
+  for (const line of sh(repo, 'ls-tree', '-r', '-t', commit).trim().split('\n')) {
+    const [meta, file] = line.split('\t')
+    const [, type, oid] = meta.split(' ')
+    kinds.set(oid, type === 'tree' ? 'trees' : (file.split('/')[1] ?? file))
+  }
+  return kinds
+}
+
+/**
+ * Git processes the append started (not their children), by command, and the seconds its fetches
+ * took (git's own clock, from the trace2 events), so the work beyond the fetch can be told apart.
+ */
+function gitProcesses(traceFile: string): { summary: string; fetchSeconds: number } {
+  if (!fs.existsSync(traceFile)) return { summary: '0 git processes', fetchSeconds: 0 }
+  const events = fs
+    .readFileSync(traceFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map(l => JSON.parse(l) as { event: string; sid: string; argv?: string[]; t_abs?: number })
+    .filter(e => !e.sid.includes('/'))
+  const command = new Map<string, string>()
+  for (const e of events.filter(e => e.event === 'start')) {
+    command.set(
+      e.sid,
+      (e.argv ?? []).slice(1).find(a => !a.startsWith('-') && !a.includes('=')) ?? '?'
+    )
+  }
+  const byCommand = new Map<string, { n: number; seconds: number }>()
+  for (const c of command.values()) {
+    byCommand.set(c, { n: (byCommand.get(c)?.n ?? 0) + 1, seconds: 0 })
+  }
+  for (const e of events.filter(e => e.event === 'exit')) {
+    const c = byCommand.get(command.get(e.sid) ?? '?')
+    if (c) c.seconds += e.t_abs ?? 0
+  }
+  const fetchSeconds = byCommand.get('fetch')?.seconds ?? 0
+  const counts = [...byCommand]
+    .sort((a, b) => b[1].n - a[1].n)
+    .map(([c, { n, seconds }]) => `${c} ${n} ${seconds.toFixed(2)} s`)
+    .join(', ')
+  return { summary: `${command.size} git processes (${counts})`, fetchSeconds }
 }
 
 async function append(
@@ -118,6 +185,9 @@ async function append(
       rendering += performance.now() - r0
     }
   }
+  const trace = path.join(workDir, '..', 'trace2.json')
+  fs.rmSync(trace, { force: true })
+  process.env.GIT_TRACE2_EVENT = trace
   const t0 = performance.now()
   const out = await appendToBranch({
     repo: bare,
@@ -127,17 +197,26 @@ async function append(
     entries: entriesFromResult(result(at)),
     render: timed
   })
-  const took = `${secs(t0)} (README and charts ${(rendering / 1000).toFixed(2)} s)`
-  const fetched = receivedBytes(work, workPacks, workObjects)
-  const pushed = receivedBytes(bare, packsBefore, remoteObjects)
+  const seconds = (performance.now() - t0) / 1000
+  delete process.env.GIT_TRACE2_EVENT
+  const git = gitProcesses(trace)
+  const took =
+    `${seconds.toFixed(2)} s (README and charts ${(rendering / 1000).toFixed(2)} s, ` +
+    `fetches ${git.fetchSeconds.toFixed(2)} s, beyond the fetches ${(seconds - git.fetchSeconds).toFixed(2)} s)`
+  const fetched = received(work, workPacks, workObjects)
+  const pushed = received(bare, packsBefore, remoteObjects)
   const changed = sh(bare, 'diff-tree', '-r', '--name-only', `${out.commit}^`, out.commit!)
     .trim()
     .split('\n')
   console.log(
-    `${label}: ${took}, ${out.attempts} attempt(s); fetched ${kb(fetched)}, ` +
-      `pushed ${kb(pushed)}, remote grew ${kb(objectBytes(path.join(bare, 'objects')) - remoteBefore)}; ` +
+    `${label}: ${took}, ${out.attempts} attempt(s), ${git.summary}; fetched ${kb(total(fetched))}, ` +
+      `pushed ${kb(total(pushed))}, remote grew ${kb(objectBytes(path.join(bare, 'objects')) - remoteBefore)}; ` +
       `${changed.length} files changed`
   )
+  if (fetched.size > 0) {
+    // What was fetched, by kind: objects of the tip the append started from.
+    console.log(`  fetched by kind: ${byKind(kindsAt(bare, `${out.commit}^`), fetched)}`)
+  }
   console.log(
     `  pushed by kind (as stored in the remote's pack): ${pushedByKind(bare, out.commit!)}`
   )

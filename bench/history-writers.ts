@@ -3,7 +3,10 @@
  * result of 4 entries, the real render, the default retry settings), onto one bare remote that
  * already holds a history. Prints per writer its wall time and attempts, and checks that every
  * entry is present exactly once and the final README lists the newest ones.
- * Run: npm run bench:writers -- [writers=32] [entries=2000]
+ * Run: npm run bench:writers -- [writers=32] [entries=2000] [retry]
+ *
+ * With `retry`, the remote refuses pending refs (an update hook), so writers cannot park their
+ * entries and land by retrying alone: the design without group commit, measured for comparison.
  */
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -41,6 +44,8 @@ async function writer([repo, workDir, at]: string[]): Promise<void> {
       added: out.added,
       sha: entries[0].commit.sha,
       attempts: log.filter(l => / rejected at attempt /.test(l)).length + 1,
+      parked: log.some(l => /^history: parked /.test(l)),
+      foldedByOther: log.some(l => /folded into .* by another writer/.test(l)),
       log
     })
   )
@@ -62,12 +67,20 @@ function spawnWriter(args: string[]): Promise<{ code: number | null; out: string
 async function main(): Promise<void> {
   const writers = Number(process.argv[2] ?? 32)
   const seedEntries = Number(process.argv[3] ?? 2000)
+  const retryOnly = process.argv[4] === 'retry'
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'history-writers-'))
   try {
     console.log(load())
     const bare = path.join(tmp, 'remote.git')
     sh(tmp, 'init', '-q', '--bare', bare)
     sh(bare, 'config', 'uploadpack.allowFilter', 'true')
+    if (retryOnly) {
+      fs.writeFileSync(
+        path.join(bare, 'hooks', 'update'),
+        '#!/bin/sh\ncase "$1" in refs/gnes-bench/*) echo "no pending refs here" >&2; exit 1;; esac\n',
+        { mode: 0o755 }
+      )
+    }
     const start = Date.UTC(2024, 0, 1)
     const seed = Array.from({ length: Math.ceil(seedEntries / 4) }, (_, i) =>
       entriesFromResult(result(new Date(start + i * 6 * 3600_000))).map(e => ({
@@ -83,7 +96,10 @@ async function main(): Promise<void> {
       entries: seed,
       render: render()
     })
-    console.log(`seeded ${seed.length} entries; starting ${writers} writers at once`)
+    console.log(
+      `seeded ${seed.length} entries; starting ${writers} writers at once` +
+        (retryOnly ? ' (the remote refuses pending refs: retries only)' : '')
+    )
 
     const t0 = performance.now()
     const end = start + (seed.length / 4) * 6 * 3600_000
@@ -99,7 +115,14 @@ async function main(): Promise<void> {
       .filter(o => o.code === 0)
       .map(
         o =>
-          JSON.parse(o.out) as { seconds: number; added: string[]; attempts: number; sha: string }
+          JSON.parse(o.out) as {
+            seconds: number
+            added: string[]
+            attempts: number
+            sha: string
+            parked: boolean
+            foldedByOther: boolean
+          }
       )
     const times = done.map(d => d.seconds).sort((a, b) => a - b)
     const attempts = done.map(d => d.attempts).sort((a, b) => a - b)
@@ -111,15 +134,22 @@ async function main(): Promise<void> {
     console.log(
       `per writer (seconds/attempts): ${done.map(d => `${d.seconds.toFixed(1)}/${d.attempts}`).join(' ')}`
     )
+    console.log(
+      `${done.filter(d => d.parked).length} writers parked their entries on a pending ref; ` +
+        `${done.filter(d => d.foldedByOther).length} saw them folded by another writer`
+    )
     const check = path.join(tmp, 'check')
     sh(tmp, 'clone', '-q', '-b', 'gh-pages', bare, check)
     const ids = readHistory(path.join(check, 'benchmarks')).map(e => e.id)
     const added = done.flatMap(d => d.added)
     const unique = new Set(ids)
+    const subjects = sh(bare, 'log', '--format=%s', 'gh-pages').trim().split('\n')
+    const pending = sh(bare, 'for-each-ref', 'refs/gnes-bench').trim().split('\n').filter(Boolean)
     console.log(
       `history: ${ids.length} entries, ${unique.size} distinct; ${added.length} reported added, ` +
         `${added.filter(id => unique.has(id)).length} of them present; ` +
-        `${sh(bare, 'rev-list', '--count', 'gh-pages').trim()} commits`
+        `${subjects.length} commits, ${subjects.filter(s => s.startsWith('history: add')).length - 1} adding writers' entries; ` +
+        `${pending.length} pending refs left`
     )
     const readme = fs.readFileSync(path.join(check, 'benchmarks', 'README.md'), 'utf8')
     // The last writer rendered: the README shows every writer's commit, up to max-entries (the

@@ -4,11 +4,15 @@ import { REMOTE, withClone, type Clone } from './clone'
 import { applyPrune, type PruneOutcome } from './dir-store'
 import { GitError } from './git'
 import { fullAppend, fullUpdate } from './full-update'
-import { incrementalAttempt } from './incremental-append'
+import { incrementalAttempt, type Attempt, type Fetched } from './incremental-append'
+import { entryPath } from './layout'
+import { listPending, pushPending, readPending } from './pending'
+import { appendMessage } from './plan'
+import { checkAdded } from './verify'
 import { INDEX_DIR, INDEX_SCHEMA_V1, indexSchemaOf } from './manifest'
 import type { PruneRule } from './plan'
 import { gitReason, pushLoop, REJECTED } from './push-loop'
-import { readHistory } from './read'
+import { readHistory, sortEntries } from './read'
 import type { HistoryEntry } from './schema'
 import { terminalSafe } from '../text/terminal'
 import { itemAt, lsTree, readBlobs } from './tree'
@@ -25,11 +29,26 @@ export type { BranchAppend, BranchCommit, BranchLocation, BranchTarget } from '.
 /** Lines quote git's output and the remote's names: control characters are made visible. */
 const stderrLog = (line: string): void => console.error(terminalSafe(line))
 
-/** The validated history at the branch tip (empty when the branch is absent); writes nothing. */
+/**
+ * The validated history at the branch tip (empty when the branch is absent), with the entries
+ * parked on pending refs that are not on the branch yet (see pending.ts), oldest first; writes
+ * nothing.
+ */
 export async function readBranchHistory(loc: BranchLocation): Promise<HistoryEntry[]> {
-  return withClone(loc, async clone =>
-    (await clone.checkout()) ? readHistory(clone.historyDir, { label: clone.label }) : []
-  )
+  return withClone(loc, async clone => {
+    const tip = await clone.checkout()
+    const stored = tip ? readHistory(clone.historyDir, { label: clone.label }) : []
+    const ids = new Set(stored.map(e => e.id))
+    const waiting: HistoryEntry[] = []
+    for (const p of await readPending(clone, await listPending(clone, loc.branch))) {
+      for (const { entry } of p.entries) {
+        if (ids.has(entry.id)) continue
+        ids.add(entry.id)
+        waiting.push(entry)
+      }
+    }
+    return waiting.length > 0 ? sortEntries([...stored, ...waiting]) : stored
+  })
 }
 
 /**
@@ -47,11 +66,54 @@ export async function appendToBranch(
 ): Promise<BranchAppend> {
   const log = target.log ?? stderrLog
   return withClone(target, async clone => {
-    const legacy = await needsFullIndex(clone, target)
+    const { legacy, fetched } = await needsFullIndex(clone, target)
     if (legacy) return fullAppend(clone, target, log)
-    const landed = await pushLoop(clone, target, log, n =>
-      incrementalAttempt(clone, target, n === 1, log)
-    )
+    // Entries stored before this append (by the first attempt's look at the tip) are `present`;
+    // the rest are parked on a pending ref after the first rejected push (see pending.ts).
+    let first: Attempt | null = null
+    let parked: Map<string, string> | null = null
+    let parkedAt: string | undefined
+    let parkTried = false
+    const landed = await pushLoop(clone, target, log, async n => {
+      if (n > 1 && !parkTried && first) {
+        parkTried = true
+        const stored = new Set(first.outcome.present)
+        const rest = target.entries.filter(e => !stored.has(e.id))
+        if (rest.length > 0) {
+          const message = target.message ?? appendMessage(rest)
+          try {
+            const pending = await pushPending(clone, target.branch, rest, message)
+            parked = new Map(rest.map(e => [entryPath(e), pending.blobs.get(e.id)!]))
+            parkedAt = pending.ref
+            log(
+              `history: parked ${rest.length} entries at ${pending.ref} until they are folded into ${target.branch}`
+            )
+          } catch (err) {
+            // A remote that refuses refs outside branches still gets the entries, by retrying.
+            if (!(err instanceof GitError)) throw err
+            log(`history: could not park the entries (${gitReason(err)}); retrying the append`)
+          }
+        }
+      }
+      // The first attempt starts from the tip fetched just now.
+      const attempt = await incrementalAttempt(
+        clone,
+        { ...target, parkedAt },
+        n === 1,
+        log,
+        n === 1 ? fetched : null
+      )
+      first ??= attempt
+      return attempt
+    })
+    const stored = new Set(first!.outcome.present)
+    const own = target.entries.filter(e => !stored.has(e.id))
+    if (parked && !landed.pushed) {
+      // Another writer folded the parked entries: they are on the branch, each with its blob.
+      const root = (await clone.git(['rev-parse', `${landed.result.tip}^{tree}`])).trim()
+      await checkAdded(clone.git, root, clone.dir, parked, `${target.branch} after its fold`)
+      log(`history: entries folded into ${target.branch} by another writer`)
+    }
     const out = landed.result.outcome
     const ref = `refs/heads/${target.branch}`
     const stillTip = async () =>
@@ -68,7 +130,7 @@ export async function appendToBranch(
       )
       if (again.commit) {
         try {
-          await clone.push(again.commit)
+          await clone.push(again.commit, again.fold)
           landed.result.commit = again.commit
         } catch (err) {
           if (!(err instanceof GitError && REJECTED.test(err.output))) throw err
@@ -78,13 +140,14 @@ export async function appendToBranch(
         }
       }
     }
+    const landedOwn = landed.pushed || parked !== null
     return {
       commit: landed.result.commit ?? landed.result.tip,
-      pushed: landed.pushed,
+      pushed: landedOwn,
       attempts: landed.attempts,
-      added: out.added,
-      present: out.present,
-      all: out.all,
+      added: landedOwn ? own.map(e => e.id) : [],
+      present: first!.outcome.present.filter(id => target.entries.some(e => e.id === id)),
+      all: landedOwn ? own : [],
       missing: out.missing,
       total: out.total
     }
@@ -95,22 +158,26 @@ export async function appendToBranch(
  * True when the branch was written by an earlier version: entries but no index, or an index
  * without entry summaries (`history-index@1`). Either is read in full once and indexed afresh.
  */
-async function needsFullIndex(clone: Clone, target: BranchTarget): Promise<boolean> {
-  const tip = await clone.fetchTip(partialDepth(clone.dir))
-  if (!tip) return false
+async function needsFullIndex(
+  clone: Clone,
+  target: BranchTarget
+): Promise<{ legacy: boolean; fetched: Fetched }> {
+  const tip = await clone.fetchTip(partialDepth(clone.dir), { pending: true })
+  if (!tip) return { legacy: false, fetched: { tip: null, root: null } }
   const root = (await clone.git(['rev-parse', `${tip}^{tree}`])).trim()
+  const fetched = { tip, root }
   const found = await checkHistoryBranch(
     clone,
     target,
     await historyTree(clone.git, root, clone.dir)
   )
-  if (!found.index) return found.entries
+  if (!found.index) return { legacy: found.entries, fetched }
   const index = await itemAt(clone.git, root, under(clone.dir, INDEX_DIR))
   const heads = index?.type === 'tree' ? await lsTree(clone.git, index.oid) : []
   const blobs = heads.filter(h => h.type === 'blob').map(h => h.oid)
   await clone.fetchObjects(blobs)
   const texts = await readBlobs(clone.git, blobs)
-  return [...texts.values()].some(t => indexSchemaOf(t) === INDEX_SCHEMA_V1)
+  return { legacy: [...texts.values()].some(t => indexSchemaOf(t) === INDEX_SCHEMA_V1), fetched }
 }
 
 /** Deletes the entries the rule selects from the history on a git branch, in one commit. */

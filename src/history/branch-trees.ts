@@ -4,7 +4,7 @@ import { HistoryError } from './errors'
 import { redactUrl, type Git } from './git'
 import { ENTRIES_DIR, monthOfDirs } from './layout'
 import { caseIndexPath, idsOfFiles, INDEX_DIR } from './manifest'
-import { itemAt, lsTree, type TreeItem } from './tree'
+import { itemAt, lsTree, lsTrees, type TreeItem } from './tree'
 
 /**
  * Reading the history's git trees at a tip, on a partial clone: where the history directory is,
@@ -66,7 +66,9 @@ export async function monthsUnder(
   const out = new Map<string, TreeItem>()
   if (!tree) return out
   const years = await lsTree(clone.git, tree)
-  await clone.fetchObjects(years.filter(y => y.type === 'tree').map(y => y.oid))
+  const yearTrees = years.filter(y => y.type === 'tree').map(y => y.oid)
+  await clone.fetchObjects(yearTrees)
+  await lsTrees(clone.git, yearTrees)
   for (const year of years) {
     if (year.type !== 'tree' || !/^\d{4}$/.test(year.name)) {
       throw new HistoryError(
@@ -93,15 +95,15 @@ export async function fetchTreesOn(
   paths: string[]
 ): Promise<void> {
   if (!base) return
-  const listed = new Map<string, TreeItem[]>()
   let level = paths.map(p => ({ oid: base, rest: p.split('/').slice(0, -1) }))
   while (level.length > 0) {
-    await clone.fetchObjects([...new Set(level.map(l => l.oid))])
+    const oids = [...new Set(level.map(l => l.oid))]
+    await clone.fetchObjects(oids)
+    await lsTrees(clone.git, oids)
     const next: typeof level = []
     for (const l of level) {
       if (l.rest.length === 0) continue
-      if (!listed.has(l.oid)) listed.set(l.oid, await lsTree(clone.git, l.oid))
-      const item = listed.get(l.oid)!.find(i => i.name === l.rest[0])
+      const item = (await lsTree(clone.git, l.oid)).find(i => i.name === l.rest[0])
       if (item?.type === 'tree') next.push({ oid: item.oid, rest: l.rest.slice(1) })
     }
     level = next

@@ -3,6 +3,8 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import type { BranchLocation } from './branch-target'
 import { checkRepository, GitError, gitIn, type Git } from './git'
+import { pendingPrefix } from './pending'
+import { forgetObjects, isKnown, markLocal } from './tree'
 
 /**
  * The work repository of one append or prune: a partial or full clone of the history branch,
@@ -34,14 +36,23 @@ export interface Clone {
   /**
    * Fetches the branch tip, null when the branch is absent. With `depth`, a partial fetch: only
    * trees less than `depth` levels deep, no blobs (servers without filters send everything).
+   * With `pending`, the branch's pending refs come in the same fetch (their files' blobs do not),
+   * and those the remote no longer has are dropped here: `listPending` lists them.
    */
-  fetchTip(depth?: number): Promise<string | null>
+  fetchTip(depth?: number, options?: { pending?: boolean }): Promise<string | null>
   /** Fetches objects by id (a tree without the trees and blobs it lists), in one round trip. */
   fetchObjects(oids: string[]): Promise<void>
-  /** Fetches the tip in full and makes the work tree exactly its tree (empty when absent). */
+  /**
+   * Fetches the tip in full and makes the work tree exactly its tree (empty when absent); the
+   * branch's pending refs come along, for `listPending`.
+   */
   checkout(): Promise<string | null>
-  /** Pushes `commit` to the branch without force, and checks the remote's tip is that commit. */
-  push(commit: string): Promise<void>
+  /**
+   * Pushes `commit` to the branch without force, and checks the remote's tip is that commit. With
+   * `fold` (pending ref → the commit it held when read), the same atomic push deletes those refs,
+   * each only if it still holds that commit: the branch moves and the refs go, or nothing changes.
+   */
+  push(commit: string, fold?: Map<string, string>): Promise<void>
 }
 
 /** True when the work repository holds a partial fetch of the history remote. */
@@ -64,14 +75,28 @@ export async function withClone<T>(
   const work = loc.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-history-'))
   const git = gitIn(work, { token: loc.token, identity: loc.identity })
   const tracking = `refs/remotes/history/${loc.branch}`
-  const fetchTip = async (depth?: number): Promise<string | null> => {
+  const pending = pendingPrefix(loc.branch, dir)
+  const pendingSpec = `+${pending}*:${pending}*`
+  // Whether objects may have arrived that this process has not seen (a fetch of the tip, or a
+  // clone reused from an earlier append): then a fetch by id first lists what the clone holds.
+  let unlisted = true
+  const fetchTip = async (
+    depth?: number,
+    options: { pending?: boolean } = {}
+  ): Promise<string | null> => {
+    unlisted = true
     const filter = depth === undefined ? [] : [`--filter=combine:tree:${depth}+blob:none`]
     const spec = `+refs/heads/${loc.branch}:${tracking}`
+    const fetch = ['fetch', '-q', '--no-tags', ...filter]
+    const refs = options.pending ? ['--prune', '--', REMOTE, pendingSpec] : ['--', REMOTE]
     try {
-      await git(['fetch', '-q', '--no-tags', '--depth=1', ...filter, '--', REMOTE, spec])
+      await git([...fetch, '--depth=1', ...refs, spec])
     } catch (err) {
-      if (err instanceof GitError && /couldn't find remote ref/.test(err.output)) return null
-      throw err
+      if (!(err instanceof GitError && /couldn't find remote ref/.test(err.output))) throw err
+      // No branch yet; writers racing to create it may have parked entries already (root
+      // commits: no depth to limit, and git refuses --depth when nothing matches).
+      if (options.pending) await git([...fetch, '--prune', '--', REMOTE, pendingSpec])
+      return null
     }
     return (await git(['rev-parse', '--verify', tracking])).trim()
   }
@@ -89,21 +114,40 @@ export async function withClone<T>(
       label: `${loc.branch}:${dir}`,
       fetchTip,
       async fetchObjects(oids) {
+        oids = [...new Set(oids)].filter(o => !isKnown(git, o))
         if (oids.length === 0) return
-        // Objects made or fetched by an earlier append in this clone are not fetched again.
-        const list = ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']
-        const local = new Set((await git(list)).split('\n'))
-        oids = oids.filter(o => !local.has(o))
-        if (oids.length === 0) return
+        if (unlisted) {
+          // Objects of the tip's fetch, or made or fetched by an earlier append in this clone,
+          // are not fetched again. They are listed, not looked up: a lookup of a missing object
+          // makes a partial clone fetch it.
+          const list = ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']
+          markLocal(git, (await git(list)).split('\n').filter(Boolean))
+          unlisted = false
+          oids = oids.filter(o => !isKnown(git, o))
+          if (oids.length === 0) return
+        }
         // As git's own lazy fetch asks: objects by id, no negotiation, no connectivity walk.
         const args = ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '-q', '--no-tags']
         // tree:0 sends the objects asked for and nothing below them: a year's tree, not its months.
         const only = ['--no-write-fetch-head', '--recurse-submodules=no', '--filter=tree:0']
-        await git([...args, ...only, '--stdin', '--', REMOTE], `${[...new Set(oids)].join('\n')}\n`)
+        await git([...args, ...only, '--stdin', '--', REMOTE], `${oids.join('\n')}\n`)
+        markLocal(git, oids)
       },
-      async push(commit) {
+      async push(commit, fold = new Map()) {
         const ref = `refs/heads/${loc.branch}`
-        await git(['push', '-q', '--porcelain', '--', REMOTE, `${commit}:${ref}`])
+        const leases = [...fold].map(([r, oid]) => `--force-with-lease=${r}:${oid}`)
+        const atomic = fold.size > 0 ? ['--atomic', ...leases] : []
+        const deletes = [...fold.keys()].map(r => `:${r}`)
+        await git([
+          'push',
+          '-q',
+          '--porcelain',
+          ...atomic,
+          '--',
+          REMOTE,
+          `${commit}:${ref}`,
+          ...deletes
+        ])
         const remote = (await git(['ls-remote', '--', REMOTE, ref])).split(/\s/)[0]
         if (remote !== commit) {
           throw new Error(
@@ -115,17 +159,20 @@ export async function withClone<T>(
         // A clone that fetched partially would fetch each missing tree on its own at checkout:
         // the full path starts from an empty repository instead.
         if (await isPartial(git)) {
+          git.close()
+          forgetObjects(git)
           fs.rmSync(path.join(work, '.git'), { recursive: true, force: true })
           await git(['init', '-q'])
           await git(['config', `remote.${REMOTE}.url`, repo])
         }
-        const tip = await fetchTip()
+        const tip = await fetchTip(undefined, { pending: true })
         await git(tip ? ['reset', '-q', '--hard', tip] : ['read-tree', '--empty'])
         await git(['clean', '-q', '-ffdx'])
         return tip
       }
     })
   } finally {
+    git.close()
     if (!loc.workDir) fs.rmSync(work, { recursive: true, force: true })
   }
 }

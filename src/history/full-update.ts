@@ -16,10 +16,11 @@ import {
   type MonthIndex
 } from './manifest'
 import { ENTRIES_DIR, entryPath, monthDir } from './layout'
+import { toRanges } from './month-ranges'
 import { appendMessage } from './plan'
 import { pushLoop } from './push-loop'
 import type { HistoryEntry } from './schema'
-import { lsTree } from './tree'
+import { lsTree, lsTrees } from './tree'
 
 /**
  * Writes the index of a checked-out history: one file per case and month, from the trees of
@@ -37,6 +38,10 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
     const caseId = caseIdOf(enc, rel => `${clone.label}/${rel}`)
     const months = await monthsUnder(clone, caseTree, `${clone.label}/${ENTRIES_DIR}/${enc}`)
     let count = 0
+    await lsTrees(
+      git,
+      [...months.values()].map(m => m.oid)
+    )
     for (const [month, { oid: tree }] of months) {
       const files = (await lsTree(git, tree)).map(i => i.name)
       count += files.length
@@ -60,7 +65,7 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
       tree: caseTree,
       entries: count,
       missing: 0,
-      months: [...months.keys()].sort()
+      months: toRanges(months.keys())
     }
     fs.writeFileSync(path.join(historyDir, caseIndexPath(caseId)), serializeIndex(head))
   }

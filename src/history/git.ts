@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
 import { invalidInput } from '../config/preflight'
+import { ObjectReader, type RawObject } from './cat-file'
 
 export interface GitIdentity {
   name: string
@@ -41,8 +42,15 @@ export class GitError extends Error {
   }
 }
 
-/** Runs one git command; `input` goes to its stdin. */
-export type Git = (args: string[], input?: string) => Promise<string>
+/**
+ * Runs one git command; `input` goes to its stdin. `read` returns objects' contents through one
+ * `cat-file --batch` kept open until `close`.
+ */
+export interface Git {
+  (args: string[], input?: string): Promise<string>
+  read(oids: string[]): Promise<RawObject[]>
+  close(): void
+}
 
 /**
  * Runs git in `cwd` with everything it needs passed per call, never in global config: the identity,
@@ -80,7 +88,7 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
       ])
     )
   })
-  return (args, input) =>
+  const git = (args: string[], input?: string): Promise<string> =>
     new Promise((resolve, reject) => {
       const child = execFile(
         'git',
@@ -95,6 +103,11 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
       child.stdin?.on('error', () => undefined)
       child.stdin?.end(input)
     })
+  const reader = new ObjectReader(cwd, env)
+  return Object.assign(git, {
+    read: (oids: string[]) => reader.read(oids),
+    close: () => reader.close()
+  })
 }
 
 /**

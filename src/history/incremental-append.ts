@@ -30,11 +30,22 @@ import {
   type CaseIndex,
   type MonthIndex
 } from './manifest'
+import { expandRanges, toRanges } from './month-ranges'
+import { listPending, readPending } from './pending'
 import { appendMessage, planAppend } from './plan'
 import { parseEntry } from './read'
 import { renderReport } from './render-report'
 import type { HistoryEntry } from './schema'
-import { editTree, itemAt, lsTree, readBlobs, writeBlob, type TreeChanges } from './tree'
+import {
+  editTree,
+  flushObjects,
+  itemAt,
+  lsTree,
+  lsTrees,
+  readBlobs,
+  writeBlob,
+  type TreeChanges
+} from './tree'
 import { checkAdded } from './verify'
 
 /** The outcome of one attempt: what it would add, and the commit to push (null: nothing to push). */
@@ -44,6 +55,14 @@ export interface Attempt {
   outcome: AppendOutcome & { missing: string[]; total: number | null }
   /** Entry path → blob id of every entry added: checked in the pushed tree. */
   added: Map<string, string>
+  /** Pending refs the commit folds (ref → the commit it held): deleted by the same push. */
+  fold: Map<string, string>
+}
+
+/** A tip fetched (with the pending refs) by the caller, and its tree; nulls: no branch yet. */
+export interface Fetched {
+  tip: string | null
+  root: string | null
 }
 
 /** One case and month an attempt looks into: its files at the tip, and what the index expects. */
@@ -65,16 +84,40 @@ const monthKey = (caseId: string, month: string) => `${caseId}\0${month}`
  * tree and month index, whose entry summaries give the month's dashboard data. Stored entries are
  * not read again: the index heads say whether anything changed behind this tool's back (then that
  * case's months are all compared, and the files of a month whose tree changed are read again).
+ *
+ * Entries other writers parked on pending refs (see pending.ts) are folded into the same commit,
+ * their blobs reused, and those refs deleted by its push. When every entry of `target.entries` is
+ * on the branch already (some other writer folded them), nothing is committed.
  */
 export async function incrementalAttempt(
   clone: Clone,
-  target: BranchTarget & { entries: HistoryEntry[]; message?: string },
+  target: BranchTarget & { entries: HistoryEntry[]; message?: string; parkedAt?: string },
   withReport: boolean,
-  log: (line: string) => void
+  log: (line: string) => void,
+  fetched: Fetched | null = null
 ): Promise<Attempt> {
   const { git, dir } = clone
-  const tip = await clone.fetchTip(partialDepth(dir))
-  const root = tip ? (await git(['rev-parse', `${tip}^{tree}`])).trim() : null
+  const tip = fetched ? fetched.tip : await clone.fetchTip(partialDepth(dir), { pending: true })
+  const refs = await listPending(clone, target.branch)
+  // A writer whose parked ref is gone had its entries folded (only a fold deletes pending refs):
+  // it checks they are on the branch and reads no one else's.
+  const foldedElsewhere = target.parkedAt !== undefined && !refs.has(target.parkedAt)
+  const pending = foldedElsewhere ? [] : await readPending(clone, refs)
+  const own = new Set(target.entries.map(e => e.id))
+  const parked = new Map<string, { entry: HistoryEntry; blob: string }>()
+  for (const p of pending)
+    for (const x of p.entries) if (!parked.has(x.entry.id)) parked.set(x.entry.id, x)
+  // Own entries first (a stored one is never replaced), then what others parked, each id once.
+  const entries = [
+    ...target.entries,
+    ...[...parked.values()].filter(x => !own.has(x.entry.id)).map(x => x.entry)
+  ]
+  const fold = new Map(pending.map(p => [p.ref, p.oid]))
+  const root = fetched
+    ? fetched.root
+    : tip
+      ? (await git(['rev-parse', `${tip}^{tree}`])).trim()
+      : null
   const dirTree = root ? await historyTree(git, root, dir) : null
   if (tip) await checkHistoryBranch(clone, target, dirTree)
   const name = (rel: string) => `${target.branch}:${under(dir, rel)}`
@@ -103,7 +146,7 @@ export async function incrementalAttempt(
   // Months to look into: those the new entries go to, and every month of a case whose directory
   // changed behind the index (or that misses entries already, so the warning repeats).
   const look = new Map<string, { caseId: string; month: string }>()
-  for (const e of target.entries) {
+  for (const e of entries) {
     const month = monthOf(e.timestampEval)
     look.set(monthKey(e.caseId, month), { caseId: e.caseId, month })
   }
@@ -145,6 +188,7 @@ export async function incrementalAttempt(
   await clone.fetchObjects([...monthOids, ...indexOids])
   const indexTexts = await readBlobs(git, indexOids)
 
+  await lsTrees(git, monthOids)
   const states = new Map<string, MonthState>()
   for (const l of lookList) {
     const oid = oidAt(monthPath(l), 'tree')
@@ -177,17 +221,21 @@ export async function incrementalAttempt(
       states
         .get(monthKey(e.caseId, monthOf(e.timestampEval)))!
         .files.has(path.posix.basename(entryPath(e))),
-    target.entries
+    entries
   )
-  if (plan.add.length === 0 && !(withReport && target.entries.length === 0)) {
-    const outcome = { added: [], present: plan.present, all: [], missing: [], total: null }
-    return { tip, commit: null, added: new Map(), outcome }
+  const present = new Set(plan.present)
+  const ownStored = target.entries.length > 0 && target.entries.every(e => present.has(e.id))
+  const renderOnly = withReport && target.entries.length === 0
+  if (ownStored || (plan.add.length === 0 && !renderOnly)) {
+    const total = [...heads.values()].reduce((n, h) => n + h.entries - h.missing, 0)
+    const outcome = { added: [], present: plan.present, all: [], missing: [], total }
+    return { tip, commit: null, added: new Map(), fold: new Map(), outcome }
   }
   const changes: TreeChanges = new Map()
   const added = new Map<string, string>()
   for (const e of plan.add) {
     const rel = entryPath(e)
-    const blob = await writeBlob(git, serializeEntry(e))
+    const blob = parked.get(e.id)?.blob ?? (await writeBlob(git, serializeEntry(e)))
     changes.set(rel, blob)
     added.set(rel, blob)
   }
@@ -235,7 +283,7 @@ export async function incrementalAttempt(
     head.entries += audited.has(enc) ? Object.keys(entries).length : newHere.length
     head.missing += audited.has(enc) ? gone.length : 0
     if (Object.keys(entries).length > 0)
-      head.months = [...new Set([...head.months, s.month])].sort()
+      head.months = toRanges([...expandRanges(head.months), s.month])
     newHeads.set(enc, head)
     if (render) {
       // From the summaries, not the previous file: nothing to fetch, and the file heals itself.
@@ -267,7 +315,7 @@ export async function incrementalAttempt(
     const cases = [...allHeads.values()].map(head => ({
       caseId: head.caseId,
       total: head.entries - head.missing,
-      months: head.months,
+      months: expandRanges(head.months),
       known: new Map(
         [...states.values()]
           .filter(s => s.caseId === head.caseId)
@@ -287,17 +335,24 @@ export async function incrementalAttempt(
   const newRoot = await editTree(git, root, prefixed)
   if (!newRoot || newRoot === root) {
     const outcome = { added: [], present: plan.present, all: [], missing, total }
-    return { tip, commit: null, added, outcome }
+    return { tip, commit: null, added, fold: new Map(), outcome }
   }
   await checkAdded(git, newRoot, dir, added)
+  const folded = plan.add.some(e => !own.has(e.id))
   const message =
-    plan.add.length > 0 ? (target.message ?? appendMessage(plan.add)) : 'history: render the report'
+    plan.add.length === 0
+      ? 'history: render the report'
+      : folded
+        ? appendMessage(plan.add)
+        : (target.message ?? appendMessage(plan.add))
   const parents = tip ? ['-p', tip] : []
+  await flushObjects(git)
   const commit = (await git(['commit-tree', newRoot, ...parents, '-m', message])).trim()
   return {
     tip,
     commit,
     added,
+    fold,
     outcome: {
       added: plan.add.map(e => e.id),
       present: plan.present,

@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { HistoryError, describeIssues } from './errors'
+import { roundMicros } from './from-result'
 import { decodeSegment, encodeSegment, monthDir } from './layout'
 import { upgradeEntry } from './migrate'
+import { MONTH_RANGE } from './month-ranges'
 import type { HistoryEntry } from './schema'
 
 /**
@@ -20,9 +22,15 @@ export const INDEX_DIR = 'index'
 const MONTH = /^\d{4}-\d{2}$/
 const oid = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
 
+/** `2010-01..2016-11` or `2017-02`: consecutive months as one item (see month-ranges). */
+const monthRange = z
+  .string()
+  .regex(MONTH_RANGE)
+  .refine(r => r.slice(0, 7) <= r.slice(-7), 'a month range must not end before it starts')
+
 /**
- * `index/<case>.json`, the head of a case: a few hundred bytes plus 10 per month. When `tree`
- * differs from the case's directory at the tip, something else changed it.
+ * `index/<case>.json`, the head of a case: a few hundred bytes, and about 20 per gap in the
+ * case's months. When `tree` differs from the case's directory at the tip, something else changed it.
  */
 export const CaseIndexSchema = z
   .object({
@@ -33,8 +41,12 @@ export const CaseIndexSchema = z
     /** Entries the index lists, and how many of them the branch lacked at the last write. */
     entries: z.number().int().nonnegative(),
     missing: z.number().int().nonnegative(),
-    /** Months the index lists entries in, oldest first: a few bytes each, as compressible text. */
-    months: z.array(z.string().regex(MONTH))
+    /**
+     * Months the index lists entries in, as ranges of consecutive months, oldest first: a case
+     * benchmarked every month lists one range. Heads written before ranges list single months,
+     * which are ranges of one month.
+     */
+    months: z.array(monthRange)
   })
   .strict()
 export type CaseIndex = z.infer<typeof CaseIndexSchema>
@@ -56,9 +68,18 @@ export const MonthIndexSchema = z
   .strict()
 export type MonthIndex = z.infer<typeof MonthIndexSchema>
 
-/** What the report and the dashboard data are rendered from: no samples, no per-run summaries. */
+const roundOrNull = (v: number | null): number | null => (v === null ? null : roundMicros(v))
+
+/**
+ * What the report and the dashboard data are rendered from: no samples, no per-run summaries, and
+ * the published figures at microsecond resolution, as the dashboard data shows them (17-digit
+ * floats compress poorly, and an append that renders the report fetches about 200 summaries).
+ */
 export const summaryOf = (entry: HistoryEntry): HistoryEntry => ({
   ...entry,
+  best: Object.fromEntries(Object.entries(entry.best).map(([m, v]) => [m, roundMicros(v)])),
+  dataRateMBps: roundOrNull(entry.dataRateMBps),
+  legacyMBps: roundOrNull(entry.legacyMBps),
   samples: null,
   runs: []
 })

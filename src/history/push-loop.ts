@@ -11,8 +11,12 @@ const DEFAULT_RETRY_MS = 20 * 60_000
 /** A push holds a ref lock for milliseconds: one that stays this long is a stale lock file. */
 const STALE_LOCK_MS = 60_000
 
+/**
+ * Another writer got there first: the branch moved, a ref lock was held, or (when folding pending
+ * refs) a pending ref was folded and deleted by someone else since it was read.
+ */
 export const REJECTED =
-  /\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to (update|lock) ref|incorrect old value/
+  /\[rejected\]|fetch first|non-fast-forward|cannot lock ref|failed to (update|lock) ref|incorrect old value|stale info|remote ref does not exist|atomic push failed/
 const LOCKED = /cannot lock ref|failed to lock|Unable to create .*\.lock/
 
 /** The line of git's output that says why, e.g. `! [rejected] … (fetch first)`. */
@@ -31,7 +35,9 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms))
  * (another writer pushed first), for up to `retryForMs`. Every retry is logged with git's reason;
  * giving up says git's last reason, and a ref lock that never clears is reported as stale.
  */
-export async function pushLoop<T extends { tip: string | null; commit: string | null }>(
+export async function pushLoop<
+  T extends { tip: string | null; commit: string | null; fold?: Map<string, string> }
+>(
   clone: Clone,
   target: BranchTarget,
   log: (line: string) => void,
@@ -44,7 +50,7 @@ export async function pushLoop<T extends { tip: string | null; commit: string | 
     const result = await attempt(n)
     if (!result.commit) return { result, attempts: n, pushed: false }
     try {
-      await clone.push(result.commit)
+      await clone.push(result.commit, result.fold)
       if (n > 1)
         log(
           `history: landed on ${target.branch} at attempt ${n} after ${((Date.now() - started) / 1000).toFixed(1)} s`

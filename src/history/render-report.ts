@@ -6,7 +6,7 @@ import { HistoryError } from './errors'
 import { monthIndexPath, MonthIndexSchema, monthSummaries, parseIndex } from './manifest'
 import type { CaseView, Render } from './render-hook'
 import type { HistoryEntry } from './schema'
-import { readBlobs } from './tree'
+import { readBlobs, writeBlob } from './tree'
 
 /** One case as the report reads it from the index. */
 export interface ReportCase {
@@ -83,10 +83,11 @@ export async function renderReport(
       .readdirSync(scratch, { recursive: true, withFileTypes: true })
       .filter(d => d.isFile())
       .map(d => path.relative(scratch, path.join(d.parentPath, d.name)).split(path.sep).join('/'))
-    if (files.length === 0) return new Map()
-    const paths = `${files.map(f => path.join(scratch, f)).join('\n')}\n`
-    const oids = (await clone.git(['hash-object', '-w', '--stdin-paths'], paths)).trim().split('\n')
-    return new Map(files.map((f, i) => [f, oids[i]]))
+    const out = new Map<string, string>()
+    // Queued with the append's other objects, as bytes: written by its one flush.
+    for (const f of files)
+      out.set(f, await writeBlob(clone.git, fs.readFileSync(path.join(scratch, f))))
+    return out
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true })
   }

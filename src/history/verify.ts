@@ -5,16 +5,18 @@ import { itemAt } from './tree'
 /**
  * Nothing may get lost between writing and committing: every added entry (path relative to the
  * history directory → blob id) is in the tree about to be committed, with the blob written for it.
- * Ignore rules cannot interfere (trees are built with mktree), so a miss is a bug, reported as one.
+ * Ignore rules cannot interfere (trees are built from ids, not a work tree), so a miss is a bug,
+ * reported as one.
  */
 export async function checkAdded(
   git: Git,
   root: string,
   dir: string,
-  added: Map<string, string>
+  added: Map<string, string>,
+  where = 'the tree to push'
 ): Promise<void> {
   for (const [rel, blob] of added) {
     const item = await itemAt(git, root, under(dir, rel))
-    if (item?.oid !== blob) throw new Error(`internal error: ${rel} is not in the tree to push`)
+    if (item?.oid !== blob) throw new Error(`internal error: ${rel} is not in ${where}`)
   }
 }

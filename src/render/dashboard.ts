@@ -112,7 +112,11 @@ interface DashboardCase {
   metrics: string[]
   /** Hop metrics in path order; the page averages them per version as the README's hop chart. */
   hops: string[]
-  /** Months of the case holding entries, newest first: the page loads `data/<file>/<month>.js`. */
+  /**
+   * Months of the case holding entries, as ranges of consecutive months (`2010-01..2016-11`),
+   * newest first: the page loads `data/<file>/<YYYY>/<MM>.js` for each month they hold. Ranges
+   * keep this file, which every append rewrites, from growing with the length of the history.
+   */
   months: string[]
   /** Entries of the whole case (all its profiles). */
   total: number

@@ -2,6 +2,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { profileKey, profileLabel, type Profile } from '../client/profile'
 import { monthOf } from '../history/layout'
+import { toRanges } from '../history/month-ranges'
 import type { CaseView } from '../history/render-hook'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
@@ -186,7 +187,7 @@ export async function renderStatic(o: StaticOptions): Promise<string[]> {
           xTitle: versionAxisTitle(s.shown),
           description: o.topologies[s.caseId]?.description ?? '',
           metrics: s.metrics,
-          months: s.caseMonths,
+          months: toRanges(s.caseMonths).reverse(),
           total: s.caseTotal
         })
       ),

@@ -330,18 +330,37 @@
     return a.id < b.id ? -1 : 1
   }
 
+  // cases.js lists a case's months as ranges of consecutive months, newest first
+  // ('2010-01..2016-11', or '2017-02' alone): every month they hold, newest first.
+  function monthsOf(ranges) {
+    var out = []
+    ranges.forEach(function (r) {
+      var ends = r.split('..')
+      var first = Number(ends[0].slice(0, 4)) * 12 + Number(ends[0].slice(5, 7)) - 1
+      var last =
+        ends.length > 1 ? Number(ends[1].slice(0, 4)) * 12 + Number(ends[1].slice(5, 7)) - 1 : first
+      for (var i = last; i >= first; i--) {
+        out.push(
+          String(Math.floor(i / 12)).padStart(4, '0') + '-' + String((i % 12) + 1).padStart(2, '0')
+        )
+      }
+    })
+    return out
+  }
+
   // Every month of the series' case, loaded once; the series' entries newest first across months.
   function seriesEntries(c) {
     if (state.entries[c.id]) return Promise.resolve(state.entries[c.id])
+    var months = monthsOf(c.months)
     return Promise.all(
-      c.months.map(function (m) {
+      months.map(function (m) {
         if (state.months[c.caseId + '/' + m]) return null
         // data/<case>/<YYYY>/<MM>.js: months sit under their year.
         return loadScript('data/' + encodeURIComponent(c.file) + '/' + m.replace('-', '/') + '.js')
       })
     ).then(function () {
       var all = []
-      c.months.forEach(function (m) {
+      months.forEach(function (m) {
         all = all.concat(state.months[c.caseId + '/' + m] || [])
       })
       state.entries[c.id] = all
