@@ -10,7 +10,7 @@ import { parseInputs } from '../src/config/inputs'
 import type { Log } from '../src/log'
 import { comparePaired } from '../src/report/paired'
 import { orderLetters } from '../src/client/interleave'
-import { runPairedSuite } from '../src/pipeline/suite/paired'
+import { runPairedSuite, type PairedRun } from '../src/pipeline/suite/paired'
 import { pidsWithEnv, survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
 
@@ -56,6 +56,18 @@ async function pairedRun(extra: Record<string, string>) {
     ...(await survivors('GNES_BENCH_SUITE', baseSuiteId, 2000))
   ]
   return { paired, lines, aliveAtReady, outDir, suiteId, baseSuiteId, left }
+}
+
+/** Two pairs, each side deployed afresh for each: a full warm-up before every pair's run. */
+function expectFreshPairs(paired: PairedRun): void {
+  for (const side of [paired.base, paired.head]) {
+    expect(side.cases[0].runs.map(r => [r.warmup, r.requests])).toEqual([
+      [true, 3],
+      [false, 5],
+      [true, 3],
+      [false, 5]
+    ])
+  }
 }
 
 describe('paired mode on the local engine with real GNES', () => {
@@ -155,14 +167,7 @@ describe('paired mode on the local engine with real GNES', () => {
       lines.indexOf("pair 2: base and head at once, the head's requests 100 ms after the base's")
     )
     const starts = (r: typeof paired.head) => r.cases[0].runs.map(x => Date.parse(x.startedAt))
-    for (const side of [paired.base, paired.head]) {
-      expect(side.cases[0].runs.map(r => [r.warmup, r.requests])).toEqual([
-        [true, 3],
-        [false, 5],
-        [true, 3],
-        [false, 5]
-      ])
-    }
+    expectFreshPairs(paired)
     starts(paired.head).forEach((t, k) =>
       expect(Math.abs(t - starts(paired.base)[k] - 100)).toBeLessThanOrEqual(1)
     )
@@ -187,14 +192,7 @@ describe('paired mode on the local engine with real GNES', () => {
     const ready = lines.flatMap((l, i) => (/services ready/.test(l) ? [i] : []))
     expect(ready[2]).toBeGreaterThan(lines.indexOf('block 2/4: pair 1, head'))
     expect(ready[3]).toBeLessThan(lines.indexOf('block 3/4: pair 2, head'))
-    for (const side of [paired.base, paired.head]) {
-      expect(side.cases[0].runs.map(r => [r.warmup, r.requests])).toEqual([
-        [true, 3],
-        [false, 5],
-        [true, 3],
-        [false, 5]
-      ])
-    }
+    expectFreshPairs(paired)
     for (const side of ['base', 'head']) {
       for (const pair of ['pair-1', 'pair-2']) {
         expect(

@@ -3,7 +3,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import type { BranchLocation } from './branch-target'
 import { checkRepository, GitError, gitIn, type Git } from './git'
-import { pendingPrefix } from './pending'
+import { pendingPrefix } from './layout'
 import { forgetObjects, isKnown, markLocal } from './tree'
 
 /**

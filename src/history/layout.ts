@@ -74,3 +74,13 @@ export function decodeSegment(name: string): string | null {
     return null
   }
 }
+
+/** Pending refs (src/history/pending.ts): entries parked by a writer whose push was rejected. */
+const PENDING_ROOT = 'refs/gnes-bench/pending'
+
+/**
+ * Where pending refs of the history in `dir` on `branch` live, in the remote and (as fetched) in
+ * the work repository: `refs/gnes-bench/pending/gh-pages/benchmarks/`.
+ */
+export const pendingPrefix = (branch: string, dir: string): string =>
+  `${PENDING_ROOT}/${branch}/${encodeSegment(dir)}/`

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'
 import type { Clone } from './clone'
 import { HistoryError } from './errors'
-import { entryPath, encodeSegment, serializeEntry } from './layout'
+import { encodeSegment, entryPath, pendingPrefix, serializeEntry } from './layout'
 import { parseEntry } from './read'
 import type { HistoryEntry } from './schema'
 import { flushObjects, readBlobs, writeBlob, writeTree } from './tree'
@@ -16,15 +16,6 @@ import { flushObjects, readBlobs, writeBlob, writeTree } from './tree'
  * in the same atomic push; a writer is done when its entries are on the branch, whoever folded
  * them. Readers count pending entries too, so none is invisible while it waits.
  */
-export const PENDING_ROOT = 'refs/gnes-bench/pending'
-
-/**
- * Where pending refs of the history in `dir` on `branch` live, in the remote and (as fetched) in
- * the work repository: `refs/gnes-bench/pending/gh-pages/benchmarks/`.
- */
-export const pendingPrefix = (branch: string, dir: string): string =>
-  `${PENDING_ROOT}/${branch}/${encodeSegment(dir)}/`
-
 /** One pending ref: its commit, and its entries with the blob each is stored in. */
 export interface Pending {
   ref: string
