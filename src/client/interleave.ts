@@ -46,10 +46,8 @@ export const orderLetters = (blocks: readonly Block[]): string =>
  * requests half a period ahead, so every pair is AB.
  */
 export function interleavedOrder(pairs: number): Block[] {
-  return abbaOrder(pairs).map((_, k) => ({ pair: Math.floor(k / 2), side: SIDE_BY_PARITY[k % 2] }))
+  return abbaOrder(pairs).map(({ pair }, k) => ({ pair, side: k % 2 === 0 ? 'base' : 'head' }))
 }
-
-const SIDE_BY_PARITY: readonly Side[] = ['base', 'head']
 
 /** How a paired run's order reads in a log line or a report. */
 export const orderText = (blocks: readonly Block[], interleave: Interleave): string =>
