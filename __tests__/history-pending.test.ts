@@ -8,6 +8,7 @@ import { entriesFromResult } from '../src/history/from-result'
 import { entryPath } from '../src/history/layout'
 import { pushPending } from '../src/history/pending'
 import type { Render } from '../src/history/render-hook'
+import type { HistoryEntry } from '../src/history/schema'
 import { git, initBare, lsTree, show } from './fixtures/history/git'
 import { makeResult } from './fixtures/history/result'
 import { listRender } from './fixtures/history/render'
@@ -103,11 +104,8 @@ function racing(theirs: ReturnType<typeof entriesFromResult>): Render {
   }
 }
 
-test('a writer whose push is rejected parks its entries, folds them on its retry, and leaves no pending ref', async () => {
-  const first = entriesFromResult(makeResult({ sha: '1'.repeat(40) }))
-  const theirs = entriesFromResult(makeResult({ sha: '2'.repeat(40) }))
-  const ours = entriesFromResult(makeResult({ sha: '3'.repeat(40) }))
-  await appendToBranch({ ...target, repo: bare, entries: first })
+/** Appends `ours` while `theirs` land first from inside its render: its first push is rejected. */
+async function appendLosingOneRace(ours: HistoryEntry[], theirs: HistoryEntry[]) {
   const lines: string[] = []
   const out = await appendToBranch({
     ...target,
@@ -116,6 +114,15 @@ test('a writer whose push is rejected parks its entries, folds them on its retry
     render: racing(theirs),
     log: line => lines.push(line)
   })
+  return { out, lines }
+}
+
+test('a writer whose push is rejected parks its entries, folds them on its retry, and leaves no pending ref', async () => {
+  const first = entriesFromResult(makeResult({ sha: '1'.repeat(40) }))
+  const theirs = entriesFromResult(makeResult({ sha: '2'.repeat(40) }))
+  const ours = entriesFromResult(makeResult({ sha: '3'.repeat(40) }))
+  await appendToBranch({ ...target, repo: bare, entries: first })
+  const { out, lines } = await appendLosingOneRace(ours, theirs)
   expect(lines[0]).toMatch(
     /^history: push to gh-pages rejected at attempt 1 \(.*\[rejected\].*\); retrying in/
   )
@@ -142,14 +149,7 @@ test('a remote that refuses pending refs still gets the entries, by retrying the
   const theirs = entriesFromResult(makeResult({ sha: '2'.repeat(40) }))
   const ours = entriesFromResult(makeResult({ sha: '3'.repeat(40) }))
   await appendToBranch({ ...target, repo: bare, entries: entriesFromResult(makeResult()) })
-  const lines: string[] = []
-  const out = await appendToBranch({
-    ...target,
-    repo: bare,
-    entries: ours,
-    render: racing(theirs),
-    log: line => lines.push(line)
-  })
+  const { out, lines } = await appendLosingOneRace(ours, theirs)
   expect(lines[1]).toMatch(
     /^history: could not park the entries \(.*hook declined.*\); retrying the append$/
   )
