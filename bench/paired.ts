@@ -6,7 +6,7 @@
  * of topologies/examples/ under the minimal profile (both sides at the 0.105 s router's minimal
  * rate): 0.105 s vs 0.100 s (a 5 % slower router) and 0.100 s vs 0.100 s (identical builds),
  * judged as the action judges a pull request, and counts the regression verdicts. `--busy` starts
- * another process that keeps one core busy from the middle block of every paired run to its end.
+ * another process that keeps one core busy from the middle of every paired run to its end.
  * `--versions 0.0.45:0.0.46,…` measures release pairs (base:head) on case 1 at minimal load with
  * the standard request; `--wall` times a history-mode run of the same load beside a paired one;
  * `--deploy` measures what decides between keeping both topologies up and starting them per block:
@@ -52,7 +52,7 @@ const { values } = parseArgs({
     wall: { type: 'boolean', default: false },
     deploy: { type: 'boolean', default: false },
     identical: { type: 'string', default: '0' },
-    'paired-deploy': { type: 'string', default: 'once' },
+    'paired-deploy': { type: 'string', default: 'per-pair' },
     'paired-interleave': { type: 'string', default: 'requests' },
     /** With --identical: the ways to run both sides, each paired-deploy/paired-interleave. */
     modes: { type: 'string', default: 'once/requests,once/blocks' },
@@ -61,6 +61,14 @@ const { values } = parseArgs({
   }
 })
 const trials = Number(values.trials)
+if (
+  values.busy &&
+  values['paired-deploy'] === 'once' &&
+  values['paired-interleave'] === 'requests'
+) {
+  // One stream carries every pair, so no line marks the middle of the run to start the hog at.
+  throw new Error('--busy needs --paired-deploy per-pair or --paired-interleave blocks')
+}
 const pairs = parseInputs({ baseline: 'paired', runs: values.runs! }).runs
 const threshold = parseInputs({ 'alert-threshold': values['alert-threshold']! })['alert-threshold']
 const out = path.join(os.tmpdir(), 'gnes-bench-paired')
@@ -69,17 +77,18 @@ const example = (ms: number) => assetPath('topologies', 'examples', `blocking-${
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
 
 /**
- * Warnings only, and under `--busy` a busy loop in another process from the middle block on:
- * drift inside the job, which the ABBA order must cancel.
+ * Warnings only, and under `--busy` a busy loop in another process from the middle of the paired
+ * run on (its middle block, or with requests interleaved per pair, its middle pair): drift inside
+ * the job, which the order of the runs must cancel.
  */
 function trialLog(blocks: number, busy: boolean): { log: Log; stop(): void } {
   let hog: ChildProcess | null = null
-  const middle = `block ${blocks / 2 + 1}/${blocks}:`
+  const middle = [`block ${blocks / 2 + 1}/${blocks}:`, `pair ${Math.floor(blocks / 4) + 1}:`]
   return {
     log: {
       ...warningsOnly,
       info: m => {
-        if (busy && !hog && m.startsWith(middle)) {
+        if (busy && !hog && middle.some(line => m.startsWith(line))) {
           hog = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' })
         }
       }
@@ -145,7 +154,7 @@ async function blockingTrials(): Promise<number[]> {
   console.log(
     `blocking router, minimal profile, ${pairs} pairs of 20 requests of 10 × 1000 B, ` +
       `alert-threshold ${values['alert-threshold']}, ${trials} trials` +
-      `${values.busy ? ', one core busy from the middle block of each paired run' : ''}; ` +
+      `${values.busy ? ', one core busy from the middle of each paired run' : ''}; ` +
       `load average before: ${loadAverage()}`
   )
   for (let t = 1; t <= trials; t++) {
