@@ -86,12 +86,12 @@ export function engineConformance(name: string, under: EngineUnderTest): void {
 
     it('names every instance that is not ready by the deadline, with its log, and removes all', async () => {
       const error = await engine
-        .start(resolveTopology('1').topology, { logDir: tmp(), readyTimeoutMs: 300 })
+        .start(resolveTopology('1').topology, { logDir: tmp(), readyTimeoutMs: 30 })
         .catch(e => e)
       expect(error).toBeInstanceOf(ServiceFailure)
       // The deadline covers creation too: instances not started yet are named as well.
       expect(error.message).toMatch(
-        /^service Frontend-0, Router1-0, Router2-0 did not become ready within 0.3 s; last log lines:\n\[Frontend-0\]/
+        /^service Frontend-0, Router1-0, Router2-0 did not become ready within 0.03 s; last log lines:\n\[Frontend-0\]/
       )
       expect(error.message).toContain('[Router2-0]\n')
       expect(await under.leftovers(engine.runId)).toBe(0)
