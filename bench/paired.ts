@@ -81,9 +81,9 @@ const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%
  * run on (its middle block, or with requests interleaved per pair, its middle pair): drift inside
  * the job, which the order of the runs must cancel.
  */
-function trialLog(blocks: number, busy: boolean): { log: Log; stop(): void } {
+function trialLog(pairs: number, busy: boolean): { log: Log; stop(): void } {
   let hog: ChildProcess | null = null
-  const middle = [`block ${blocks / 2 + 1}/${blocks}:`, `pair ${Math.floor(blocks / 4) + 1}:`]
+  const middle = [`block ${pairs + 1}/${2 * pairs}:`, `pair ${Math.floor(pairs / 2) + 1}:`]
   return {
     log: {
       ...warningsOnly,
@@ -116,7 +116,7 @@ async function paired(
     'paired-interleave': values['paired-interleave']!,
     ...raw
   })
-  const { log, stop } = trialLog(2 * inputs.runs, busy)
+  const { log, stop } = trialLog(inputs.runs, busy)
   const t0 = Date.now()
   let run: PairedRun
   try {
