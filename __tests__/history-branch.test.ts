@@ -4,7 +4,7 @@ import * as path from 'node:path'
 import { appendToBranch, pruneBranch, readBranchHistory } from '../src/history/branch-store'
 import { HistoryError } from '../src/history/errors'
 import { entriesFromResult } from '../src/history/from-result'
-import { entryPath, flatEntryPath } from '../src/history/layout'
+import { earlierEntryPaths, entryPath } from '../src/history/layout'
 import { git, initBare, lsTree, seedMain, show, treeHash } from './fixtures/history/git'
 import { makeResult } from './fixtures/history/result'
 import { listRender } from './fixtures/history/render'
@@ -36,19 +36,19 @@ test('first run creates gh-pages as an orphan branch holding the entries and the
       'benchmarks/data/1/2026-11.txt',
       'benchmarks/data/3/2026-11.txt',
       'benchmarks/index/1.json',
-      'benchmarks/index/1/2026/11.json',
+      'benchmarks/index/1/2020s/2026/11.json',
       'benchmarks/index/3.json',
-      'benchmarks/index/3/2026/11.json'
+      'benchmarks/index/3/2020s/2026/11.json'
     ].sort()
   )
   expect(show(bare, 'gh-pages', 'benchmarks/data/1/2026-11.txt')).toBe(`${entries[0].id}\n`)
   // The month index lists the entry and holds its summary: what README and dashboard data read.
   const file = path.posix.basename(entryPath(entries[0]))
-  expect(JSON.parse(show(bare, 'gh-pages', 'benchmarks/index/1/2026/11.json'))).toEqual({
-    schema: 'gnes-latency-bench/history-index@2',
+  expect(JSON.parse(show(bare, 'gh-pages', 'benchmarks/index/1/2020s/2026/11.json'))).toEqual({
+    schema: 'gnes-latency-bench/history-index@3',
     caseId: '1',
     month: '2026-11',
-    tree: git(bare, 'rev-parse', 'gh-pages:benchmarks/entries/1/2026/11').trim(),
+    tree: git(bare, 'rev-parse', 'gh-pages:benchmarks/entries/1/2020s/2026/11').trim(),
     entries: { [file]: entries[0].id },
     // The summary: no samples or runs, its figures rounded to microseconds (the dashboard's).
     summaries: { [file]: { ...entries[0], samples: null, runs: [], legacyMBps: 4545.454545 } }
@@ -113,50 +113,63 @@ test('an append renders from the index summaries: a fresh clone fetches none of 
   }
 })
 
-test('a branch of the previous layout (months without a year level, history-index@1) is rebuilt once from every entry', async () => {
-  const first = entriesFromResult(makeResult())
-  await appendToBranch({ ...target, repo: bare, entries: first })
-  const scratch = path.join(tmp, 'pages')
-  git(tmp, 'clone', '-q', '-b', 'gh-pages', bare, scratch)
-  const history = path.join(scratch, 'benchmarks')
-  for (const e of first) {
-    fs.mkdirSync(path.dirname(path.join(history, flatEntryPath(e))), { recursive: true })
-    fs.renameSync(path.join(history, entryPath(e)), path.join(history, flatEntryPath(e)))
-  }
-  const indexDir = path.join(history, 'index')
-  for (const rel of fs.readdirSync(indexDir, { recursive: true }) as string[]) {
-    const file = path.join(indexDir, rel)
-    if (!fs.statSync(file).isFile()) continue
-    const index = JSON.parse(fs.readFileSync(file, 'utf8'))
-    delete index.summaries
-    delete index.months
-    index.schema = 'gnes-latency-bench/history-index@1'
-    fs.writeFileSync(file, `${JSON.stringify(index)}\n`)
-  }
-  git(scratch, 'add', '-A')
-  git(scratch, 'commit', '-qm', 'the layout and index of the previous version')
-  git(scratch, 'push', '-q', 'origin', 'gh-pages')
+test.each([
+  ['years without a decade level, history-index@2', 0, 2],
+  ['months without a year level, history-index@1', 1, 1]
+])(
+  'a branch of an earlier layout (%s) is moved and rebuilt once from every entry',
+  async (_, layout, version) => {
+    const first = entriesFromResult(makeResult())
+    await appendToBranch({ ...target, repo: bare, entries: first })
+    const scratch = path.join(tmp, 'pages')
+    git(tmp, 'clone', '-q', '-b', 'gh-pages', bare, scratch)
+    const history = path.join(scratch, 'benchmarks')
+    for (const e of first) {
+      const earlier = path.join(history, earlierEntryPaths(e)[layout])
+      fs.mkdirSync(path.dirname(earlier), { recursive: true })
+      fs.renameSync(path.join(history, entryPath(e)), earlier)
+    }
+    const indexDir = path.join(history, 'index')
+    for (const rel of fs.readdirSync(indexDir, { recursive: true }) as string[]) {
+      const file = path.join(indexDir, rel)
+      if (!fs.statSync(file).isFile()) continue
+      const index = JSON.parse(fs.readFileSync(file, 'utf8'))
+      if (version === 1) {
+        delete index.summaries
+        delete index.months
+      }
+      index.schema = `gnes-latency-bench/history-index@${version}`
+      fs.writeFileSync(file, `${JSON.stringify(index)}\n`)
+    }
+    git(scratch, 'add', '-A')
+    git(scratch, 'commit', '-qm', 'the layout and index of the previous version')
+    git(scratch, 'push', '-q', 'origin', 'gh-pages')
 
-  const second = entriesFromResult(makeResult({ sha: 'fedcba9876543210fedcba9876543210fedcba98' }))
-  const out = await appendToBranch({ ...target, repo: bare, entries: second })
-  expect(out.added).toEqual(second.map(e => e.id))
-  const all = [...first, ...second]
-  expect(
-    lsTree(bare, 'gh-pages')
-      .filter(f => f.startsWith('benchmarks/entries/'))
-      .sort()
-  ).toEqual(all.map(e => `benchmarks/${entryPath(e)}`).sort())
-  const index = JSON.parse(show(bare, 'gh-pages', 'benchmarks/index/1/2026/11.json'))
-  expect(index.schema).toBe('gnes-latency-bench/history-index@2')
-  const case1 = all.filter(e => e.caseId === '1')
-  expect(
-    Object.values(index.summaries as Record<string, { id: string }>)
-      .map(x => x.id)
-      .sort()
-  ).toEqual(case1.map(e => e.id).sort())
-  expect(JSON.parse(show(bare, 'gh-pages', 'benchmarks/index/1.json')).months).toEqual(['2026-11'])
-  expect(show(bare, 'gh-pages', 'benchmarks/README.md').trim().split('\n')).toHaveLength(4)
-})
+    const second = entriesFromResult(
+      makeResult({ sha: 'fedcba9876543210fedcba9876543210fedcba98' })
+    )
+    const out = await appendToBranch({ ...target, repo: bare, entries: second })
+    expect(out.added).toEqual(second.map(e => e.id))
+    const all = [...first, ...second]
+    expect(
+      lsTree(bare, 'gh-pages')
+        .filter(f => f.startsWith('benchmarks/entries/'))
+        .sort()
+    ).toEqual(all.map(e => `benchmarks/${entryPath(e)}`).sort())
+    const index = JSON.parse(show(bare, 'gh-pages', 'benchmarks/index/1/2020s/2026/11.json'))
+    expect(index.schema).toBe('gnes-latency-bench/history-index@3')
+    const case1 = all.filter(e => e.caseId === '1')
+    expect(
+      Object.values(index.summaries as Record<string, { id: string }>)
+        .map(x => x.id)
+        .sort()
+    ).toEqual(case1.map(e => e.id).sort())
+    expect(JSON.parse(show(bare, 'gh-pages', 'benchmarks/index/1.json')).months).toEqual([
+      '2026-11'
+    ])
+    expect(show(bare, 'gh-pages', 'benchmarks/README.md').trim().split('\n')).toHaveLength(4)
+  }
+)
 
 test('a corrupt history file stops the append and leaves the remote byte-for-byte unchanged', async () => {
   const first = entriesFromResult(makeResult())

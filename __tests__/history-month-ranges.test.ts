@@ -22,7 +22,7 @@ test('ranges expand to every month they hold, and back to the same ranges', () =
 
 test('a case head lists ranges; single months (heads written before ranges) still validate; a reversed or malformed range does not', () => {
   const head = {
-    schema: 'gnes-latency-bench/history-index@2',
+    schema: 'gnes-latency-bench/history-index@3',
     caseId: '1',
     tree: null,
     entries: 1,

@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { entriesFromResult } from '../src/history/from-result'
-import { encodeSegment, entryPath, flatEntryPath, serializeEntry } from '../src/history/layout'
+import { earlierEntryPaths, encodeSegment, entryPath, serializeEntry } from '../src/history/layout'
 import { HistoryEntryV0Schema } from '../src/history/migrate'
 import { applyAppend } from '../src/history/dir-store'
 import { readHistory } from '../src/history/read'
@@ -144,7 +144,7 @@ describe('readHistory', () => {
       'a file at the wrong path',
       'entries/2/2019-10/draft~2F1.json',
       JSON.stringify(v0),
-      /holds entry 'draft\/1', which belongs at entries\/1\/2019\/10\/draft~2F1\.json/
+      /holds entry 'draft\/1', which belongs at entries\/1\/2010s\/2019\/10\/draft~2F1\.json/
     ]
   ]
   test.each(failures)('%s stops the read, naming the file', (_what, rel, text, problem) => {
@@ -186,24 +186,35 @@ describe('layout', () => {
     expect(names).toEqual(['a~2Fb', 'a~7E2Fb', 'a~3Ab', '~2Ehidden', 'x.y', '~C3~A9'])
   })
 
-  test('shards by case, UTC year and month', () => {
+  test('shards by case, UTC decade, year and month', () => {
     expect(entryPath({ id: 'r/1', caseId: '1', timestampEval: '2019-10-01T01:00:00+02:00' })).toBe(
-      'entries/1/2019/09/r~2F1.json'
+      'entries/1/2010s/2019/09/r~2F1.json'
     )
   })
 
-  test('entries of the layout without a year level are read, and moved by the next write', () => {
-    const [e] = entriesFromResult(makeResult())
-    put(flatEntryPath(e), JSON.stringify(e))
-    expect(readHistory(dir)).toEqual([e])
-    const more = entriesFromResult(makeResult({ sha: 'b'.repeat(40) }))
-    applyAppend(dir, more)
-    expect(fs.existsSync(path.join(dir, flatEntryPath(e)))).toBe(false)
-    expect(fs.readFileSync(path.join(dir, entryPath(e)), 'utf8')).toBe(JSON.stringify(e))
+  test('entries of the earlier layouts (no decade level, no year level) are read, and moved by the next write', () => {
+    const [e, f] = entriesFromResult(makeResult())
+    put(earlierEntryPaths(e)[0], JSON.stringify(e))
+    put(earlierEntryPaths(f)[1], JSON.stringify(f))
+    expect(earlierEntryPaths(e)).toEqual([
+      `entries/${e.caseId}/2026/11/${encodeSegment(e.id)}.json`,
+      `entries/${e.caseId}/2026-11/${encodeSegment(e.id)}.json`
+    ])
     expect(
       readHistory(dir)
         .map(x => x.id)
         .sort()
-    ).toEqual([e, ...more].map(x => x.id).sort())
+    ).toEqual([e.id, f.id].sort())
+    const more = entriesFromResult(makeResult({ sha: 'b'.repeat(40) }))
+    applyAppend(dir, more)
+    for (const x of [e, f]) {
+      for (const rel of earlierEntryPaths(x)) expect(fs.existsSync(path.join(dir, rel))).toBe(false)
+      expect(fs.readFileSync(path.join(dir, entryPath(x)), 'utf8')).toBe(JSON.stringify(x))
+    }
+    expect(
+      readHistory(dir)
+        .map(x => x.id)
+        .sort()
+    ).toEqual([e, f, ...more].map(x => x.id).sort())
   })
 })

@@ -152,6 +152,12 @@ test('render command: reads a history directory and writes README, charts and da
   const history = path.join(tmp, 'history')
   writeEntryFiles(history, importLegacy(LEGACY))
   const out = path.join(tmp, 'site')
+  // Month data of the layouts before the decade and the year level goes; a file not ours stays.
+  const earlier = ['data/4/2019/09.js', 'data/4/2019-09.js', 'data/4/notes.txt']
+  for (const f of earlier) {
+    fs.mkdirSync(path.dirname(path.join(out, f)), { recursive: true })
+    fs.writeFileSync(path.join(out, f), 'old')
+  }
   const log = jest.spyOn(console, 'log').mockImplementation(() => undefined)
   try {
     const code = await renderCommand.run({ 'history-dir': history, out, 'max-entries': '10' }, [])
@@ -163,11 +169,12 @@ test('render command: reads a history directory and writes README, charts and da
     'README.md',
     'index.html',
     'data/cases.js',
-    'data/4/2019/09.js',
+    'data/4/2010s/2019/09.js',
     'charts/case-4-hops.svg'
   ]) {
     expect(fs.existsSync(path.join(out, f))).toBe(true)
   }
+  expect(earlier.filter(f => fs.existsSync(path.join(out, f)))).toEqual(['data/4/notes.txt'])
   expect(fs.readFileSync(path.join(out, 'README.md'), 'utf8')).toContain('```mermaid')
   await expect(
     renderCommand.run({ 'history-dir': history, out, 'max-entries': '0' }, [])

@@ -322,7 +322,10 @@ test('the data appends write, month by month on a branch, is what the page shows
   const site = path.join(work, 'site')
   git(work, 'clone', '-q', '-b', 'gh-pages', bare, site)
   const months = lsTree(bare, 'gh-pages').filter(f => f.startsWith('benchmarks/data/2/'))
-  expect(months).toEqual(['benchmarks/data/2/2026/01.js', 'benchmarks/data/2/2026/02.js'])
+  expect(months).toEqual([
+    'benchmarks/data/2/2020s/2026/01.js',
+    'benchmarks/data/2/2020s/2026/02.js'
+  ])
   const { page: filePage, errors } = await openFile(path.join(site, 'benchmarks'), '2/burst')
   try {
     const rows = await filePage.locator('#table tbody tr td.message').allTextContents()

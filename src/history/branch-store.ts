@@ -9,7 +9,7 @@ import { entryPath } from './layout'
 import { listPending, pushPending, readPending } from './pending'
 import { appendMessage } from './plan'
 import { checkAdded } from './verify'
-import { INDEX_DIR, INDEX_SCHEMA_V1, indexSchemaOf } from './manifest'
+import { EARLIER_INDEX_SCHEMAS, INDEX_DIR, indexSchemaOf } from './manifest'
 import type { PruneRule } from './plan'
 import { gitReason, pushLoop, REJECTED } from './push-loop'
 import { readHistory, sortEntries } from './read'
@@ -155,8 +155,9 @@ export async function appendToBranch(
 }
 
 /**
- * True when the branch was written by an earlier version: entries but no index, or an index
- * without entry summaries (`history-index@1`). Either is read in full once and indexed afresh.
+ * True when the branch was written by an earlier version: entries but no index, or an index of an
+ * earlier layout or without summaries (`history-index@1`, `@2`). Either is read in full once,
+ * moved to the current layout and indexed afresh.
  */
 async function needsFullIndex(
   clone: Clone,
@@ -177,7 +178,10 @@ async function needsFullIndex(
   const blobs = heads.filter(h => h.type === 'blob').map(h => h.oid)
   await clone.fetchObjects(blobs)
   const texts = await readBlobs(clone.git, blobs)
-  return { legacy: [...texts.values()].some(t => indexSchemaOf(t) === INDEX_SCHEMA_V1), fetched }
+  return {
+    legacy: [...texts.values()].some(t => EARLIER_INDEX_SCHEMAS.includes(indexSchemaOf(t) ?? '')),
+    fetched
+  }
 }
 
 /** Deletes the entries the rule selects from the history on a git branch, in one commit. */

@@ -2,7 +2,7 @@ import type { BranchTarget } from './branch-target'
 import type { Clone } from './clone'
 import { HistoryError } from './errors'
 import { redactUrl, type Git } from './git'
-import { ENTRIES_DIR, monthOfDirs } from './layout'
+import { decadeOf, ENTRIES_DIR, monthOfDirs } from './layout'
 import { caseIndexPath, idsOfFiles, INDEX_DIR } from './manifest'
 import { itemAt, lsTree, lsTrees, type TreeItem } from './tree'
 
@@ -13,7 +13,7 @@ import { itemAt, lsTree, lsTrees, type TreeItem } from './tree'
 
 export const under = (dir: string, rel: string): string => (dir === '.' ? rel : `${dir}/${rel}`)
 
-/** Tree levels a partial fetch takes: down to each case's list of years (`<dir>/entries/<case>`). */
+/** Tree levels a partial fetch takes: down to each case's list of decades (`<dir>/entries/<case>`). */
 export const partialDepth = (dir: string): number => (dir === '.' ? 0 : dir.split('/').length) + 3
 
 /** The tree of the history directory at `root`, or null when the branch has none. */
@@ -53,10 +53,10 @@ export async function caseTrees(git: Git, dirTree: string | null): Promise<Map<s
 }
 
 /**
- * Every month under a directory of years (`entries/<case>`, `index/<case>`), as `YYYY-MM` → the
- * month's item (a directory of entries, or a file such as `MM.json`), fetching the year trees in
- * one round trip. A name that is not a year or a month is an error naming it (`label` is the
- * directory's name in errors): entries sit at `<case>/<YYYY>/<MM>/`.
+ * Every month under a case's directory of decades (`entries/<case>`, `index/<case>`), as `YYYY-MM`
+ * → the month's item (a directory of entries, or a file such as `MM.json`), fetching the decade
+ * and year trees a level per round trip. A name that is not a decade, a year of it or a month is
+ * an error naming it (`label` is the directory's name in errors).
  */
 export async function monthsUnder(
   clone: Clone,
@@ -65,23 +65,48 @@ export async function monthsUnder(
 ): Promise<Map<string, TreeItem>> {
   const out = new Map<string, TreeItem>()
   if (!tree) return out
-  const years = await lsTree(clone.git, tree)
-  const yearTrees = years.filter(y => y.type === 'tree').map(y => y.oid)
-  await clone.fetchObjects(yearTrees)
-  await lsTrees(clone.git, yearTrees)
+  const layout = '(the history is stored as <case>/<DDD0>s/<YYYY>/<MM>/)'
+  const decades = await subdirs(clone, [{ oid: tree, path: label }], (name: string) =>
+    /^\d{3}0s$/.test(name) ? null : `is not a decade directory ${layout}`
+  )
+  const years = await subdirs(clone, decades, (name: string, parent: string) =>
+    /^\d{4}$/.test(name) && parent.endsWith(`/${decadeOf(name)}`)
+      ? null
+      : `is not a year directory of its decade ${layout}`
+  )
   for (const year of years) {
-    if (year.type !== 'tree' || !/^\d{4}$/.test(year.name)) {
-      throw new HistoryError(
-        `${label}/${year.name}`,
-        'is not a year directory (the history is stored as <case>/<YYYY>/<MM>/)'
-      )
-    }
+    const [decade, yyyy] = year.path.split('/').slice(-2)
     for (const item of await lsTree(clone.git, year.oid)) {
-      const month = monthOfDirs(year.name, item.name.replace(/\.[a-z]+$/, ''))
-      if (!month) throw new HistoryError(`${label}/${year.name}/${item.name}`, 'is not a month')
+      const month = monthOfDirs(decade, yyyy, item.name.replace(/\.[a-z]+$/, ''))
+      if (!month) throw new HistoryError(`${year.path}/${item.name}`, 'is not a month')
       out.set(month, item)
     }
   }
+  return out
+}
+
+/**
+ * The directories one level below `parents` (whose trees are local), fetched and listed in one
+ * round trip. Anything else there, or a name `check` rejects (it returns why), is an error naming it.
+ */
+async function subdirs(
+  clone: Clone,
+  parents: { oid: string; path: string }[],
+  check: (name: string, parent: string) => string | null
+): Promise<{ oid: string; path: string }[]> {
+  const out: { oid: string; path: string }[] = []
+  for (const parent of parents) {
+    for (const item of await lsTree(clone.git, parent.oid)) {
+      const why = item.type === 'tree' ? check(item.name, parent.path) : 'is not a directory'
+      if (why) throw new HistoryError(`${parent.path}/${item.name}`, why)
+      out.push({ oid: item.oid, path: `${parent.path}/${item.name}` })
+    }
+  }
+  await clone.fetchObjects(out.map(d => d.oid))
+  await lsTrees(
+    clone.git,
+    out.map(d => d.oid)
+  )
   return out
 }
 

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { entryPath, flatEntryPath, serializeEntry } from './layout'
+import { earlierEntryPaths, entryPath, serializeEntry } from './layout'
 import { planAppend, selectPrune, type PruneRule } from './plan'
 import { readHistory, sortEntries } from './read'
 import type { HistoryEntry } from './schema'
@@ -59,24 +59,26 @@ export function removeEntryFiles(dir: string, entries: HistoryEntry[]): void {
 }
 
 /**
- * Moves entries stored under the layout without a year level to their path, bytes unchanged (an
- * old schema version stays as written). Each file is renamed, so none is ever lost or doubled.
+ * Moves entries stored under an earlier layout to their path, bytes unchanged (an old schema
+ * version stays as written). Each file is renamed, so none is ever lost or doubled.
  */
-export function relocateFlatEntries(dir: string, entries: HistoryEntry[]): void {
+export function relocateEarlierEntries(dir: string, entries: HistoryEntry[]): void {
   for (const entry of entries) {
-    const flat = path.join(dir, flatEntryPath(entry))
-    if (!fs.existsSync(flat)) continue
+    const earlier = earlierEntryPaths(entry)
+      .map(rel => path.join(dir, rel))
+      .find(f => fs.existsSync(f))
+    if (!earlier) continue
     const file = path.join(dir, entryPath(entry))
     fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.renameSync(flat, file)
-    removeEmptyParents(dir, flat)
+    fs.renameSync(earlier, file)
+    removeEmptyParents(dir, earlier)
   }
 }
 
 /** Validates the stored history, then adds the entries not stored yet. */
 export function applyAppend(dir: string, entries: HistoryEntry[], label?: string): AppendOutcome {
   const existing = readHistory(dir, { label })
-  relocateFlatEntries(dir, existing)
+  relocateEarlierEntries(dir, existing)
   const ids = new Set(existing.map(e => e.id))
   const plan = planAppend(e => ids.has(e.id), entries)
   writeEntryFiles(dir, plan.add)
@@ -97,7 +99,7 @@ export function applyPrune(
   const existing = readHistory(dir, { label })
   const removed = selectPrune(existing, rule)
   if (!dryRun) {
-    relocateFlatEntries(dir, existing)
+    relocateEarlierEntries(dir, existing)
     removeEntryFiles(dir, removed)
   }
   const gone = new Set(removed.map(e => e.id))

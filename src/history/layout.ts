@@ -3,10 +3,10 @@ import type { HistoryEntry } from './schema'
 
 /**
  * Where entries live inside the history directory: one small JSON file per entry, grouped by case,
- * UTC year and month (`entries/<case>/<YYYY>/<MM>/<id>.json`). An append therefore adds one blob
- * and rewrites only the few small git trees on its path: none lists more than a year's months or
- * a case's years, so none grows with the history. The rendered report (README, charts/,
- * dashboard/, data/) shares the directory and is not read.
+ * UTC decade, year and month (`entries/<case>/<DDD0>s/<YYYY>/<MM>/<id>.json`). An append therefore
+ * adds one blob and rewrites only the few small git trees on its path: none lists more than ten
+ * years, twelve months or a case's decades, so none grows with the history. The rendered report
+ * (README, charts/, dashboard/, data/) shares the directory and is not read.
  */
 export const ENTRIES_DIR = 'entries'
 
@@ -26,12 +26,18 @@ export function monthOf(isoTime: string): string {
   return new Date(isoTime).toISOString().slice(0, 7)
 }
 
-/** `2019-09` → `2019/09`: a month's directory under its year. */
-export const monthDir = (month: string): string => month.replace('-', '/')
+/** `2019` → `2010s`: the directory of a year's decade. */
+export const decadeOf = (year: string): string => `${year.slice(0, 3)}0s`
 
-/** `2019`, `09` → `2019-09`, or null when the names are not a year and a month. */
-export function monthOfDirs(year: string, month: string): string | null {
-  return /^\d{4}$/.test(year) && /^(0[1-9]|1[0-2])$/.test(month) ? `${year}-${month}` : null
+/** `2019-09` → `2010s/2019/09`: a month's directory under its decade and year. */
+export const monthDir = (month: string): string =>
+  `${decadeOf(month.slice(0, 4))}/${month.replace('-', '/')}`
+
+/** `2010s`, `2019`, `09` → `2019-09`, or null when the names are not those of a month's path. */
+export function monthOfDirs(decade: string, year: string, month: string): string | null {
+  return /^\d{4}$/.test(year) && decadeOf(year) === decade && /^(0[1-9]|1[0-2])$/.test(month)
+    ? `${year}-${month}`
+    : null
 }
 
 type Placed = Pick<HistoryEntry, 'id' | 'caseId' | 'timestampEval'>
@@ -47,16 +53,16 @@ export function entryPath(entry: Placed): string {
 }
 
 /**
- * Where versions before the year level stored an entry (`entries/<case>/<YYYY-MM>/<id>.json`):
- * still read, and moved to `entryPath` by the next write that reads the whole history.
+ * Where earlier versions stored an entry: under its year without a decade
+ * (`entries/<case>/<YYYY>/<MM>/<id>.json`), and before that without a year
+ * (`entries/<case>/<YYYY-MM>/<id>.json`). Still read, and moved to `entryPath` by the next write
+ * that reads the whole history.
  */
-export function flatEntryPath(entry: Placed): string {
-  return path.posix.join(
-    ENTRIES_DIR,
-    encodeSegment(entry.caseId),
-    monthOf(entry.timestampEval),
-    `${encodeSegment(entry.id)}.json`
-  )
+export function earlierEntryPaths(entry: Placed): string[] {
+  const month = monthOf(entry.timestampEval)
+  const file = `${encodeSegment(entry.id)}.json`
+  const base = path.posix.join(ENTRIES_DIR, encodeSegment(entry.caseId))
+  return [path.posix.join(base, month.replace('-', '/'), file), path.posix.join(base, month, file)]
 }
 
 /** The bytes stored for an entry: compact JSON, one line, so per-request samples stay small. */

@@ -14,9 +14,15 @@ import type { HistoryEntry } from './schema'
  * a hand edit) without reading any entry, and renders the report from the summaries of each case's
  * newest months; its presence marks a history branch.
  */
-export const INDEX_SCHEMA = 'gnes-latency-bench/history-index@2'
-/** The index as the first indexed version wrote it (no summaries): re-indexed once, in full. */
-export const INDEX_SCHEMA_V1 = 'gnes-latency-bench/history-index@1'
+export const INDEX_SCHEMA = 'gnes-latency-bench/history-index@3'
+/**
+ * Indexes of earlier versions: without summaries (@1), and of the layout without a decade level
+ * (@2). A branch holding one is read in full once, moved to the current layout and indexed afresh.
+ */
+export const EARLIER_INDEX_SCHEMAS: readonly string[] = [
+  'gnes-latency-bench/history-index@1',
+  'gnes-latency-bench/history-index@2'
+]
 export const INDEX_DIR = 'index'
 
 const MONTH = /^\d{4}-\d{2}$/
@@ -52,7 +58,7 @@ export const CaseIndexSchema = z
 export type CaseIndex = z.infer<typeof CaseIndexSchema>
 
 /**
- * `index/<case>/<YYYY>/<MM>.json`: file name in `entries/<case>/<YYYY>/<MM>/` → entry id, and → the
+ * `index/<case>/<DDD0>s/<YYYY>/<MM>.json`: file name in the month's directory of entries → entry id, and → the
  * entry's summary (validated and upgraded as entries are, by `monthSummaries`).
  */
 export const MonthIndexSchema = z

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { HistoryError } from './errors'
-import { ENTRIES_DIR, entryPath, flatEntryPath } from './layout'
+import { earlierEntryPaths, ENTRIES_DIR, entryPath } from './layout'
 import { upgradeEntry } from './migrate'
 import type { HistoryEntry } from './schema'
 
@@ -50,7 +50,7 @@ export function readHistory(dir: string, options: ReadOptions = {}): HistoryEntr
     const name = path.posix.join(label, file)
     const entry = parseEntry(name, fs.readFileSync(path.join(dir, file), 'utf8'))
     const expected = entryPath(entry)
-    if (expected !== file && flatEntryPath(entry) !== file) {
+    if (expected !== file && !earlierEntryPaths(entry).includes(file)) {
       throw new HistoryError(name, `holds entry '${entry.id}', which belongs at ${expected}`)
     }
     const other = seen.get(entry.id)

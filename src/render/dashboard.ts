@@ -86,7 +86,7 @@ function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry
   }
 }
 
-/** One case and month of the dashboard's data (`data/<case>/<YYYY>/<MM>.js`), newest first. */
+/** One case and month of the dashboard's data (`data/<case>/<DDD0>s/<YYYY>/<MM>.js`), newest first. */
 const MonthDataSchema = z.object({
   schema: z.literal(DASHBOARD_SCHEMA),
   caseId: z.string(),
@@ -114,7 +114,7 @@ interface DashboardCase {
   hops: string[]
   /**
    * Months of the case holding entries, as ranges of consecutive months (`2010-01..2016-11`),
-   * newest first: the page loads `data/<file>/<YYYY>/<MM>.js` for each month they hold. Ranges
+   * newest first: the page loads `data/<file>/<DDD0>s/<YYYY>/<MM>.js` for each month they hold. Ranges
    * keep this file, which every append rewrites, from growing with the length of the history.
    */
   months: string[]
@@ -134,15 +134,17 @@ const script = (fn: string, payload: unknown): string =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029')});\n`
 
-/** `data/<case>/<YYYY>/<MM>.js`: under its year, so no directory lists every month. */
+/** `data/<case>/<DDD0>s/<YYYY>/<MM>.js`: under its decade and year, so no directory grows with the history. */
 export const monthDataPath = (caseId: string, month: string): string =>
   `data/${encodeSegment(caseId)}/${monthDir(month)}.js`
 
 /**
  * Month data files as renderReport names them, so files of pruned months can be removed; the
- * second form is the layout before the year level (`data/<case>/<YYYY-MM>.js`), removed the same way.
+ * other forms are the layouts before the decade level (`data/<case>/<YYYY>/<MM>.js`) and before
+ * the year level (`data/<case>/<YYYY-MM>.js`), removed the same way.
  */
-export const MONTH_DATA_FILE = /^data\/[A-Za-z0-9._~-]+\/(\d{4}\/\d{2}|\d{4}-\d{2})\.js$/
+export const MONTH_DATA_FILE =
+  /^data\/[A-Za-z0-9._~-]+\/(\d{3}0s\/\d{4}\/\d{2}|\d{4}\/\d{2}|\d{4}-\d{2})\.js$/
 
 const newestFirst = (a: DashboardEntry, b: DashboardEntry): number =>
   a.built < b.built

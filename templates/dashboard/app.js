@@ -355,8 +355,9 @@
     return Promise.all(
       months.map(function (m) {
         if (state.months[c.caseId + '/' + m]) return null
-        // data/<case>/<YYYY>/<MM>.js: months sit under their year.
-        return loadScript('data/' + encodeURIComponent(c.file) + '/' + m.replace('-', '/') + '.js')
+        // data/<case>/<DDD0>s/<YYYY>/<MM>.js: months sit under their decade and year.
+        var dir = m.slice(0, 3) + '0s/' + m.replace('-', '/')
+        return loadScript('data/' + encodeURIComponent(c.file) + '/' + dir + '.js')
       })
     ).then(function () {
       var all = []
