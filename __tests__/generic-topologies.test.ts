@@ -11,7 +11,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs, type RawInputs } from '../src/config/inputs'
 import { createDockerEngine, LABEL } from '../src/engine/docker'
-import { ensureServiceImage } from '../src/engine/docker/image'
+import { ensureServiceImage, ensureServiceImages } from '../src/engine/docker/image'
 import { LocalEngine } from '../src/engine/local/engine'
 import { ServiceFailure } from '../src/engine/types'
 import { runSuite } from '../src/pipeline'
@@ -173,7 +173,7 @@ describeDocker('generic topologies on Docker (containers with limits, no publish
     expect(await leftovers(id)).toBe(0)
   })
 
-  test('images are tagged by their context’s content: built once, rebuilt when it changes', async () => {
+  test('images are tagged by their context’s content: built once, rebuilt when it changes, prepared once per source', async () => {
     const docker = new Docker()
     const relay = path.join(__dirname, '..', 'examples', 'services', 'relay')
     const copy = tmp()
@@ -194,6 +194,12 @@ describeDocker('generic topologies on Docker (containers with limits, no publish
     expect(lines).toEqual([
       expect.stringMatching(/^using gnes-latency-bench\/service:[0-9a-f]{16} for /)
     ])
+    // Services of one image and context (a chain's relays) are prepared once.
+    lines.length = 0
+    const relays = ['relay1', 'relay2', 'relay3'].map(name => ({ ...service(relay), name }))
+    const images = await ensureServiceImages(docker, relays, log)
+    expect([...images]).toEqual(relays.map(r => [r.name, first]))
+    expect(lines).toHaveLength(1)
     fs.appendFileSync(path.join(copy, 'relay.py'), '\n# changed\n')
     const changed = await ensureServiceImage(docker, service(copy), log)
     expect(changed).not.toBe(first)

@@ -284,7 +284,11 @@ export async function ensureServiceImage(
   return tag
 }
 
-/** Every service's image, by service name: what each one's containers or tasks run. */
+/**
+ * Every service's image, by service name: what each one's containers or tasks run. Services with
+ * the same image and build context (the five relays of a chain) are prepared once, one source
+ * after the other so builds do not compete for the runner.
+ */
 export async function ensureServiceImages(
   docker: Docker,
   services: readonly {
@@ -294,8 +298,13 @@ export async function ensureServiceImages(
   }[],
   log: (line: string) => void
 ): Promise<Map<string, string>> {
+  const bySource = new Map<string, string>()
   const images = new Map<string, string>()
-  for (const s of services) images.set(s.name, await ensureServiceImage(docker, s, log))
+  for (const s of services) {
+    const source = JSON.stringify([s.image, s.build?.context, s.build?.dockerfile])
+    if (!bySource.has(source)) bySource.set(source, await ensureServiceImage(docker, s, log))
+    images.set(s.name, bySource.get(source)!)
+  }
   return images
 }
 
