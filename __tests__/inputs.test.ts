@@ -69,4 +69,22 @@ describe('inputs', () => {
     expect(inputs['auto-push']).toBe(false)
     expect(() => parseInputs({ 'auto-push': 'yes' })).toThrow(/auto-push must be true or false/)
   })
+  it('takes rates up to 10000 requests/s; a bad sweep list is named once, with its bad entries', () => {
+    expect(parseInputs({ rate: '2560', 'sweep-rates': '400, 2560,10000' })).toMatchObject({
+      rate: 2560,
+      'sweep-rates': [400, 2560, 10000]
+    })
+    expect(() => parseInputs({ rate: '10001' })).toThrow(
+      "input 'rate' = '10001': rate must be above 0 and at most 10000 requests/s"
+    )
+    let error: Error | undefined
+    try {
+      parseInputs({ 'sweep-rates': '5,fast,20000,0,10' })
+    } catch (e) {
+      error = e as Error
+    }
+    expect(error!.message).toBe(
+      "Invalid input:\n  input 'sweep-rates' = '5,fast,20000,0,10': sweep-rates must be auto or list rates in requests/s above 0 and at most 10000, such as 5,10,20 (not 'fast', '20000', '0')"
+    )
+  })
 })

@@ -295,6 +295,11 @@ describe('sweep rule and search', () => {
     expect(nextSweepRate(auto, [point(5, 5, 0.02), point(10, 0, 0, 20)])).toBeNull()
     expect(nextSweepRate({ ...auto, maxSteps: 1 }, [point(5, 5, 0.02)])).toBeNull()
   })
+  it('never offers more than 10000 requests/s', () => {
+    const fast = { ...auto, start: 5000 }
+    expect(nextSweepRate(fast, [point(5000, 5000, 0.02)])).toBe(10000)
+    expect(nextSweepRate(fast, [point(5000, 5000, 0.02), point(10000, 10000, 0.02)])).toBeNull()
+  })
   it('runs explicit rates in order, past a failed step', () => {
     const plan = { ...auto, rates: [1, 2, 4] }
     expect(nextSweepRate(plan, [])).toBe(1)

@@ -82173,6 +82173,9 @@ function parseLatencyBound(text) {
   return { kind: "absolute", seconds: m[2] === "ms" ? n / 1e3 : n };
 }
 
+// src/config/rate.ts
+var MAX_RATE = 1e4;
+
 // src/config/inputs.ts
 var int = (name, min, max = Number.MAX_SAFE_INTEGER) => external_exports.string().trim().regex(/^\d+$/, `${name} must be a whole number`).transform(Number).refine((n) => n >= min, `${name} must be at least ${min}`).refine((n) => n <= max, `${name} must be at most ${max}`);
 var list = (name, example) => external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).refine(
@@ -82188,7 +82191,19 @@ var list = (name, example) => external_exports.string().trim().transform((v) => 
   }
 });
 var bool = (name) => external_exports.string().trim().toLowerCase().refine((v) => ["true", "false"].includes(v), `${name} must be true or false`).transform((v) => v === "true");
-var rate = (name) => external_exports.string().trim().regex(/^\d+(\.\d+)?$/, `${name} must be a number of requests per second, such as 5 or 0.5`).transform(Number).refine((n) => n > 0 && n <= 1e3, `${name} must be above 0 and at most 1000 requests/s`);
+var RATE = /^\d+(\.\d+)?$/;
+var inRange = (n) => n > 0 && n <= MAX_RATE;
+var rate = (name) => external_exports.string().trim().regex(RATE, `${name} must be a number of requests per second, such as 5 or 0.5`).transform(Number).refine(inRange, `${name} must be above 0 and at most ${MAX_RATE} requests/s`);
+var sweepRates = (name) => external_exports.string().trim().superRefine((v, ctx) => {
+  if (v === "auto") return;
+  const bad = v.split(",").map((r) => r.trim()).filter((r) => !RATE.test(r) || !inRange(Number(r)));
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: external_exports.ZodIssueCode.custom,
+      message: `${name} must be auto or list rates in requests/s above 0 and at most ${MAX_RATE}, such as 5,10,20 (not ${bad.map((b) => `'${b}'`).join(", ")})`
+    });
+  }
+}).transform((v) => v === "auto" ? null : v.split(",").map((r) => Number(r.trim())));
 var optionalText = external_exports.string().trim().transform((v) => v === "" ? null : v);
 var PROFILE_KINDS = ["minimal", "burst", "paced", "sweep"];
 var gnesVersion = (name) => external_exports.string().trim().refine((v) => SUPPORTED_GNES_VERSIONS.includes(v), gnesVersionRule(name));
@@ -82207,10 +82222,7 @@ var InputsSchema = external_exports.object({
   "minimal-rate": external_exports.union([external_exports.literal("").transform(() => null), rate("minimal-rate")]),
   requests: int("requests", 2),
   "warmup-requests": external_exports.union([external_exports.literal("auto"), int("warmup-requests", 0)]),
-  "sweep-rates": external_exports.union([
-    external_exports.literal("auto").transform(() => null),
-    external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).pipe(external_exports.array(rate("sweep-rates")).min(1))
-  ]),
+  "sweep-rates": sweepRates("sweep-rates"),
   "sweep-step-seconds": int("sweep-step-seconds", 1),
   "sweep-max-steps": int("sweep-max-steps", 1),
   // Parsed once, here; the text is kept for the report.

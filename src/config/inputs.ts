@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { gnesVersionRule, SUPPORTED_GNES_VERSIONS } from './gnes-version'
 import { InputError } from './input-error'
 import { parseLatencyBound } from './latency-bound'
+import { MAX_RATE } from './rate'
 
 // Every stage's checks throw it; callers take it from here with the inputs it is about.
 export { InputError }
@@ -50,13 +51,39 @@ const bool = (name: string) =>
     .refine(v => ['true', 'false'].includes(v), `${name} must be true or false`)
     .transform(v => v === 'true')
 
+const RATE = /^\d+(\.\d+)?$/
+const inRange = (n: number): boolean => n > 0 && n <= MAX_RATE
+
 const rate = (name: string) =>
   z
     .string()
     .trim()
-    .regex(/^\d+(\.\d+)?$/, `${name} must be a number of requests per second, such as 5 or 0.5`)
+    .regex(RATE, `${name} must be a number of requests per second, such as 5 or 0.5`)
     .transform(Number)
-    .refine(n => n > 0 && n <= 1000, `${name} must be above 0 and at most 1000 requests/s`)
+    .refine(inRange, `${name} must be above 0 and at most ${MAX_RATE} requests/s`)
+
+/**
+ * `auto` (null), or a comma-separated list of rates; one message names every entry that is not a
+ * rate in range. No union: zod would report a failed refinement inside one as "Invalid input".
+ */
+const sweepRates = (name: string) =>
+  z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      if (v === 'auto') return
+      const bad = v
+        .split(',')
+        .map(r => r.trim())
+        .filter(r => !RATE.test(r) || !inRange(Number(r)))
+      if (bad.length > 0) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `${name} must be auto or list rates in requests/s above 0 and at most ${MAX_RATE}, such as 5,10,20 (not ${bad.map(b => `'${b}'`).join(', ')})`
+        })
+      }
+    })
+    .transform(v => (v === 'auto' ? null : v.split(',').map(r => Number(r.trim()))))
 
 const optionalText = z
   .string()
@@ -96,14 +123,7 @@ export const InputsSchema = z.object({
   'minimal-rate': z.union([z.literal('').transform(() => null), rate('minimal-rate')]),
   requests: int('requests', 2),
   'warmup-requests': z.union([z.literal('auto'), int('warmup-requests', 0)]),
-  'sweep-rates': z.union([
-    z.literal('auto').transform(() => null),
-    z
-      .string()
-      .trim()
-      .transform(v => v.split(',').map(s => s.trim()))
-      .pipe(z.array(rate('sweep-rates')).min(1))
-  ]),
+  'sweep-rates': sweepRates('sweep-rates'),
   'sweep-step-seconds': int('sweep-step-seconds', 1),
   'sweep-max-steps': int('sweep-max-steps', 1),
   // Parsed once, here; the text is kept for the report.

@@ -1,5 +1,6 @@
 import type { StreamReport } from '../client/load-client'
 import type { LatencyBound } from '../config/latency-bound'
+import { MAX_RATE } from '../config/rate'
 import type { DumpedEnvelope } from './envelope'
 import { latencyHistogram, type LatencyPercentiles } from './histogram'
 import { completions, pacedSamples } from './paced'
@@ -101,8 +102,9 @@ const GROWTH = 2
 /**
  * The next rate to offer, or null when the sweep is done. Explicit rates run in order. The search
  * doubles from `start` until a step is not sustained, then bisects (geometrically) between the
- * highest sustained and the lowest failed rate until they are within `resolution`. A step with
- * errors ends any sweep: its unanswered requests may still be in the topology.
+ * highest sustained and the lowest failed rate until they are within `resolution`; it never offers
+ * more than MAX_RATE. A step with errors ends any sweep: its unanswered requests may still be in
+ * the topology.
  */
 export function nextSweepRate(plan: SweepPlan, done: readonly SweepPoint[]): number | null {
   if (done.length >= plan.maxSteps || done.some(p => p.errors > 0)) return null
@@ -113,7 +115,7 @@ export function nextSweepRate(plan: SweepPlan, done: readonly SweepPoint[]): num
   if (passed.length === 0) return null
   const lo = Math.max(...passed)
   const above = failed.filter(r => r > lo)
-  if (above.length === 0) return lo * GROWTH
+  if (above.length === 0) return lo >= MAX_RATE ? null : Math.min(lo * GROWTH, MAX_RATE)
   const hi = Math.min(...above)
   return hi / lo <= plan.resolution ? null : Math.sqrt(lo * hi)
 }

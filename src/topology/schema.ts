@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_RATE } from '../config/rate'
 import { slug } from '../text/escape'
 import { DeploySchema, name } from './fields'
 import { HttpTopologySchema } from './http-schema'
@@ -71,7 +72,7 @@ const common = {
   /** Known behaviour worth telling readers (e.g. the cases 3/4 reduce quirk). */
   notes: z.string().default(''),
   /** Requests/s of the `minimal` load profile (default: see defaultMinimalRate). */
-  minimalRate: z.number().positive().max(1000).optional()
+  minimalRate: z.number().positive().max(MAX_RATE).optional()
 }
 
 const GnesTopologySchema = z
