@@ -8,7 +8,7 @@ import { compareCommand } from '../src/commands/compare'
 import { appendToBranch } from '../src/history/branch-store'
 import { HistoryError } from '../src/history/errors'
 import { entriesFromResult } from '../src/history/from-result'
-import { entryPath, monthDir, monthOf } from '../src/history/layout'
+import { earlierEntryPaths, entryPath, monthDir, monthOf } from '../src/history/layout'
 import { importLegacy } from '../src/history/legacy'
 import { readHistory } from '../src/history/read'
 import { writeEntryFiles } from '../src/history/dir-store'
@@ -101,6 +101,28 @@ test('entries removed behind the index are named in a loud warning at every appe
     missing: 1
   })
   expect(show(bare, 'gh-pages', `benchmarks/data/1/${month}.txt`)).toContain(lost[0].id)
+})
+
+test('an entry put by hand outside the layout (under its year, no decade) stops the append, naming the directory', async () => {
+  const [e, ...rest] = entriesFromResult(makeResult())
+  await appendToBranch({ ...target, repo: bare, entries: [e, ...rest] })
+  handEdit(dir => {
+    const earlier = path.join(dir, 'benchmarks', earlierEntryPaths(e)[0])
+    fs.mkdirSync(path.dirname(earlier), { recursive: true })
+    fs.renameSync(path.join(dir, 'benchmarks', entryPath(e)), earlier)
+  }, 'move an entry by hand')
+  const before = treeHash(bare)
+  const attempt = appendToBranch({
+    ...target,
+    repo: bare,
+    entries: entriesFromResult(makeResult({ sha: 'e'.repeat(40) }))
+  })
+  await expect(attempt).rejects.toThrow(HistoryError)
+  const year = monthOf(e.timestampEval).slice(0, 4)
+  await expect(attempt).rejects.toThrow(
+    `gh-pages:benchmarks/entries/${e.caseId}/${year}: is not a decade directory (the history is stored as <case>/<DDD0>s/<YYYY>/<MM>/)`
+  )
+  expect(treeHash(bare)).toBe(before)
 })
 
 test('a stale lock in the remote: each attempt is logged, and the error says git’s reason', async () => {
