@@ -88,7 +88,7 @@ describe('ids are slugs: nothing becomes a path outside its directory', () => {
     const file = path.join(dir, entryPath(entry))
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, serializeEntry({ ...entry, caseId: '../../x' }))
-    expect(() => readHistory(dir)).toThrow(/entries\/1\/2026\/01\/.*\.json: .*caseId/)
+    expect(() => readHistory(dir)).toThrow(/entries\/1\/2020s\/2026\/01\/.*\.json: .*caseId/)
   })
 
   test('the renderer writes nothing outside its directory even if handed such an id', async () => {
