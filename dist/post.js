@@ -82194,16 +82194,15 @@ var bool = (name) => external_exports.string().trim().toLowerCase().refine((v) =
 var RATE = /^\d+(\.\d+)?$/;
 var inRange = (n) => n > 0 && n <= MAX_RATE;
 var rate = (name) => external_exports.string().trim().regex(RATE, `${name} must be a number of requests per second, such as 5 or 0.5`).transform(Number).refine(inRange, `${name} must be above 0 and at most ${MAX_RATE} requests/s`);
-var sweepRates = (name) => external_exports.string().trim().superRefine((v, ctx) => {
-  if (v === "auto") return;
-  const bad = v.split(",").map((r) => r.trim()).filter((r) => !RATE.test(r) || !inRange(Number(r)));
+var sweepRates = (name) => external_exports.string().trim().transform((v) => v === "auto" ? null : v.split(",").map((r) => r.trim())).superRefine((list2, ctx) => {
+  const bad = (list2 ?? []).filter((r) => !RATE.test(r) || !inRange(Number(r)));
   if (bad.length > 0) {
     ctx.addIssue({
       code: external_exports.ZodIssueCode.custom,
       message: `${name} must be auto or list rates in requests/s above 0 and at most ${MAX_RATE}, such as 5,10,20 (not ${bad.map((b) => `'${b}'`).join(", ")})`
     });
   }
-}).transform((v) => v === "auto" ? null : v.split(",").map((r) => Number(r.trim())));
+}).transform((list2) => list2?.map(Number) ?? null);
 var optionalText = external_exports.string().trim().transform((v) => v === "" ? null : v);
 var PROFILE_KINDS = ["minimal", "burst", "paced", "sweep"];
 var gnesVersion = (name) => external_exports.string().trim().refine((v) => SUPPORTED_GNES_VERSIONS.includes(v), gnesVersionRule(name));

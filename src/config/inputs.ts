@@ -70,12 +70,9 @@ const sweepRates = (name: string) =>
   z
     .string()
     .trim()
-    .superRefine((v, ctx) => {
-      if (v === 'auto') return
-      const bad = v
-        .split(',')
-        .map(r => r.trim())
-        .filter(r => !RATE.test(r) || !inRange(Number(r)))
+    .transform(v => (v === 'auto' ? null : v.split(',').map(r => r.trim())))
+    .superRefine((list, ctx) => {
+      const bad = (list ?? []).filter(r => !RATE.test(r) || !inRange(Number(r)))
       if (bad.length > 0) {
         ctx.addIssue({
           code: z.ZodIssueCode.custom,
@@ -83,7 +80,7 @@ const sweepRates = (name: string) =>
         })
       }
     })
-    .transform(v => (v === 'auto' ? null : v.split(',').map(r => Number(r.trim()))))
+    .transform(list => list?.map(Number) ?? null)
 
 const optionalText = z
   .string()

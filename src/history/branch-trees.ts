@@ -75,9 +75,8 @@ export async function monthsUnder(
       : `is not a year directory of its decade ${layout}`
   )
   for (const year of years) {
-    const [decade, yyyy] = year.path.split('/').slice(-2)
     for (const item of await lsTree(clone.git, year.oid)) {
-      const month = monthOfDirs(decade, yyyy, item.name.replace(/\.[a-z]+$/, ''))
+      const month = monthOfDirs(year.name, item.name.replace(/\.[a-z]+$/, ''))
       if (!month) throw new HistoryError(`${year.path}/${item.name}`, 'is not a month')
       out.set(month, item)
     }
@@ -93,13 +92,13 @@ async function subdirs(
   clone: Clone,
   parents: { oid: string; path: string }[],
   check: (name: string, parent: string) => string | null
-): Promise<{ oid: string; path: string }[]> {
-  const out: { oid: string; path: string }[] = []
+): Promise<{ oid: string; path: string; name: string }[]> {
+  const out: { oid: string; path: string; name: string }[] = []
   for (const parent of parents) {
     for (const item of await lsTree(clone.git, parent.oid)) {
       const why = item.type === 'tree' ? check(item.name, parent.path) : 'is not a directory'
       if (why) throw new HistoryError(`${parent.path}/${item.name}`, why)
-      out.push({ oid: item.oid, path: `${parent.path}/${item.name}` })
+      out.push({ oid: item.oid, path: `${parent.path}/${item.name}`, name: item.name })
     }
   }
   await clone.fetchObjects(out.map(d => d.oid))

@@ -33,24 +33,24 @@ export const decadeOf = (year: string): string => `${year.slice(0, 3)}0s`
 export const monthDir = (month: string): string =>
   `${decadeOf(month.slice(0, 4))}/${month.replace('-', '/')}`
 
-/** `2010s`, `2019`, `09` → `2019-09`, or null when the names are not those of a month's path. */
-export function monthOfDirs(decade: string, year: string, month: string): string | null {
-  return /^\d{4}$/.test(year) && decadeOf(year) === decade && /^(0[1-9]|1[0-2])$/.test(month)
-    ? `${year}-${month}`
-    : null
+/** `2019`, `09` → `2019-09`, or null when the names are not a year and a month. */
+export function monthOfDirs(year: string, month: string): string | null {
+  return /^\d{4}$/.test(year) && /^(0[1-9]|1[0-2])$/.test(month) ? `${year}-${month}` : null
 }
 
 type Placed = Pick<HistoryEntry, 'id' | 'caseId' | 'timestampEval'>
 
-/** Path of an entry's file relative to the history directory, with forward slashes. */
-export function entryPath(entry: Placed): string {
-  return path.posix.join(
+/** Path of an entry's file under the month folder `folder` names (relative, forward slashes). */
+const pathIn = (entry: Placed, folder: (month: string) => string): string =>
+  path.posix.join(
     ENTRIES_DIR,
     encodeSegment(entry.caseId),
-    monthDir(monthOf(entry.timestampEval)),
+    folder(monthOf(entry.timestampEval)),
     `${encodeSegment(entry.id)}.json`
   )
-}
+
+/** Path of an entry's file relative to the history directory, with forward slashes. */
+export const entryPath = (entry: Placed): string => pathIn(entry, monthDir)
 
 /**
  * Where earlier versions stored an entry: under its year without a decade
@@ -58,12 +58,10 @@ export function entryPath(entry: Placed): string {
  * (`entries/<case>/<YYYY-MM>/<id>.json`). Still read, and moved to `entryPath` by the next write
  * that reads the whole history.
  */
-export function earlierEntryPaths(entry: Placed): string[] {
-  const month = monthOf(entry.timestampEval)
-  const file = `${encodeSegment(entry.id)}.json`
-  const base = path.posix.join(ENTRIES_DIR, encodeSegment(entry.caseId))
-  return [path.posix.join(base, month.replace('-', '/'), file), path.posix.join(base, month, file)]
-}
+export const earlierEntryPaths = (entry: Placed): string[] => [
+  pathIn(entry, month => month.replace('-', '/')),
+  pathIn(entry, month => month)
+]
 
 /** The bytes stored for an entry: compact JSON, one line, so per-request samples stay small. */
 export function serializeEntry(entry: HistoryEntry): string {
