@@ -76,12 +76,15 @@ describe('generic (kind: http) topology files', () => {
       addr: s => `${s}.net:${ports[`${s}-0`]}`,
       addrs: s => (s === 'leaf' ? ['a:9001', 'b:9002'] : [`g:9000`])
     })
-    expect(order.map(g => g.map(c => c.instance))).toEqual([['leaf-0', 'leaf-1'], ['gateway-0']])
-    const [leaf1] = order[0].slice(1)
+    expect(order.map(wave => wave.map(g => g.map(c => c.instance)))).toEqual([
+      [['leaf-0', 'leaf-1']],
+      [['gateway-0']]
+    ])
+    const [leaf1] = order[0][0].slice(1)
     expect(leaf1.argv).toEqual(['python3', 'relay.py', '--port', '9002', '--replica', '1'])
     expect(leaf1.ready).toEqual({ log: /listening on \d+/ })
     expect(leaf1.cpus).toBe(0.1)
-    const gateway = order[1][0]
+    const gateway = order[1][0][0]
     expect(gateway.env).toEqual({
       PORT: '9000',
       NEXT: 'http://leaf.net:9001/',
@@ -90,6 +93,18 @@ describe('generic (kind: http) topology files', () => {
     })
     expect(gateway.cwd).toBe(path.resolve('/repo/services/relay'))
     expect(gateway.ready).toEqual({ http: '/healthz' })
+  })
+
+  test('services that do not depend on each other start in one wave', () => {
+    const free = parse(chain.replace('    dependsOn: [leaf]\n', ''))
+    const order = containerStartOrder(free, {
+      port: () => 8080,
+      addr: s => `${s}:8080`,
+      addrs: s => [`${s}:8080`]
+    })
+    expect(order.map(wave => wave.map(g => g.map(c => c.instance)))).toEqual([
+      [['gateway-0'], ['leaf-0', 'leaf-1']]
+    ])
   })
 
   test('a file without kind is still a GNES topology', () => {

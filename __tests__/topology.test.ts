@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { serviceCommands } from '../src/topology/commands'
+import { serviceCommands, startOrder } from '../src/topology/commands'
 import {
   loadTopologyFile,
   parseTopology,
@@ -76,6 +76,17 @@ describe('the four standard cases reproduce design.md’s command lines', () => 
       `Router1-1: ${R1_PAR(BLOCK)}`,
       R2_REDUCE
     ])
+  })
+})
+
+describe('start order: a service after the peers it connects to, in waves', () => {
+  const waves = (id: string) =>
+    startOrder(gnesTopology(id), designAddressing).map(w => w.map(g => g.map(c => c.instance)))
+  it('case 1 is a chain: one service per wave', () => {
+    expect(waves('1')).toEqual([[['Frontend-0']], [['Router1-0']], [['Router2-0']]])
+  })
+  it('case 3: the replicas of Router1 start together, after the peers they dial', () => {
+    expect(waves('3')).toEqual([[['Frontend-0']], [['Router2-0']], [['Router1-0', 'Router1-1']]])
   })
 })
 

@@ -16,8 +16,8 @@ import {
 } from './types'
 
 /**
- * The deployment lifecycle, written once for every engine: services start in dependency order,
- * readiness comes from their logs, every instance is watched and the first exit fails the
+ * The deployment lifecycle, written once for every engine: services start in waves of dependency
+ * order, readiness comes from their logs, every instance is watched and the first exit fails the
  * deployment with a ServiceFailure naming it, scripts (the load client) run under a deadline, the
  * route dump is read, and everything is torn down on every path. An engine only supplies a driver
  * that creates, watches, logs and removes its unit (a process, a container, a Swarm service).
@@ -31,6 +31,20 @@ export const STOP_GRACE_MS = 2000
 const OUTPUT_DRAIN_MS = 2000
 /** Starts that fail in a way the platform calls transient are tried this many times. */
 const START_ATTEMPTS = 3
+
+/**
+ * Runs `start` on every item at once and waits for all of them, failed or not, before it rejects
+ * with the first failure: a teardown after it then finds everything that was created.
+ */
+export async function settleAll<T, R>(
+  items: readonly T[],
+  start: (item: T) => Promise<R>
+): Promise<R[]> {
+  const settled = await Promise.allSettled(items.map(start))
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+  if (failure) throw failure.reason
+  return settled.map(s => (s as PromiseFulfilledResult<R>).value)
+}
 
 /** One running instance of a service: a process, a container, a Swarm task. */
 export interface Instance {
@@ -51,13 +65,16 @@ export type StartCommand = ServiceCommand | ContainerCommand
 
 /** What an engine does for one deployed topology. */
 export interface DeploymentDriver {
-  /** Every instance's command, grouped by service, in start order. */
-  readonly order: StartCommand[][]
+  /**
+   * Every instance's command, grouped by service, the services in waves: the services of a wave
+   * start at once, once every earlier wave has started.
+   */
+  readonly order: StartCommand[][][]
   /** Where the load enters (see Deployment); may be known only once that service started. */
   readonly frontend: { host: string; port: number }
   /** Where the frontend's `--dump_route` file is, for messages. */
   readonly routeDumpName: string
-  /** Creates and starts one service's instances (one command per replica). */
+  /** Creates and starts one service's instances (one command per replica), at once where it can. */
   startService(commands: StartCommand[]): Promise<Instance[]>
   /**
    * Runs `script` with `args` to completion, its output into `output`, and resolves with its exit
@@ -180,17 +197,17 @@ async function deploy(
   const order = driver.order
   let expired = false
   const starting = (async () => {
-    for (const commands of order) {
+    for (const wave of order) {
       if (expired) return
       if (hooks.isClosed()) throw new Error('engine shut down while starting')
-      const started = await Promise.race([driver.startService(commands), failed])
-      instances.push(...started)
-      started.forEach(watch)
+      const started = await Promise.race([settleAll(wave, c => driver.startService(c)), failed])
+      instances.push(...started.flat())
+      started.flat().forEach(watch)
     }
   })()
   const notReady = (): ServiceFailure => {
     const waiting = instances.filter(i => !ready.has(i.name))
-    const unstarted = order.flat().filter(c => !instances.some(i => i.name === c.instance))
+    const unstarted = order.flat(2).filter(c => !instances.some(i => i.name === c.instance))
     return new ServiceFailure(
       [...waiting.map(i => i.name), ...unstarted.map(c => c.instance)].join(', '),
       `did not become ready within ${options.readyTimeoutMs / 1000} s`,

@@ -86,25 +86,24 @@ export function serviceCommands(topology: GnesTopology, addressing: Addressing):
 export const READY_PATTERN = { frontend: /listening at/, router: /ready and listening/ } as const
 
 /**
- * The commands grouped by service, in start order: a service after the peers it connects to, so
- * their names already resolve and listen when it dials.
+ * The commands grouped by service, the services in waves of start order: a service after the peers
+ * it connects to, so their names already resolve and listen when it dials.
  */
-export function startOrder(topology: GnesTopology, addressing: Addressing): ServiceCommand[][] {
+export function startOrder(topology: GnesTopology, addressing: Addressing): ServiceCommand[][][] {
   const peers = (s: Service): string[] =>
     s.role === 'frontend' ? [] : [s.in, s.out].flatMap(sock => ('peer' in sock ? [sock.peer] : []))
   const started = new Set<string>()
-  const order: string[] = []
+  const waves: string[][] = []
   let rest = [...topology.services]
   while (rest.length) {
     const next = rest.filter(s => peers(s).every(p => started.has(p)))
-    // A cycle of CONNECTs cannot be ordered; take the rest as written.
-    const batch = next.length ? next : rest
-    for (const s of batch) {
-      started.add(s.name)
-      order.push(s.name)
-    }
-    rest = rest.filter(s => !batch.includes(s))
+    // A cycle of CONNECTs cannot be ordered; take the rest as written, one at a time.
+    const wave = next.length ? next : rest
+    if (next.length) waves.push(wave.map(s => s.name))
+    else waves.push(...wave.map(s => [s.name]))
+    wave.forEach(s => started.add(s.name))
+    rest = rest.filter(s => !started.has(s.name))
   }
   const commands = serviceCommands(topology, addressing)
-  return order.map(name => commands.filter(c => c.service === name))
+  return waves.map(wave => wave.map(name => commands.filter(c => c.service === name)))
 }

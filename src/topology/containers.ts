@@ -37,15 +37,17 @@ export interface ContainerAddressing {
 const readiness = (s: ContainerService): Readiness =>
   !s.ready ? { tcp: true } : 'log' in s.ready ? { log: new RegExp(s.ready.log) } : s.ready
 
-/** Every instance's command, grouped by service in dependency order, placeholders filled in. */
+/**
+ * Every instance's command, grouped by service, the services in waves of dependency order (a wave
+ * depends only on earlier ones), placeholders filled in.
+ */
 export function containerStartOrder(
   t: HttpTopology,
   addressing: ContainerAddressing
-): ContainerCommand[][] {
+): ContainerCommand[][][] {
   const byName = new Map(t.services.map(s => [s.name, s]))
-  return dependencyOrder(t)
-    .flat()
-    .map(name => {
+  return dependencyOrder(t).map(wave =>
+    wave.map(name => {
       const s = byName.get(name)!
       return Array.from({ length: s.replicas }, (_, replica): ContainerCommand => {
         const port = addressing.port(s.name, replica)
@@ -73,4 +75,5 @@ export function containerStartOrder(
         }
       })
     })
+  )
 }

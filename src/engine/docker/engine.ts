@@ -5,6 +5,7 @@ import { READY_PATTERN, startOrder } from '../../topology/commands'
 import type { Topology } from '../../topology/schema'
 import {
   LifecycleEngine,
+  settleAll,
   STOP_GRACE_MS,
   type DeploymentDriver,
   type Instance,
@@ -60,9 +61,8 @@ class DockerPlatform implements Platform<'docker'> {
         port: GRPC_PORT
       },
       routeDumpName: `${prefix}-${topology.services.find(s => s.role === 'frontend')!.name}-0:${ROUTE_DUMP}`,
-      async startService(commands): Promise<Instance[]> {
-        const instances: Instance[] = []
-        for (const c of commands) {
+      startService: commands =>
+        settleAll(commands, async (c): Promise<Instance> => {
           if (c.kind !== 'gnes') throw new Error(`${c.instance}: not a GNES service`)
           const output = new LogTail(path.join(logDir, `${c.instance}.log`), READY_PATTERN[c.role])
           const { container, exited } = await startContainer(
@@ -87,17 +87,15 @@ class DockerPlatform implements Platform<'docker'> {
           containers.push(container)
           if (c.role === 'frontend') frontend = container
           const reason = exited.then(code => `exited (code ${code})`)
-          instances.push({
+          return {
             name: c.instance,
             service: c.service,
             output,
             exited: reason,
             node: null,
             ready: output.ready
-          })
-        }
-        return instances
-      },
+          }
+        }),
       runScript: scriptRunner(docker, { prefix, image, labels: caseLabels, network: network.id }),
       readRouteDump: async () => (frontend ? readContainerFile(frontend, ROUTE_DUMP) : ''),
       async remove() {

@@ -1,8 +1,12 @@
 import type Docker from 'dockerode'
 import * as path from 'node:path'
-import { containerStartOrder, type ContainerAddressing } from '../../topology/containers'
+import {
+  containerStartOrder,
+  type ContainerAddressing,
+  type ContainerCommand
+} from '../../topology/containers'
 import type { HttpTopology } from '../../topology/schema'
-import { STOP_GRACE_MS, type DeploymentDriver, type Instance } from '../lifecycle'
+import { settleAll, STOP_GRACE_MS, type DeploymentDriver, type Instance } from '../lifecycle'
 import { LogTail } from '../log-tail'
 import { probeUntilReady } from '../probe'
 import { removeContainer, startContainer } from './container'
@@ -42,9 +46,7 @@ export async function openGenericContainers(
   const network = await createNetwork(docker, prefix, caseLabels)
   const containers: Docker.Container[] = []
   let entry: { host: string; port: number } | null = null
-  const start = async (
-    c: Extract<DeploymentDriver['order'][number][number], { kind: 'container' }>
-  ) => {
+  const start = async (c: ContainerCommand): Promise<Instance> => {
     const pattern = 'log' in c.ready ? c.ready.log : undefined
     const output = new LogTail(path.join(logDir, `${c.instance}.log`), pattern)
     const { container, exited } = await startContainer(
@@ -74,7 +76,7 @@ export async function openGenericContainers(
       'log' in c.ready
         ? output.ready
         : probeUntilReady(host, c.port, 'http' in c.ready ? c.ready.http : null, reason)
-    const instance: Instance = {
+    return {
       name: c.instance,
       service: c.service,
       output,
@@ -82,7 +84,6 @@ export async function openGenericContainers(
       node: null,
       ready
     }
-    return instance
   }
   return {
     order: containerStartOrder(topology, addressing),
@@ -91,14 +92,11 @@ export async function openGenericContainers(
       return entry
     },
     routeDumpName: '',
-    async startService(commands): Promise<Instance[]> {
-      const instances: Instance[] = []
-      for (const c of commands) {
+    startService: commands =>
+      settleAll(commands, async c => {
         if (c.kind !== 'container') throw new Error(`${c.instance}: not a generic service`)
-        instances.push(await start(c))
-      }
-      return instances
-    },
+        return start(c)
+      }),
     async runScript() {
       throw new Error(`${topology.id}: a generic topology runs no scripts`)
     },
