@@ -15,6 +15,7 @@ const query: BaselineQuery = {
   profile: { kind: 'burst' },
   load: { docs: 500, batchSize: 10, docBytes: 1000000 },
   engine: 'local',
+  cpusAwake: false,
   baseRef: 'main',
   mergeBaseSha: MERGE_BASE
 }
@@ -73,19 +74,23 @@ describe('selectBaseline', () => {
     })
   })
 
-  test('only the same case, engine and per-request load are comparable', () => {
+  test('only the same case, engine, CPU wake-up setting and per-request load are comparable', () => {
     const q = { ...query, mergeBaseSha: null }
     const docker = entry({ engine: 'docker', time: '2026-11-20T00:00:00Z' })
     const smaller = entry({ load: { docBytes: 1000 }, time: '2026-11-20T00:00:00Z' })
     const moreRuns = entry({ load: { runs: 10 }, time: '2026-11-21T00:00:00Z' })
+    const awake = { ...entry({ time: '2026-11-21T12:00:00Z' }), cpusAwake: true }
     const case2 = entry({ time: '2026-11-22T00:00:00Z' }, '2')
-    expect(selectBaseline([older, docker, smaller, moreRuns, case2], q).entry).toBe(moreRuns)
+    const all = [older, docker, smaller, moreRuns, awake, case2]
+    expect(selectBaseline(all, q).entry).toBe(moreRuns)
+    // Entries from before the setting existed count as not held awake.
+    expect(selectBaseline(all, { ...q, cpusAwake: true }).entry).toBe(awake)
   })
 
   test('says why there is no baseline', () => {
     expect(selectBaseline([], query)).toEqual({ entry: null, reason: 'no history entry of case 1' })
     expect(selectBaseline([entry({ engine: 'docker' })], query).reason).toBe(
-      'no history entry of case 1 under burst (standard load, legacy-comparable) with engine local and 500 docs × 1000000 B, batch 10'
+      'no history entry of case 1 under burst (standard load, legacy-comparable) with engine local, CPUs not held awake and 500 docs × 1000000 B, batch 10'
     )
     expect(selectBaseline([otherBranch], { ...query, mergeBaseSha: null }).reason).toBe(
       'no comparable history entry of case 1 on branch main'

@@ -94,6 +94,24 @@ describe('renderComparisonMarkdown', () => {
     expect(escapeMarkdown('a|b\nc')).toBe('a\\|b c')
   })
 
+  test('says when the CPUs were held awake, and compares only with entries that were too', () => {
+    expect(lines[3]).not.toContain('CPUs held awake')
+    const awake = { ...result, meta: { ...result.meta, cpusAwake: true } }
+    const held = compareResult(awake, history, {
+      threshold: 0.1,
+      baseRef: null,
+      mergeBaseSha: null
+    })
+    const text = renderComparisonMarkdown(held)
+    expect(text.split('\n')[3]).toMatch(/engine `local` · CPUs held awake · /)
+    expect(held.cases[0].baseline.reason).toMatch(/CPUs held awake/)
+    const heldHistory = history.map(e => ({ ...e, cpusAwake: true }))
+    expect(
+      compareResult(awake, heldHistory, { threshold: 0.1, baseRef: null, mergeBaseSha: null })
+        .cases[0].baseline.entry
+    ).not.toBeNull()
+  })
+
   test('no baseline at all', () => {
     const none = compareResult(result, [], { threshold: 0.1, baseRef: 'main', mergeBaseSha: null })
     const text = renderComparisonMarkdown(none)

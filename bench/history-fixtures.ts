@@ -79,6 +79,7 @@ export function result(startedAt: Date): Result {
         node: process.version,
         runner: 'GitHub Actions 2'
       },
+      cpusAwake: false,
       git: {
         sha,
         ref: 'refs/heads/master',

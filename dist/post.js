@@ -82238,6 +82238,9 @@ var InputsSchema = external_exports.object({
   engine: external_exports.enum(["auto", "docker", "local", "swarm"], {
     errorMap: () => ({ message: "engine must be one of auto, docker, local, swarm" })
   }),
+  "keep-cpus-awake": external_exports.enum(["auto", "true", "false"], {
+    errorMap: () => ({ message: "keep-cpus-awake must be one of auto, true, false" })
+  }),
   "gnes-version": gnesVersion("gnes-version"),
   "gnes-source": optionalText,
   topology: optionalText.pipe(list("topology", "a.yml,b.yml").nullable()),

@@ -141,6 +141,9 @@ export const InputsSchema = z.object({
   engine: z.enum(['auto', 'docker', 'local', 'swarm'], {
     errorMap: () => ({ message: 'engine must be one of auto, docker, local, swarm' })
   }),
+  'keep-cpus-awake': z.enum(['auto', 'true', 'false'], {
+    errorMap: () => ({ message: 'keep-cpus-awake must be one of auto, true, false' })
+  }),
   'gnes-version': gnesVersion('gnes-version'),
   'gnes-source': optionalText,
   topology: optionalText.pipe(list('topology', 'a.yml,b.yml').nullable()),
@@ -220,6 +223,7 @@ export const DEFAULTS: RawInputs = {
   'sweep-max-latency': '5x',
   'case-timeout': '900',
   engine: 'auto',
+  'keep-cpus-awake': 'auto',
   'gnes-version': '0.0.47',
   'gnes-source': '',
   topology: '',

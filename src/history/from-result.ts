@@ -71,6 +71,7 @@ export function entriesFromResult(result: Result, expectCases?: string[]): Histo
       engine: meta.engine,
       ...(placed.length ? { nodes: Object.fromEntries(placed.map(s => [s.name, s.nodes!])) } : {}),
       runner: meta.host.runner ?? meta.host.hostname,
+      cpusAwake: meta.cpusAwake,
       load: meta.load,
       profile: c.profile,
       headline: c.headline,

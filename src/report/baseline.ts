@@ -7,6 +7,8 @@ export interface BaselineQuery {
   profile: Profile
   load: Pick<Load, 'docs' | 'batchSize' | 'docBytes'>
   engine: HistoryEntry['engine']
+  /** Whether the suite held every CPU awake: wake-ups then cost less, so it is a condition too. */
+  cpusAwake: boolean
   /** The pull request's base branch (`main` or `refs/heads/main`); null: any branch. */
   baseRef: string | null
   /** Merge-base of the PR head and its base branch, when the caller knows it. */
@@ -31,8 +33,8 @@ const newest = (entries: HistoryEntry[]): HistoryEntry =>
 /**
  * The history entry a pull request is measured against: the merge-base commit's entry when the
  * history has one, else the newest entry recorded on the base branch. Only entries of the same
- * case, load profile (and rate), engine and request (batch, document size; a burst's documents
- * too) are comparable; the number of runs may differ because the verdict works on per-run medians.
+ * case, load profile (and rate), engine, CPU wake-up setting and request (batch, document size; a
+ * burst's documents too) are comparable; the number of runs may differ because the verdict works on per-run medians.
  * Pull-request results are never a baseline: they measure unmerged code.
  */
 export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuery): BaselineChoice {
@@ -42,6 +44,7 @@ export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuer
       e.caseId === q.caseId &&
       profileKey(e.profile) === key &&
       e.engine === q.engine &&
+      (e.cpusAwake ?? false) === q.cpusAwake &&
       (q.profile.kind !== 'burst' || e.load.docs === q.load.docs) &&
       e.load.batchSize === q.load.batchSize &&
       e.load.docBytes === q.load.docBytes &&
@@ -53,7 +56,7 @@ export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuer
     return {
       entry: null,
       reason: sameCase
-        ? `no history entry of case ${q.caseId} under ${profileLabel(q.profile)} with engine ${q.engine} and ${docs}${q.load.docBytes} B, batch ${q.load.batchSize}`
+        ? `no history entry of case ${q.caseId} under ${profileLabel(q.profile)} with engine ${q.engine}, CPUs ${q.cpusAwake ? 'held awake' : 'not held awake'} and ${docs}${q.load.docBytes} B, batch ${q.load.batchSize}`
         : `no history entry of case ${q.caseId}`
     }
   }

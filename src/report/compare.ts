@@ -61,6 +61,7 @@ export interface Comparison {
     /** Null when the run measured no GNES case. */
     gnesVersion: string | null
     engine: Result['meta']['engine']
+    cpusAwake: boolean
     load: Result['meta']['load']
   }
   cases: CaseComparison[]
@@ -256,6 +257,7 @@ export function compareResult(
       profile: c.profile,
       load: result.meta.load,
       engine: result.meta.engine,
+      cpusAwake: result.meta.cpusAwake,
       baseRef: options.baseRef,
       mergeBaseSha: options.mergeBaseSha
     })
@@ -275,6 +277,7 @@ export function compareResult(
       ref: result.meta.git.ref,
       gnesVersion: result.meta.gnes?.version ?? null,
       engine: result.meta.engine,
+      cpusAwake: result.meta.cpusAwake,
       load: result.meta.load
     },
     cases,

@@ -154,6 +154,7 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
     headline(c),
     '',
     `${pr} vs its baseline · engine \`${c.pr.engine}\` · ` +
+      (c.pr.cpusAwake ? 'CPUs held awake · ' : '') +
       (c.pr.gnesVersion === null
         ? ''
         : `GNES ${escapeMarkdown(c.pr.gnesVersion)} · requests of ${load.batchSize} docs × ${load.docBytes} B, `) +

@@ -116,6 +116,8 @@ export const ResultSchema = z.object({
     engine: z.enum(['local', 'docker', 'swarm']),
     load: LoadSchema,
     host: HostMetaSchema,
+    /** Whether the suite held every CPU awake (keep-cpus-awake); results before it did not. */
+    cpusAwake: z.boolean().default(false),
     git: GitMetaSchema,
     startedAt: isoTime,
     finishedAt: isoTime

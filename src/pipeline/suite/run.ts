@@ -16,6 +16,7 @@ import type { Load } from '../../client/load'
 import { consoleLog, type Log } from '../../log'
 import type { CaseSpec } from '../../topology/cases'
 import { checkRun } from '../preflight'
+import { keepCpusAwake } from './cpus-awake'
 import { runCase, type CaseSettings, type PlannedProfile } from './case'
 import { onInterrupt } from './signals'
 
@@ -72,6 +73,7 @@ export function suiteResult(r: {
   load: Load
   startedAt: string
   cases: CaseResult[]
+  cpusAwake: boolean
   git?: GitMeta
 }): Result {
   return ResultSchema.parse({
@@ -82,6 +84,7 @@ export function suiteResult(r: {
       engine: r.engine,
       load: r.load,
       host: hostMeta(),
+      cpusAwake: r.cpusAwake,
       git: r.git ?? gitMeta(),
       startedAt: r.startedAt,
       finishedAt: new Date().toISOString()
@@ -120,6 +123,7 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
   const settings = caseSettings(inputs, load)
   const startedAt = new Date().toISOString()
   const cases: CaseResult[] = []
+  const awake = await keepCpusAwake(inputs['keep-cpus-awake'], log)
   try {
     const needsGnes = specs.some(s => s.topology.kind === 'gnes')
     const gnes = await log.group(
@@ -143,10 +147,11 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
       load,
       startedAt,
       cases,
+      cpusAwake: awake.held,
       git: options.git
     })
   } finally {
     removeHandlers()
-    await engine.shutdown()
+    await Promise.all([engine.shutdown(), awake.release()])
   }
 }

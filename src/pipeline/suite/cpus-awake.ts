@@ -1,0 +1,42 @@
+import {
+  CpuWakeUnavailable,
+  holdCpusAwake,
+  type CpuWakeOptions,
+  type KeepCpusAwake
+} from '../../engine/cpu-wake'
+import type { Log } from '../../log'
+
+/** What a suite holds while it runs; `held` is recorded in its result. */
+export interface SuiteCpuWake {
+  readonly held: boolean
+  release(): Promise<void>
+}
+
+/**
+ * `keep-cpus-awake`: `auto` holds every CPU awake where this runner allows it (root, or `sudo -n`)
+ * and says so where it does not; `true` makes that a failure, before anything starts; `false`
+ * leaves the host as it is.
+ */
+export async function keepCpusAwake(
+  setting: KeepCpusAwake,
+  log: Log,
+  options: CpuWakeOptions = {}
+): Promise<SuiteCpuWake> {
+  if (setting === 'false') return { held: false, release: async () => undefined }
+  try {
+    const hold = await holdCpusAwake(options)
+    log.info(
+      `CPUs held awake for the suite (PM QoS wake-up latency 0${hold.via === 'sudo' ? ', through sudo' : ''})`
+    )
+    return { held: true, release: () => hold.release() }
+  } catch (err) {
+    if (!(err instanceof CpuWakeUnavailable)) throw err
+    const why = `keep-cpus-awake: the CPUs cannot be held awake: ${err.message}`
+    if (setting === 'true')
+      throw new Error(`${why}; set keep-cpus-awake to auto or false to run anyway`)
+    log.warn(
+      `${why}. Latencies vary more between runs on a virtual machine whose idle CPUs halt (docs/load.md, "Idle CPUs").`
+    )
+    return { held: false, release: async () => undefined }
+  }
+}
