@@ -1,5 +1,6 @@
 import { mermaidLabel as label } from '../text/escape'
 import { routerModel } from '../topology/model'
+import { addressedServices } from '../topology/placeholders'
 import type { HttpTopology, RouterService, Topology } from '../topology/schema'
 
 const text = (v: unknown): string =>
@@ -64,8 +65,9 @@ export function topologyMermaid(t: Topology, nodes?: Record<string, string[]>): 
 const MIB = 2 ** 20
 
 /**
- * A generic topology: the load enters its service, and each service calls what it depends on.
- * Nodes name the service, its image, replicas and limits; nothing of GNES.
+ * A generic topology: the load enters its service, and each service calls what it depends on or
+ * addresses (a chain's relays need no start order, yet each calls the next). Nodes name the
+ * service, its image, replicas and limits; nothing of GNES.
  */
 function genericMermaid(t: HttpTopology): string {
   const id = new Map(t.services.map((s, i) => [s.name, `s${i + 1}`]))
@@ -85,7 +87,11 @@ function genericMermaid(t: HttpTopology): string {
     lines.push(`  ${id.get(s.name)}${shape[0]}${parts.join('<br/>')}${shape[1]}`)
   }
   lines.push(`  load --> ${id.get(t.load.service)}`)
-  for (const s of t.services)
-    for (const d of s.dependsOn) lines.push(`  ${id.get(s.name)} --> ${id.get(d)}`)
+  for (const s of t.services) {
+    const texts = [...(s.command ?? []), ...Object.values(s.environment)]
+    const calls = new Set([...s.dependsOn, ...texts.flatMap(addressedServices)])
+    calls.delete(s.name)
+    for (const d of calls) lines.push(`  ${id.get(s.name)} --> ${id.get(d)}`)
+  }
   return lines.join('\n')
 }

@@ -31,6 +31,13 @@ export function placeholderProblem(text: string, services: readonly string[]): s
   return null
 }
 
+/** The services whose addresses `text` names (`${addr:S}`, `${addrs:S}`), in order. */
+export function addressedServices(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER)].flatMap(([, key, service]) =>
+    (key === 'addr' || key === 'addrs') && service ? [service] : []
+  )
+}
+
 /** `text` with its placeholders filled in; `placeholderProblem` has vouched for it. */
 export function expandPlaceholders(text: string, v: PlaceholderValues): string {
   return text.replace(PLACEHOLDER, (whole, key: string | undefined, service: string) => {
