@@ -16,7 +16,7 @@ import type { Load } from '../../client/load'
 import { consoleLog, type Log } from '../../log'
 import type { CaseSpec } from '../../topology/cases'
 import { checkRun } from '../preflight'
-import { keepCpusAwake } from './cpus-awake'
+import { keepCpusAwake, type SuiteCpuWake } from './cpus-awake'
 import { runCase, type CaseSettings, type PlannedProfile } from './case'
 import { onInterrupt } from './signals'
 
@@ -123,8 +123,10 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
   const settings = caseSettings(inputs, load)
   const startedAt = new Date().toISOString()
   const cases: CaseResult[] = []
-  const awake = await keepCpusAwake(inputs['keep-cpus-awake'], log)
+  let awake: SuiteCpuWake | undefined
   try {
+    const wake = await keepCpusAwake(inputs['keep-cpus-awake'], log)
+    awake = wake
     const needsGnes = specs.some(s => s.topology.kind === 'gnes')
     const gnes = await log.group(
       needsGnes
@@ -147,11 +149,11 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
       load,
       startedAt,
       cases,
-      cpusAwake: awake.held,
+      cpusAwake: wake.held,
       git: options.git
     })
   } finally {
     removeHandlers()
-    await Promise.all([engine.shutdown(), awake.release()])
+    await Promise.all([engine.shutdown(), awake?.release()])
   }
 }
