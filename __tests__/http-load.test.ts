@@ -120,20 +120,21 @@ describe('sendPaced', () => {
   })
 
   it('keeps sending while a slow server holds 20 requests: all 20 show the hold, not one', async () => {
-    // Every request that arrives 0.3–0.7 s after the first is answered 1 s late.
-    let first: number | null = null
+    // Every request that arrives 0.3–0.7 s into the schedule is answered 1 s late: the window is
+    // on the schedule's clock (no request leaves before its time), not on the first arrival's,
+    // which a slow first connection would shift.
+    const at = Date.now() + 200
     let inFlight = 0
     let maxInFlight = 0
     const holding = await serve((_req, res) => {
-      const t = now()
-      first ??= t
+      const t = Date.now() - at
       inFlight++
       maxInFlight = Math.max(maxInFlight, inFlight)
-      const held = t - first >= 0.3 && t - first < 0.7
+      const held = t >= 300 && t < 700
       setTimeout(() => res.end('ok', () => inFlight--), held ? 1000 : 0)
     })
     try {
-      const records = await sendPaced(target(`${holding.url}/`), 50, 40)
+      const records = await sendPaced(target(`${holding.url}/`), 50, 40, { startAtMs: at })
       const { samples, errors } = pacedHttpSamples(records, null)
       expect(errors).toBe(0)
       const slow = samples.latency.filter(l => l >= 1)
