@@ -34,7 +34,8 @@ const newest = (entries: HistoryEntry[]): HistoryEntry =>
  * The history entry a pull request is measured against: the merge-base commit's entry when the
  * history has one, else the newest entry recorded on the base branch. Only entries of the same
  * case, load profile (and rate), engine, CPU wake-up setting and request (batch, document size; a
- * burst's documents too) are comparable; the number of runs may differ because the verdict works on per-run medians.
+ * burst's documents too) are comparable; the number of runs may differ because the verdict works
+ * on per-run medians.
  * Pull-request results are never a baseline: they measure unmerged code.
  */
 export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuery): BaselineChoice {

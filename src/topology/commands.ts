@@ -1,4 +1,5 @@
 import type { GnesTopology, Service, Socket } from './schema'
+import { inWaves } from './waves'
 
 /** Where a service's sockets live: the engine decides hosts (loopback, DNS names) and ports. */
 export interface Addressing {
@@ -92,18 +93,11 @@ export const READY_PATTERN = { frontend: /listening at/, router: /ready and list
 export function startOrder(topology: GnesTopology, addressing: Addressing): ServiceCommand[][][] {
   const peers = (s: Service): string[] =>
     s.role === 'frontend' ? [] : [s.in, s.out].flatMap(sock => ('peer' in sock ? [sock.peer] : []))
-  const started = new Set<string>()
-  const waves: string[][] = []
-  let rest = [...topology.services]
-  while (rest.length) {
-    const next = rest.filter(s => peers(s).every(p => started.has(p)))
-    // A cycle of CONNECTs cannot be ordered; take the rest as written, one at a time.
-    const wave = next.length ? next : rest
-    if (next.length) waves.push(wave.map(s => s.name))
-    else waves.push(...wave.map(s => [s.name]))
-    wave.forEach(s => started.add(s.name))
-    rest = rest.filter(s => !started.has(s.name))
-  }
+  const { waves, unordered } = inWaves(
+    topology.services.map(s => ({ name: s.name, after: peers(s) }))
+  )
+  // A cycle of CONNECTs cannot be ordered; take the rest as written, one at a time.
+  waves.push(...unordered.map(name => [name]))
   const commands = serviceCommands(topology, addressing)
   return waves.map(wave => wave.map(name => commands.filter(c => c.service === name)))
 }

@@ -1,5 +1,6 @@
 import { placeholderProblem } from './placeholders'
 import type { HttpTopology } from './schema'
+import { inWaves } from './waves'
 
 type Fail = (where: string, msg: string) => never
 
@@ -61,17 +62,9 @@ function dependencyCycle(t: HttpTopology): string[] | null {
   return null
 }
 
-/** Services in start order: each after everything it depends on. */
+/** Services in waves of start order: each after everything it depends on. */
 export function dependencyOrder(t: HttpTopology): string[][] {
-  const started = new Set<string>()
-  const batches: string[][] = []
-  let rest = [...t.services]
-  while (rest.length) {
-    const batch = rest.filter(s => s.dependsOn.every(d => started.has(d))).map(s => s.name)
-    if (!batch.length) throw new Error(`dependsOn cycle among ${rest.map(s => s.name).join(', ')}`)
-    batch.forEach(n => started.add(n))
-    batches.push(batch)
-    rest = rest.filter(s => !started.has(s.name))
-  }
-  return batches
+  const { waves, unordered } = inWaves(t.services.map(s => ({ name: s.name, after: s.dependsOn })))
+  if (unordered.length) throw new Error(`dependsOn cycle among ${unordered.join(', ')}`)
+  return waves
 }

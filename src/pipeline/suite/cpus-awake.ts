@@ -12,6 +12,9 @@ export interface SuiteCpuWake {
   release(): Promise<void>
 }
 
+/** Nothing held: `keep-cpus-awake: false`, a hold that was refused, or one not taken yet. */
+export const NOT_HELD: SuiteCpuWake = { held: false, release: async () => undefined }
+
 /**
  * `keep-cpus-awake`: `auto` holds every CPU awake where this runner allows it (root, or `sudo -n`)
  * and says so where it does not; `true` makes that a failure, before anything starts; `false`
@@ -22,7 +25,7 @@ export async function keepCpusAwake(
   log: Log,
   options: CpuWakeOptions = {}
 ): Promise<SuiteCpuWake> {
-  if (setting === 'false') return { held: false, release: async () => undefined }
+  if (setting === 'false') return NOT_HELD
   try {
     const hold = await holdCpusAwake(options)
     log.info(
@@ -37,6 +40,6 @@ export async function keepCpusAwake(
     log.warn(
       `${why}. Latencies vary more between runs on a virtual machine whose idle CPUs halt (docs/load.md, "Idle CPUs").`
     )
-    return { held: false, release: async () => undefined }
+    return NOT_HELD
   }
 }

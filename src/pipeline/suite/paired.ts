@@ -24,7 +24,7 @@ import { caseSettings, loadOf, suiteResult, type SuiteOptions } from './run'
 import { checkoutBase, checkoutInputs, checkoutPairs } from '../base-checkout'
 import { gitMeta } from '../../result/meta'
 import type { GitMeta } from '../../result/schema'
-import { keepCpusAwake, type SuiteCpuWake } from './cpus-awake'
+import { keepCpusAwake, NOT_HELD } from './cpus-awake'
 import { onInterrupt } from './signals'
 
 type PairedProfile = Exclude<Profile, { kind: 'sweep' | 'paced' }>
@@ -287,10 +287,9 @@ async function runSides(
   }
   const order = interleave === 'requests' ? interleavedOrder(inputs.runs) : abbaOrder(inputs.runs)
   const startedAt = new Date().toISOString()
-  let awake: SuiteCpuWake | undefined
+  let awake = NOT_HELD
   try {
-    const wake = await keepCpusAwake(inputs['keep-cpus-awake'], log)
-    awake = wake
+    awake = await keepCpusAwake(inputs['keep-cpus-awake'], log)
     const gnes = {
       base: await log.group(`Provision the base (${base.kind})`, () =>
         base.prepare(pairs.some(p => p.base.topology.kind === 'gnes'))
@@ -322,12 +321,12 @@ async function runSides(
         load,
         startedAt,
         cases: cases[side],
-        cpusAwake: wake.held,
+        cpusAwake: awake.held,
         git: side === 'base' ? (options.baseGit ?? options.git) : options.git
       })
     return { head: result('head', id), base: result('base', baseId), order, interleave }
   } finally {
     removeHandlers()
-    await Promise.all([shutdown(), awake?.release()])
+    await Promise.all([shutdown(), awake.release()])
   }
 }

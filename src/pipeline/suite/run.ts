@@ -16,7 +16,7 @@ import type { Load } from '../../client/load'
 import { consoleLog, type Log } from '../../log'
 import type { CaseSpec } from '../../topology/cases'
 import { checkRun } from '../preflight'
-import { keepCpusAwake, type SuiteCpuWake } from './cpus-awake'
+import { keepCpusAwake, NOT_HELD } from './cpus-awake'
 import { runCase, type CaseSettings, type PlannedProfile } from './case'
 import { onInterrupt } from './signals'
 
@@ -123,10 +123,9 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
   const settings = caseSettings(inputs, load)
   const startedAt = new Date().toISOString()
   const cases: CaseResult[] = []
-  let awake: SuiteCpuWake | undefined
+  let awake = NOT_HELD
   try {
-    const wake = await keepCpusAwake(inputs['keep-cpus-awake'], log)
-    awake = wake
+    awake = await keepCpusAwake(inputs['keep-cpus-awake'], log)
     const needsGnes = specs.some(s => s.topology.kind === 'gnes')
     const gnes = await log.group(
       needsGnes
@@ -149,11 +148,11 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
       load,
       startedAt,
       cases,
-      cpusAwake: wake.held,
+      cpusAwake: awake.held,
       git: options.git
     })
   } finally {
     removeHandlers()
-    await Promise.all([engine.shutdown(), awake?.release()])
+    await Promise.all([engine.shutdown(), awake.release()])
   }
 }
