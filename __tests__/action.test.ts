@@ -74,6 +74,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
       INPUT_CASES: '1',
       INPUT_DOCS: '30',
       INPUT_RUNS: '2',
+      'INPUT_MAX-PAIRS': '2',
       INPUT_REQUESTS: '4',
       'INPUT_WARMUP-REQUESTS': '2',
       INPUT_ENGINE: 'local',
@@ -186,7 +187,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(body).toContain('### GNES latency, paired on this runner')
     expect(body).toContain('**head** GNES 0\\.0\\.47 vs **base** GNES 0\\.0\\.46')
     expect(body).toContain(
-      '2 pairs of runs, both sides at once with their requests alternating (ABAB…)'
+      'pairs of runs, both sides at once with their requests alternating (ABAB…)'
     )
     expect(body).toContain('Each pair’s ratio of run medians, head ÷ base')
     expect(fs.readFileSync(run.outputs.report, 'utf8')).toBe(body)

@@ -54,7 +54,9 @@ describe('inputs', () => {
     expect(error!.message).toContain(
       "input 'gnes-version' = '1.0': gnes-version must be a supported GNES release: 0.0.42, 0.0.43"
     )
-    expect(error!.message).toContain("input 'runs' = '0': runs must be at least 1")
+    expect(error!.message).toContain(
+      "input 'runs' = '0': runs must be auto or a whole number from 1 to 1000"
+    )
   })
   it('splits lists and parses percentages and booleans', () => {
     const inputs = parseInputs({

@@ -43,6 +43,7 @@ describeDocker('paired mode on Docker with real GNES', () => {
       'base-image': BASE_IMAGE,
       profiles: 'minimal',
       runs: '2',
+      'max-pairs': '2',
       requests: '5',
       'warmup-requests': '3',
       'doc-bytes': '1000',

@@ -8,7 +8,9 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs } from '../src/config/inputs'
 import type { Log } from '../src/log'
+import { assetPath } from '../src/paths'
 import { comparePaired } from '../src/report/paired'
+import { renderPairedMarkdown } from '../src/report/paired-markdown'
 import { orderLetters } from '../src/client/interleave'
 import { runPairedSuite, type PairedRun } from '../src/pipeline/suite/paired'
 import { pidsWithEnv, survivors } from './helpers/processes'
@@ -44,6 +46,7 @@ async function pairedRun(extra: Record<string, string>) {
     engine: 'local',
     profiles: 'minimal,burst',
     runs: '2',
+    'max-pairs': '2',
     requests: '5',
     'warmup-requests': '3',
     'doc-bytes': '1000',
@@ -127,7 +130,7 @@ describe('paired mode on the local engine with real GNES', () => {
     expect(paired.interleave).toBe('requests')
     expect(orderLetters(paired.order)).toBe('ABAB')
     expect(lines).toContain(
-      '== Case 1: non-blocking, paired on this runner (2 pairs of runs, both sides at once with their requests alternating (ABAB…); A = base, B = head)'
+      '== Case 1: non-blocking, paired on this runner (pairs of runs, both sides at once with their requests alternating (ABAB…); A = base, B = head; 2 pairs)'
     )
     expect(lines).toContain(
       "pairs 1–2: base and head at once, the head's requests 100 ms after the base's"
@@ -149,9 +152,10 @@ describe('paired mode on the local engine with real GNES', () => {
     for (let k = 0; k < 3; k++) expect(Math.abs(head[k] - base[k] - 100)).toBeLessThanOrEqual(1)
     expect(Math.abs(base[2] - base[1] - 1000)).toBeLessThanOrEqual(1)
 
-    const latency = comparePaired(paired, { threshold: 0.1 }).cases[0].metrics.find(m => m.gating)!
-    expect(latency.metric).toBe('latency')
-    expect(latency.ratios).toHaveLength(2)
+    // GNES at minimal load is judged by `path`, which leaves the client's transfer out.
+    const gate = comparePaired(paired, { threshold: 0.1 }).cases[0].metrics.find(m => m.gating)!
+    expect(gate.metric).toBe('path')
+    expect(gate.ratios).toHaveLength(2)
     expect(left).toEqual([])
   })
 
@@ -201,5 +205,54 @@ describe('paired mode on the local engine with real GNES', () => {
       }
     }
     expect(left).toEqual([])
+  })
+
+  it('adds pairs at the planned looks while it cannot tell, and names the hop of a slower router', async () => {
+    const slow = assetPath('topologies', 'examples', 'case1-router2-1ms.yml')
+    const case1 = assetPath('topologies', 'case1.yml')
+    const adaptive = {
+      'baseline-gnes-version': '',
+      'baseline-topology': case1,
+      'paired-deploy': 'once',
+      profiles: 'minimal',
+      runs: '3',
+      'max-pairs': '6',
+      'alert-threshold': '2.5%'
+    }
+    // Router2 1 ms slower: with requests of 10 × 1000 B, `path` is a few ms, so +1 ms is tens
+    // of percent, and `r2:proc` says where it went.
+    const slower = await pairedRun({ ...adaptive, topology: slow })
+    const c = comparePaired(slower.paired, { threshold: 0.025 })
+    expect(c.verdicts).toEqual([
+      { case: '1', profile: 'minimal@5', metric: 'path', verdict: 'regression' }
+    ])
+    expect(renderPairedMarkdown(c)).toMatch(
+      /`r2:proc` \(router 2's own time\) \+\d\.\d\d ms explains/
+    )
+    expect(slower.lines).toContain(
+      '== Case 1: non-blocking, Router2 1 ms slower, paired on this runner (pairs of runs, both sides at once with their requests alternating (ABAB…); A = base, B = head; looks at 3, 5, 6 pairs)'
+    )
+    expect(slower.left).toEqual([])
+
+    // Identical copies: whatever the answer, the run stopped at a planned look, for the reason
+    // its log gives, and both sides measured that many runs.
+    const same = await pairedRun({ ...adaptive, topology: case1 })
+    const [sequence] = same.paired.sequences
+    expect([3, 5, 6]).toContain(sequence.pairs)
+    const looks = same.lines.filter(l => l.startsWith('look '))
+    expect(looks.length).toBe(
+      [3, 5, 6].indexOf(sequence.pairs) + (sequence.stop === 'decisive' ? 1 : 0)
+    )
+    looks.slice(0, -1).forEach(l => expect(l).toMatch(/: inconclusive; adding \d pairs$/))
+    if (sequence.stop === 'decisive')
+      expect(looks.at(-1)).toMatch(/: (no-change|regression|improvement)$/)
+    else expect(sequence.stop).toBe('max-pairs')
+    for (const side of [same.paired.base, same.paired.head]) {
+      expect(side.cases[0].runs.filter(r => !r.warmup)).toHaveLength(sequence.pairs)
+    }
+    const answer = comparePaired(same.paired, { threshold: 0.025 }).cases[0]
+    expect(answer.sequence).toEqual(sequence)
+    expect(answer.metrics.find(m => m.gating)!.ratios).toHaveLength(sequence.pairs)
+    expect(same.left).toEqual([])
   })
 })

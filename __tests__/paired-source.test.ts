@@ -73,6 +73,7 @@ describe('gnes-source: GNES built from a source tree', () => {
       engine: 'auto',
       profiles: 'minimal',
       runs: '2',
+      'max-pairs': '2',
       requests: '5',
       'warmup-requests': '3',
       'doc-bytes': '1000',

@@ -29,9 +29,9 @@ describe('the ABBA order', () => {
     expect(orderLetters(interleavedOrder(3))).toBe('ABABAB')
     expect(interleavedOrder(3).map(b => b.pair)).toEqual([0, 0, 1, 1, 2, 2])
     expect(orderText(interleavedOrder(3), 'requests')).toBe(
-      '3 pairs of runs, both sides at once with their requests alternating (ABAB…)'
+      'pairs of runs, both sides at once with their requests alternating (ABAB…)'
     )
-    expect(orderText(abbaOrder(3), 'blocks')).toBe('3 pairs of runs in the order `ABBAAB`')
+    expect(orderText(abbaOrder(3), 'blocks')).toBe('pairs of runs in the order `ABBAAB…`')
   })
 
   test('with an even number of pairs both sides sit on average at the same time', () => {
@@ -153,8 +153,12 @@ describe('drift inside the job', () => {
     expect(ababFlags).toBe(0) // +1 % is under the 2.5 % threshold; a 3 % drift per block is not:
     const steep = measure(abab, 1, 0.03, 99)
     expect(pairedMetric('latency', steep.base, steep.head, 0.025).verdict).toBe('regression')
+    // ABBA cancels it from the estimate, but the ±3 % it adds to every pair widens the interval
+    // past ±2.5 %: not a change, and not shown to be none either.
     const steepAbba = measure(abba, 1, 0.03, 99)
-    expect(pairedMetric('latency', steepAbba.base, steepAbba.head, 0.025).verdict).toBe('no-change')
+    const m = pairedMetric('latency', steepAbba.base, steepAbba.head, 0.025)
+    expect(Math.abs(m.change)).toBeLessThan(0.004)
+    expect(m.verdict).toBe('inconclusive')
   })
 
   test('a 5 % slowdown under the same drift is found, its interval around 5 %', () => {

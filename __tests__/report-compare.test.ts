@@ -27,7 +27,12 @@ const HEAVY_TAILED: Omit<RunShape, 'scale'> = { ...NON_BLOCKING, stallRate: 0.1 
 const SEEDS = 40
 
 function verdicts(shape: Omit<RunShape, 'scale'>, scale: number, threshold: number) {
-  const counts: Record<Verdict, number> = { regression: 0, improvement: 0, 'no-change': 0 }
+  const counts: Record<Verdict, number> = {
+    regression: 0,
+    improvement: 0,
+    'no-change': 0,
+    inconclusive: 0
+  }
   for (let seed = 1; seed <= SEEDS; seed++) {
     const r = rng(seed)
     const base = makeRuns(r, { ...shape, scale: 1 })
@@ -41,7 +46,12 @@ describe('verdict on constructed samples (seeded)', () => {
   test('identical samples: no change, p = 1', () => {
     const runs = makeRuns(rng(1), { ...NON_BLOCKING, scale: 1 })
     const m = compareMetric('roundtrip', runs, runs, 0.1)
-    expect(m).toMatchObject({ change: 0, p: 1, verdict: 'no-change', method: 'run-medians' })
+    // Three runs a side spread too far for their interval to fit inside ±10 %: the same samples
+    // are not a change, and these few runs cannot show that they are none.
+    expect(m).toMatchObject({ change: 0, p: 1, verdict: 'inconclusive', method: 'run-medians' })
+    expect(m.detectable!).toBeGreaterThan(0.1)
+    const many = makeRuns(rng(1), { ...NON_BLOCKING, scale: 1, runs: 20 })
+    expect(compareMetric('roundtrip', many, many, 0.1).verdict).toBe('no-change')
   })
 
   test('no shift: false verdicts stay near the 5% level, on every shape', () => {
@@ -156,7 +166,7 @@ describe('compareResult', () => {
     }
     const c = compareResult(makeResult([slowHop]), [makeEntry(baseline)], opts)
     expect(c.cases[0].metrics[1]).toMatchObject({ verdict: 'regression', gating: false })
-    expect(c.cases[0].metrics[0]).toMatchObject({ gating: true, verdict: 'no-change' })
+    expect(c.cases[0].metrics[0]).toMatchObject({ gating: true, verdict: 'inconclusive' })
     expect(c.regression).toBe(false)
   })
 

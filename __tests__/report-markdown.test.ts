@@ -41,9 +41,12 @@ const lines = md.split('\n')
 describe('renderComparisonMarkdown', () => {
   test('starts with the hidden marker and a headline that counts verdicts', () => {
     expect(lines[0]).toBe(COMMENT_MARKER)
-    expect(lines[1]).toBe('### GNES latency: 🔴 regression in 1 case (1 other metric changed)')
+    // Case 2's baseline has no samples: only the threshold could call it, and −4.7 % is below it.
+    expect(lines[1]).toBe(
+      '### GNES latency: 🔴 regression in 1 case, 🟡 inconclusive in 1 case (1 other metric changed)'
+    )
     expect(md).toContain(
-      'Only each case’s headline metric (`latency` at minimal load, `roundtrip` for a burst) decides the `regression` output'
+      'Each case’s verdict metric (`path` for GNES at minimal load, else `latency`, or `roundtrip` for a burst) decides the `regression` and `verdict` outputs'
     )
   })
 
@@ -55,7 +58,7 @@ describe('renderComparisonMarkdown', () => {
     expect(main).toContain('| 1 non\\-blocking · burst | `f->r1:send` |')
     expect(main).not.toContain('`r1:proc`')
     expect(main).toMatch(
-      /\| 2 blocking · burst \| `roundtrip` .* ⚪ below threshold \(threshold only, untested\) \|/
+      /\| 2 blocking · burst \| `roundtrip` .* 🟡 inconclusive \(threshold only, untested\) \|/
     )
     expect(main).toContain('no test \\(the baseline has no per\\-request samples\\)')
   })

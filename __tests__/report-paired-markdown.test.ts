@@ -45,13 +45,15 @@ describe('the paired report', () => {
     expect(md).toContain('**head** GNES 0\\.0\\.47')
     expect(md).toContain('**base** GNES 0\\.0\\.46')
     expect(md).toContain('paired on this runner')
-    expect(md).toContain('4 pairs of runs in the order `ABBAABBA` (A = base, B = head)')
-    expect(md).toContain('a change of at least 2.5%')
+    expect(md).toContain('pairs of runs in the order `ABBAABBA…` (A = base, B = head)')
+    expect(md).toContain('threshold ±2.5%')
   })
 
   test('gives the change, its interval and every pair’s ratio', () => {
     const m = comparison.cases[0].metrics[0]
-    const row = md.split('\n').find(l => l.includes('`roundtrip`') && l.includes('regression'))!
+    const row = md
+      .split('\n')
+      .find(l => l.startsWith('|') && l.includes('`roundtrip`') && l.includes('regression'))!
     expect(row).toContain(' … ')
     expect(row).toContain('| 4 |')
     const ratios = md
@@ -75,5 +77,100 @@ describe('the paired report', () => {
   test('folds the per-hop metrics per case', () => {
     expect(md).toContain('<summary>Per-hop and per-service details: case 1')
     expect(md.split('<details>')[1]).toContain('`f->r1:send`')
+  })
+})
+
+describe('what the paired report says when it cannot tell, and which hop moved', () => {
+  /** Case 1 at minimal load, judged by `path`: router 2 made `slower` seconds slower. */
+  function minimal(scale: number, slower: number, seed: number) {
+    const q = rng(seed)
+    const at = (base: number) => makeRuns(q, { ...shape, runs: 6, base, scale: 1 })
+    const r2 = at(0.0004).map(run => run.map(x => x + slower))
+    const other = at(0.012)
+    const result = makeResult([
+      {
+        id: '1',
+        metrics: {
+          latency: makeRuns(q, { ...shape, runs: 6, base: 0.06, runSd: 0.05, scale: 1 }),
+          path: other.map((run, k) => run.map((x, j) => (x + r2[k][j]) * scale)),
+          'f->r1:send': other,
+          'r2:proc': r2
+        }
+      }
+    ])
+    return {
+      ...result,
+      cases: result.cases.map(c => ({
+        ...c,
+        profile: { kind: 'minimal' as const, rate: 5 },
+        headline: 'latency'
+      }))
+    }
+  }
+  const sequence = { looks: [6, 9, 14, 21, 30], pairs: 30, stop: 'budget' as const, seconds: 540 }
+
+  test('a regression names the hop that explains it, in absolute time', () => {
+    const c = comparePaired(
+      {
+        base: minimal(1, 0, 5),
+        head: minimal(1, 0.001, 6),
+        order: abbaOrder(6),
+        interleave: 'requests'
+      },
+      { threshold: 0.025 }
+    )
+    const text = renderPairedMarkdown(c)
+    expect(c.verdicts).toEqual([
+      { case: '1', profile: 'minimal@5', metric: 'path', verdict: 'regression' }
+    ])
+    expect(text).toMatch(
+      /🔴 regression, `path` \+\d+(\.\d)?% \(\+1\.\d\d ms\), interval .*; `r2:proc` \(router 2's own time\) \+1\.00 ms explains \d+ % of it\./
+    )
+  })
+
+  test('an inconclusive headline says so, what it could have seen, why it stopped, and the hop that did move', () => {
+    // Path as noisy as latency here: the head's 1 ms is lost in ±5 % per run.
+    const noisy = (slower: number, seed: number) => {
+      const r = minimal(1, slower, seed)
+      const q = rng(seed + 100)
+      const spread = makeRuns(q, { ...shape, runs: 6, base: 1, runSd: 0.3, scale: 1 })
+      return {
+        ...r,
+        cases: r.cases.map(c => ({
+          ...c,
+          runs: c.runs.map((run, k) => ({
+            ...run,
+            samples: {
+              ...run.samples,
+              path: run.samples.path.map(x => x * spread[Math.max(k - 1, 0)][0])
+            }
+          }))
+        }))
+      }
+    }
+    const c = comparePaired(
+      {
+        base: noisy(0, 7),
+        head: noisy(0.001, 8),
+        order: abbaOrder(6),
+        interleave: 'requests',
+        sequences: [sequence]
+      },
+      { threshold: 0.025 }
+    )
+    const text = renderPairedMarkdown(c)
+    expect(c.verdicts[0].verdict).toBe('inconclusive')
+    expect(text).toContain('### GNES latency, paired on this runner: 🟡 inconclusive in 1 case')
+    expect(text).toMatch(/so these 30 pairs cannot tell a change from none\./)
+    expect(text).toMatch(
+      /They could have seen a change of about ±\d+(\.\d)?%; about \d+ pairs would tell\./
+    )
+    expect(text).toContain("The hops did move: `r2:proc` (router 2's own time) +1.00 ms.")
+    expect(text).toContain(
+      '30 pairs in 540 s, looked at after 6, 9, 14, 21, 30 of up to 30 (stopped by the time budget (pairs-budget-minutes))'
+    )
+    expect(text).toMatch(
+      /each interval at 9\d\.\d % so that all 5 planned looks hold together at 95 %/
+    )
   })
 })

@@ -63,6 +63,7 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
       markdown,
       reportPath,
       failOnRegression: true,
+      onInconclusive: 'warn',
       comment: comment('search')
     })
     expect(outcome).toEqual({ comment: 'created', failed: true })
@@ -81,6 +82,7 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
       markdown,
       reportPath: path.join(dir, 'regression.md'),
       failOnRegression: false,
+      onInconclusive: 'warn',
       comment: comment('search')
     })
     expect(outcome).toEqual({ comment: 'forbidden', failed: false })
@@ -107,6 +109,7 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
       markdown: full,
       reportPath,
       failOnRegression: false,
+      onInconclusive: 'warn',
       comment: comment('search')
     })
     expect(outcome.comment).toBe('created')
@@ -128,9 +131,84 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
       markdown,
       reportPath: path.join(dir, 'regression.md'),
       failOnRegression: false,
+      onInconclusive: 'warn',
       comment: null
     })
     expect(outcome).toEqual({ comment: 'skipped', failed: false })
     expect(gh.log).toEqual([])
+  })
+})
+
+describe('an answer that cannot tell', () => {
+  // Two runs a side, a few percent apart, threshold 1 %: the interval is far wider than ±1 %.
+  const wide = compareResult(
+    makeResult([
+      {
+        id: '1',
+        metrics: {
+          roundtrip: [
+            [0.1, 0.101],
+            [0.104, 0.103]
+          ]
+        }
+      }
+    ]),
+    [
+      makeEntry({
+        id: '1',
+        metrics: {
+          roundtrip: [
+            [0.1, 0.1],
+            [0.097, 0.098]
+          ]
+        }
+      })
+    ],
+    { threshold: 0.01, baseRef: 'main', mergeBaseSha: null }
+  )
+  const md = renderComparisonMarkdown(wide)
+
+  test('is inconclusive in the outputs and the report, with what it could have seen', () => {
+    expect(wide.verdicts).toEqual([
+      { case: '1', profile: 'burst', metric: 'roundtrip', verdict: 'inconclusive' }
+    ])
+    expect(md).toContain('### GNES latency: 🟡 inconclusive in 1 case')
+    expect(md).toMatch(
+      /cannot tell a change from none\. They could have seen a change of about ±\d/
+    )
+    expect(md).not.toContain('⚪')
+  })
+
+  test('on-inconclusive: warn names the case in a warning and the step passes', async () => {
+    const outcome = await publishPullRequestReport({
+      comparison: wide,
+      markdown: md,
+      reportPath: path.join(dir, 'inconclusive.md'),
+      failOnRegression: true,
+      onInconclusive: 'warn',
+      comment: null
+    })
+    expect(outcome.failed).toBe(false)
+    const outputs = fs.readFileSync(process.env.GITHUB_OUTPUT!, 'utf8')
+    expect(outputs).toMatch(/verdict<<.*\ninconclusive\n/)
+    expect(outputs).toContain('"verdict":"inconclusive"')
+    expect(stdout.join('')).toMatch(
+      /::warning::this run cannot tell whether latency changed in case 1 \(burst\)/
+    )
+    expect(process.exitCode).toBeUndefined()
+  })
+
+  test('on-inconclusive: fail fails the step, saying why', async () => {
+    const outcome = await publishPullRequestReport({
+      comparison: wide,
+      markdown: md,
+      reportPath: path.join(dir, 'inconclusive.md'),
+      failOnRegression: false,
+      onInconclusive: 'fail',
+      comment: null
+    })
+    expect(outcome.failed).toBe(true)
+    expect(stdout.join('')).toMatch(/::error::this run cannot tell .* \(on-inconclusive is fail\)/)
+    expect(process.exitCode).toBe(1)
   })
 })

@@ -111,6 +111,8 @@ async function paired(
     engine: 'local',
     profiles: 'minimal',
     runs: values.runs!,
+    // The fixed-length method these figures measured; bench/verdict.ts measures the adaptive one.
+    'max-pairs': String(pairs),
     'out-dir': out,
     'paired-deploy': values['paired-deploy']!,
     'paired-interleave': values['paired-interleave']!,

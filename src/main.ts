@@ -25,6 +25,7 @@ import {
   type PairedRun
 } from './pipeline'
 import { jobSummary } from './render'
+import type { CaseVerdict } from './report/verdict'
 import type { Result } from './result/schema'
 import { workflowContext, type WorkflowContext } from './result/context'
 
@@ -59,7 +60,7 @@ async function comparePullRequest(
     { threshold: inputs['alert-threshold'], baseRef: pr.baseRef, mergeBaseSha: base ?? pr.baseSha },
     { dashboardUrl: targets.dashboardUrl, repositoryUrl: targets.repositoryUrl }
   )
-  await publish({ regression: comparison.regression, markdown }, inputs, targets, pr.number)
+  await publish({ ...comparison, markdown }, inputs, targets, pr.number)
 }
 
 /**
@@ -79,26 +80,22 @@ async function reportPaired(
     { threshold: inputs['alert-threshold'] },
     { dashboardUrl: targets.dashboardUrl, repositoryUrl: targets.repositoryUrl }
   )
-  await publish(
-    { regression: comparison.regression, markdown },
-    inputs,
-    targets,
-    ctx.pullRequest?.number ?? null
-  )
+  await publish({ ...comparison, markdown }, inputs, targets, ctx.pullRequest?.number ?? null)
 }
 
 /** The verdict's report, outputs and exit status; the comment only on a pull request. */
 async function publish(
-  verdict: { regression: boolean; markdown: string },
+  verdict: { regression: boolean; verdicts: CaseVerdict[]; markdown: string },
   inputs: Inputs,
   targets: ActionTargets,
   pullRequest: number | null
 ): Promise<void> {
   await publishPullRequestReport({
-    comparison: { regression: verdict.regression },
+    comparison: verdict,
     markdown: verdict.markdown,
     reportPath: targets.reportPath,
     failOnRegression: inputs['fail-on-regression'],
+    onInconclusive: inputs['on-inconclusive'],
     comment:
       pullRequest !== null && inputs['comment-on-pr'] && targets.comment
         ? { ...targets.comment, issueNumber: pullRequest }
@@ -163,6 +160,8 @@ export async function run(): Promise<void> {
     fs.writeFileSync(targets.reportPath, jobSummary(result))
     core.setOutput('report', targets.reportPath)
     core.setOutput('regression', 'false')
+    core.setOutput('verdict', 'none')
+    core.setOutput('verdicts', '[]')
   }
   if (record) {
     const target = await recordTarget(inputs, targets)

@@ -4,21 +4,24 @@ import * as path from 'node:path'
 import { actionsLog, fail } from './log'
 import { capComment } from '../report/cap'
 import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from '../report/comment'
+import { overallVerdict, type CaseVerdict } from '../report/verdict'
 
 interface PublishOptions {
-  /** A history-mode or paired comparison: only whether it found a regression matters here. */
-  comparison: { regression: boolean }
+  /** A history-mode or paired comparison: whether it found a regression, and each case's answer. */
+  comparison: { regression: boolean; verdicts: CaseVerdict[] }
   markdown: string
   /** Where the Markdown report is written; becomes the `report` output. */
   reportPath: string
   failOnRegression: boolean
+  /** What an inconclusive case does to the step: a warning, or a failure. */
+  onInconclusive: 'warn' | 'fail'
   /** Null when `comment-on-pr` is off or there is no pull request / token. */
   comment: Omit<CommentTarget, 'body'> | null
 }
 
 interface PublishOutcome {
   comment: CommentOutcome | 'skipped' | 'error'
-  /** True when `fail-on-regression` marked the step failed. */
+  /** True when `fail-on-regression` or `on-inconclusive: fail` marked the step failed. */
   failed: boolean
 }
 
@@ -32,6 +35,8 @@ export async function publishPullRequestReport(o: PublishOptions): Promise<Publi
   fs.mkdirSync(path.dirname(path.resolve(o.reportPath)), { recursive: true })
   fs.writeFileSync(o.reportPath, o.markdown)
   core.setOutput('regression', String(o.comparison.regression))
+  core.setOutput('verdict', overallVerdict(o.comparison.verdicts))
+  core.setOutput('verdicts', JSON.stringify(o.comparison.verdicts))
   core.setOutput('report', o.reportPath)
 
   let comment: PublishOutcome['comment'] = 'skipped'
@@ -54,9 +59,19 @@ export async function publishPullRequestReport(o: PublishOptions): Promise<Publi
   }
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(o.markdown).write()
 
-  const failed = o.failOnRegression && o.comparison.regression
-  if (failed) {
+  const unknown = o.comparison.verdicts.filter(v => v.verdict === 'inconclusive')
+  const cannotTell =
+    unknown.length &&
+    `this run cannot tell whether latency changed in ${unknown
+      .map(v => `case ${v.case} (${v.profile})`)
+      .join(', ')}: measure longer (runs, max-pairs) or on a quieter runner; see ${o.reportPath}`
+  const regressed = o.failOnRegression && o.comparison.regression
+  const failed = regressed || (cannotTell !== 0 && o.onInconclusive === 'fail')
+  if (regressed) {
     fail(`latency regression found (fail-on-regression is on); see ${o.reportPath}`)
+  } else if (cannotTell && o.onInconclusive === 'fail') {
+    fail(`${cannotTell} (on-inconclusive is fail)`)
   }
+  if (cannotTell && !failed) actionsLog.warn(cannotTell)
   return { comment, failed }
 }

@@ -49,8 +49,11 @@ export function interleavedOrder(pairs: number): Block[] {
   return abbaOrder(pairs).map(({ pair }, k) => ({ pair, side: k % 2 === 0 ? 'base' : 'head' }))
 }
 
-/** How a paired run's order reads in a log line or a report. */
+/**
+ * How a paired run's order reads in a log line or a report: its pattern, without a count (an
+ * adaptive run adds pairs that continue it).
+ */
 export const orderText = (blocks: readonly Block[], interleave: Interleave): string =>
   interleave === 'requests'
-    ? `${blocks.length / 2} pairs of runs, both sides at once with their requests alternating (ABAB…)`
-    : `${blocks.length / 2} pairs of runs in the order \`${orderLetters(blocks)}\``
+    ? 'pairs of runs, both sides at once with their requests alternating (ABAB…)'
+    : `pairs of runs in the order \`${orderLetters(blocks)}…\``

@@ -24,6 +24,19 @@ const requestsOf = (docs: number, load: Load): number => Math.ceil(docs / load.b
  */
 export const AUTO_WARMUP_SECONDS = 10
 const AUTO_WARMUP_MIN_REQUESTS = 5
+
+/**
+ * How long `auto` warms up each deployment of a paired run at minimal load: both sides' `path`
+ * and `latency` settle within 16–25 requests of 10 MB at 5 requests/s (3–5 s; docs/regression.md),
+ * and a pair pays its warm-up every time both sides are started afresh.
+ */
+const PAIRED_WARMUP_SECONDS = 6
+
+/** A paired run's warm-up at a paced rate: what `auto` means there, or the number asked for. */
+export const pairedWarmupRequests = (rate: number, load: Load): number =>
+  load.warmupRequests !== 'auto'
+    ? load.warmupRequests
+    : Math.max(AUTO_WARMUP_MIN_REQUESTS, Math.ceil(rate * PAIRED_WARMUP_SECONDS))
 const AUTO_BURST_WARMUP_REQUESTS = 10
 
 /** The warm-up requests a profile sends before its measured runs. */

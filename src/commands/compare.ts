@@ -34,6 +34,11 @@ export const compareCommand: Command = {
     'fail-on-regression': {
       type: 'boolean',
       description: 'Exit with status 1 when any case regresses.'
+    },
+    'on-inconclusive': {
+      type: 'string',
+      description:
+        'warn (default): say on standard error which cases this run cannot tell; fail: also exit with status 1.'
     }
   },
   async run(values) {
@@ -43,6 +48,7 @@ export const compareCommand: Command = {
       throw new Error('compare needs --result FILE and --history-dir DIR')
     // The action's own validation, so `10%`, `0.5%` and `10` mean the same here as there.
     const threshold = parseInput('alert-threshold', flagText(values['alert-threshold']))
+    const onInconclusive = parseInput('on-inconclusive', flagText(values['on-inconclusive']))
     const { comparison, markdown } = compareWithHistory(
       readResult(resultFile, '--result'),
       readHistory(existingHistoryDir(historyDir)),
@@ -60,6 +66,15 @@ export const compareCommand: Command = {
     if (out) fs.writeFileSync(out, markdown)
     // The report goes out byte for byte (it may be piped into a file), control characters aside.
     process.stdout.write(terminalSafe(markdown))
-    return values['fail-on-regression'] === true && comparison.regression ? 1 : 0
+    const unknown = comparison.verdicts.filter(v => v.verdict === 'inconclusive')
+    if (unknown.length) {
+      process.stderr.write(
+        terminalSafe(
+          `inconclusive: this run cannot tell whether latency changed in ${unknown.map(v => `case ${v.case} (${v.profile})`).join(', ')}\n`
+        )
+      )
+    }
+    if (values['fail-on-regression'] === true && comparison.regression) return 1
+    return onInconclusive === 'fail' && unknown.length ? 1 : 0
   }
 }

@@ -19,7 +19,7 @@ import { print } from './output'
  * Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its
  * own. `alert-threshold` stays: a paired run (`--baseline paired`) judges its two sides here.
  */
-const ACTION_ONLY = new Set(['auto-push', 'fail-on-regression', 'comment-on-pr'])
+const ACTION_ONLY = new Set(['auto-push', 'fail-on-regression', 'on-inconclusive', 'comment-on-pr'])
 
 /**
  * Every other input is a flag of the same name, described and defaulted as in action.yml; the

@@ -21,6 +21,20 @@ const int = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
     .refine(n => n <= max, `${name} must be at most ${max}`)
 
 /**
+ * `auto`, or a whole number in range: one message that says both, where a union of the two would
+ * answer "Invalid input".
+ */
+const autoOrInt = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      v => v === 'auto' || (/^\d+$/.test(v) && Number(v) >= min && Number(v) <= max),
+      `${name} must be auto or a whole number from ${min} to ${max}`
+    )
+    .transform(v => (v === 'auto' ? ('auto' as const) : Number(v)))
+
+/**
  * A comma-separated list: no empty item (`a.yml,` is a typo, not one file) and no item twice
  * (a case run twice cannot be recorded).
  */
@@ -100,12 +114,24 @@ const gnesVersion = (name: string) =>
 /** Upper bound of `docs`: requests per run stay countable and the route dump small. */
 const MAX_DOCS = 100_000
 
+/** Most measured runs of a profile, requests of a paced run, and warm-up requests of a stream. */
+const MAX_RUNS = 1000
+const MAX_REQUESTS = 100_000
+const MAX_WARMUP_REQUESTS = 100_000
+
+/** Most pairs of one paired case, and the longest time it may add pairs for (a day). */
+const MAX_PAIRS = 1000
+const MAX_BUDGET_MINUTES = 1440
+
+/** `max-pairs: auto`: up to five times the first look's pairs (30 for the default 6). */
+const AUTO_MAX_PAIRS_FACTOR = 5
+
 export const InputsSchema = z.object({
   cases: list('cases', '1,2,3,4 (case ids and/or topology files)'),
   docs: int('docs', 1, MAX_DOCS),
   'batch-size': int('batch-size', 1),
   'doc-bytes': int('doc-bytes', 1),
-  runs: z.union([z.literal('auto'), int('runs', 1)]),
+  runs: autoOrInt('runs', 1, MAX_RUNS),
   profiles: z
     .string()
     .trim()
@@ -118,8 +144,8 @@ export const InputsSchema = z.object({
     .transform(list => list as ProfileKind[]),
   rate: z.union([z.literal('').transform(() => null), rate('rate')]),
   'minimal-rate': z.union([z.literal('').transform(() => null), rate('minimal-rate')]),
-  requests: int('requests', 2),
-  'warmup-requests': z.union([z.literal('auto'), int('warmup-requests', 0)]),
+  requests: autoOrInt('requests', 2, MAX_REQUESTS),
+  'warmup-requests': autoOrInt('warmup-requests', 0, MAX_WARMUP_REQUESTS),
   'sweep-rates': sweepRates('sweep-rates'),
   'sweep-step-seconds': int('sweep-step-seconds', 1),
   'sweep-max-steps': int('sweep-max-steps', 1),
@@ -173,6 +199,16 @@ export const InputsSchema = z.object({
   'paired-interleave': z.enum(['requests', 'blocks'], {
     errorMap: () => ({ message: 'paired-interleave must be one of requests, blocks' })
   }),
+  'max-pairs': autoOrInt('max-pairs', 2, MAX_PAIRS),
+  'pairs-budget-minutes': z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, 'pairs-budget-minutes must be a number of minutes, such as 10 or 2.5')
+    .transform(Number)
+    .refine(
+      n => n > 0 && n <= MAX_BUDGET_MINUTES,
+      `pairs-budget-minutes must be above 0 and at most ${MAX_BUDGET_MINUTES}`
+    ),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
   image: optionalText,
   dockerfile: optionalText,
@@ -198,11 +234,18 @@ export const InputsSchema = z.object({
     .regex(/^\d+(\.\d+)?%?$/, 'alert-threshold must be a percentage such as 10%')
     .transform(v => Number(v.replace('%', '')) / 100),
   'fail-on-regression': bool('fail-on-regression'),
+  'on-inconclusive': z.enum(['warn', 'fail'], {
+    errorMap: () => ({ message: 'on-inconclusive must be one of warn, fail' })
+  }),
   'comment-on-pr': bool('comment-on-pr')
 })
 
-/** `runs: auto` resolved by `parseInputs`: every stage sees a number. */
-export type Inputs = Omit<z.infer<typeof InputsSchema>, 'runs'> & { runs: number }
+/** `runs`, `requests` and `max-pairs` resolved by `parseInputs`: every stage sees a number. */
+export type Inputs = Omit<z.infer<typeof InputsSchema>, 'runs' | 'requests' | 'max-pairs'> & {
+  runs: number
+  requests: number
+  'max-pairs': number
+}
 export type RawInputs = Record<keyof z.input<typeof InputsSchema>, string>
 
 /** Defaults shared by action.yml (kept in sync by a test) and the CLI. */
@@ -215,7 +258,7 @@ export const DEFAULTS: RawInputs = {
   profiles: 'minimal,burst',
   rate: '',
   'minimal-rate': '',
-  requests: '20',
+  requests: 'auto',
   'warmup-requests': 'auto',
   'sweep-rates': 'auto',
   'sweep-step-seconds': '5',
@@ -234,6 +277,8 @@ export const DEFAULTS: RawInputs = {
   'baseline-ref': '',
   'paired-deploy': 'per-pair',
   'paired-interleave': 'requests',
+  'max-pairs': 'auto',
+  'pairs-budget-minutes': '10',
   'out-dir': 'out',
   image: '',
   dockerfile: '',
@@ -253,6 +298,7 @@ export const DEFAULTS: RawInputs = {
   'max-entries': '50',
   'alert-threshold': '10%',
   'fail-on-regression': 'false',
+  'on-inconclusive': 'warn',
   'comment-on-pr': 'true'
 }
 
@@ -261,6 +307,14 @@ export const DEFAULTS: RawInputs = {
  * needs the degrees of freedom (docs/regression.md has the trials that chose it).
  */
 const AUTO_RUNS = { history: 3, paired: 6 } as const
+
+/**
+ * `requests: auto`: 20 per run in history mode; 60 per pair in paired mode, where a pair's noise
+ * is its requests' own (the medians of 20 requests spread as far between pairs as a bootstrap of
+ * one pair's requests does) and a pair's start and warm-up cost more than 60 requests' 12 s
+ * (docs/regression.md).
+ */
+const AUTO_REQUESTS = { history: 20, paired: 60 } as const
 
 /** Validates raw strings; the error names every bad input and what it expected. */
 export function parseInputs(raw: Partial<RawInputs>): Inputs {
@@ -278,6 +332,18 @@ export function parseInputs(raw: Partial<RawInputs>): Inputs {
     )
     throw new InputError(`Invalid input:\n${lines.join('\n')}`)
   }
-  const { runs } = parsed.data
-  return { ...parsed.data, runs: runs === 'auto' ? AUTO_RUNS[parsed.data.baseline] : runs }
+  const runs = parsed.data.runs === 'auto' ? AUTO_RUNS[parsed.data.baseline] : parsed.data.runs
+  const maxPairs = parsed.data['max-pairs']
+  if (parsed.data.baseline === 'paired' && maxPairs !== 'auto' && maxPairs < runs) {
+    throw new InputError(
+      `Invalid input:\n  input 'max-pairs' = '${merged['max-pairs']}': max-pairs must be at least runs (${runs}), the pairs of the first look; set it to ${runs} for a paired run of fixed length`
+    )
+  }
+  const { requests } = parsed.data
+  return {
+    ...parsed.data,
+    runs,
+    requests: requests === 'auto' ? AUTO_REQUESTS[parsed.data.baseline] : requests,
+    'max-pairs': maxPairs === 'auto' ? runs * AUTO_MAX_PAIRS_FACTOR : maxPairs
+  }
 }

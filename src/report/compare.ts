@@ -3,8 +3,17 @@ import type { HistoryEntry } from '../history/schema'
 import type { CaseResult, Result } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
 import { median, trimmedMean, trimmedTTest } from './stats'
+import {
+  caseVerdicts,
+  detectableChange,
+  judge,
+  runsNeeded,
+  verdictMetric,
+  type CaseVerdict,
+  type Verdict
+} from './verdict'
 
-export type Verdict = 'regression' | 'improvement' | 'no-change'
+export type { Verdict }
 
 /**
  * `run-medians`: Yuen's trimmed t-test (Welch's below 10 runs) on the logs of per-run medians
@@ -19,10 +28,10 @@ export interface MetricComparison {
   /** Headline metrics (roundtrip, frontend send/recv) go in the main table, the rest are folded. */
   headline: boolean
   /**
-   * Only the case's headline metric (`latency` at minimal load, `roundtrip` for a burst) decides
-   * `Comparison.regression`. The other metrics locate a change; the millisecond-sized ones drift
-   * by 20–50% between jobs on a shared machine (docs/regression.md), which no within-job test can
-   * see.
+   * Only the case's verdict metric (`verdictMetric`; its headline when the baseline lacks it)
+   * decides `Comparison.regression`. The other metrics locate a change; the millisecond-sized
+   * ones drift by 20–50% between jobs on a shared machine (docs/regression.md), which no
+   * within-job test can see.
    */
   gating: boolean
   /**
@@ -33,6 +42,8 @@ export interface MetricComparison {
   pr: number
   /** pr / baseline − 1. */
   change: number
+  /** pr − baseline, seconds. */
+  delta: number
   /** 95% confidence interval of `change`; null without a test. */
   ci: [number, number] | null
   p: number | null
@@ -40,6 +51,10 @@ export interface MetricComparison {
   method: Method
   note: string | null
   verdict: Verdict
+  /** Half the interval's width (see `detectableChange`); null without a test. */
+  detectable: number | null
+  /** About how many runs a side would have told it (see `runsNeeded`); null without a test. */
+  needed: number | null
 }
 
 export interface CaseComparison {
@@ -65,8 +80,10 @@ export interface Comparison {
     load: Result['meta']['load']
   }
   cases: CaseComparison[]
-  /** True when the headline metric of any case says regression (see `MetricComparison.gating`). */
+  /** True when the verdict metric of any case says regression (see `MetricComparison.gating`). */
   regression: boolean
+  /** Each compared case's answer. */
+  verdicts: CaseVerdict[]
 }
 
 export interface CompareOptions {
@@ -88,14 +105,6 @@ const FLOOR_SECONDS = 1e-6
 const TRIM = 0.1
 
 const isHeadline = (metric: string): boolean => !metric.includes('->') && !/^r\d+:/.test(metric)
-
-/** The verdict rule of both modes: a significant change counts from `threshold` on. */
-export function verdictOf(change: number, significant: boolean, threshold: number): Verdict {
-  if (!significant) return 'no-change'
-  if (change >= threshold) return 'regression'
-  if (change <= -threshold) return 'improvement'
-  return 'no-change'
-}
 
 /** Non-empty per-run sample arrays of one metric, measured runs only. */
 function prRuns(c: CaseResult, metric: string): number[][] {
@@ -147,13 +156,16 @@ function thresholdOnly(
     gating,
     baseline,
     pr,
+    delta: pr - baseline,
     change,
     ci: null,
     p: null,
     runs,
     method: 'threshold-only',
     note,
-    verdict: verdictOf(change, true, threshold)
+    verdict: judge(change, null, threshold),
+    detectable: null,
+    needed: null
   }
 }
 
@@ -187,19 +199,24 @@ export function compareMetric(
   }
   const w = trimmedTTest(a, b, { trim: TRIM, level: 1 - alpha })
   const change = Math.exp(w.diff) - 1
+  const ci: [number, number] = [Math.exp(w.ci[0]) - 1, Math.exp(w.ci[1]) - 1]
+  const [baseMean, prMean] = [Math.exp(trimmedMean(a, TRIM)), Math.exp(trimmedMean(b, TRIM))]
   return {
     metric,
     headline: isHeadline(metric),
     gating,
-    baseline: Math.exp(trimmedMean(a, TRIM)),
-    pr: Math.exp(trimmedMean(b, TRIM)),
+    baseline: baseMean,
+    pr: prMean,
+    delta: prMean - baseMean,
     change,
-    ci: [Math.exp(w.ci[0]) - 1, Math.exp(w.ci[1]) - 1],
+    ci,
     p: w.p,
     runs,
     method: 'run-medians',
     note: null,
-    verdict: verdictOf(change, w.p < alpha, threshold)
+    verdict: judge(change, ci, threshold),
+    detectable: detectableChange(ci),
+    needed: runsNeeded(change, ci, Math.min(a.length, b.length), threshold)
   }
 }
 
@@ -210,12 +227,13 @@ function compareCase(
   alpha: number
 ): MetricComparison[] {
   const out: MetricComparison[] = []
+  const gate = verdictMetric(c)
   for (const metric of c.metrics) {
     const pr = prRuns(c, metric)
     if (pr.length === 0) continue
     const base = baselineRuns(entry, metric)
     if (base && base.length > 0) {
-      out.push(compareMetric(metric, base, pr, threshold, alpha, metric === c.headline))
+      out.push(compareMetric(metric, base, pr, threshold, alpha, metric === gate))
       continue
     }
     const prBest = c.best[metric]
@@ -228,7 +246,7 @@ function compareCase(
     out.push(
       thresholdOnly(
         metric,
-        metric === c.headline,
+        metric === gate,
         baseBest,
         prBest,
         runs,
@@ -236,6 +254,11 @@ function compareCase(
         `no test (${why}): published figures`
       )
     )
+  }
+  // A baseline recorded before the verdict metric existed: the headline decides instead.
+  if (!out.some(m => m.gating)) {
+    const headline = out.find(m => m.metric === c.headline)
+    if (headline) headline.gating = true
   }
   return out
 }
@@ -281,6 +304,7 @@ export function compareResult(
       load: result.meta.load
     },
     cases,
-    regression: cases.some(c => c.metrics.some(m => m.gating && m.verdict === 'regression'))
+    regression: cases.some(c => c.metrics.some(m => m.gating && m.verdict === 'regression')),
+    verdicts: caseVerdicts(cases)
   }
 }

@@ -1,6 +1,8 @@
 import type { HistoryEntry } from '../history/schema'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
-import type { CaseComparison, Comparison, MetricComparison, Verdict } from './compare'
+import { answerLine, headlineAnswer, verdictCell as judgedCell } from './answer-text'
+import type { CaseComparison, Comparison, MetricComparison } from './compare'
+import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
 
 /** Hidden marker that finds this action's pull-request comment again. */
 export const COMMENT_MARKER = '<!-- gnes-latency-bench -->'
@@ -14,38 +16,14 @@ export interface ReportLinks {
   methodUrl?: string | null
 }
 
-export function fmtSeconds(s: number): string {
-  if (s >= 1) return `${s.toFixed(3)} s`
-  if (s >= 1e-3) return `${(s * 1e3).toFixed(2)} ms`
-  return `${(s * 1e6).toFixed(0)} µs`
+function verdictCell(m: MetricComparison): string {
+  const text = judgedCell(m)
+  return m.method === 'run-medians' ? text : `${text} (threshold only, untested)`
 }
 
-export function fmtChange(c: number): string {
-  const pct = c * 100
-  const digits = Math.abs(pct) < 10 ? 1 : 0
-  return `${pct >= 0 ? '+' : '−'}${Math.abs(pct).toFixed(digits)}%`
-}
+const intervalCell = (m: MetricComparison): string => (m.ci ? fmtInterval(m.ci) : '–')
 
-const VERDICT_TEXT: Record<Verdict, string> = {
-  regression: '🔴 regression',
-  improvement: '🟢 improvement',
-  'no-change': '⚪ no significant change'
-}
-
-function verdictCell(m: MetricComparison, alpha: number): string {
-  // Significant but smaller than the minimum effect: say so, it is not "no change".
-  if (m.method === 'run-medians' && m.verdict === 'no-change' && m.p !== null && m.p < alpha) {
-    return '⚪ below threshold'
-  }
-  if (m.method === 'run-medians') return VERDICT_TEXT[m.verdict]
-  const text = m.verdict === 'no-change' ? '⚪ below threshold' : VERDICT_TEXT[m.verdict]
-  return `${text} (threshold only, untested)`
-}
-
-const intervalCell = (m: MetricComparison): string =>
-  m.ci ? `${fmtChange(m.ci[0])} … ${fmtChange(m.ci[1])}` : '–'
-
-function metricRow(caseLabel: string, m: MetricComparison, alpha: number): string {
+function metricRow(caseLabel: string, m: MetricComparison): string {
   const cells = [
     caseLabel,
     inlineCode(m.metric),
@@ -55,7 +33,7 @@ function metricRow(caseLabel: string, m: MetricComparison, alpha: number): strin
     intervalCell(m),
     m.p === null ? '–' : m.p < 0.001 ? '< 0.001' : m.p.toFixed(3),
     `${m.runs.baseline} / ${m.runs.pr}`,
-    verdictCell(m, alpha)
+    verdictCell(m)
   ]
   return `| ${cells.join(' | ')} |`
 }
@@ -129,17 +107,15 @@ function headline(c: Comparison): string {
   const title = reportTitle(c.pr.gnesVersion)
   const all = c.cases.flatMap(k => k.metrics)
   if (all.length === 0) return `### ${title}: no baseline to compare with`
-  const count = (v: Verdict, gating: boolean) =>
-    all.filter(m => m.verdict === v && m.gating === gating).length
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-  const [reg, imp] = [count('regression', true), count('improvement', true)]
-  const parts = [
-    reg ? `🔴 regression in ${plural(reg, 'case')}` : null,
-    imp ? `🟢 improvement in ${plural(imp, 'case')}` : null
-  ].filter(Boolean)
-  const others = count('regression', false) + count('improvement', false)
-  const tail = others ? ` (${plural(others, 'other metric')} changed)` : ''
-  return `### ${title}: ${parts.length ? parts.join(', ') : '⚪ no significant change'}${tail}`
+  const gating = all.filter(m => m.gating)
+  const others = all.filter(
+    m => !m.gating && (m.verdict === 'regression' || m.verdict === 'improvement')
+  ).length
+  const tail = others ? ` (${others} other metric${others === 1 ? '' : 's'} changed)` : ''
+  return `### ${title}: ${headlineAnswer(
+    gating.map(m => m.verdict),
+    c.threshold
+  )}${tail}`
 }
 
 /**
@@ -158,24 +134,40 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
       (c.pr.gnesVersion === null
         ? ''
         : `GNES ${escapeMarkdown(c.pr.gnesVersion)} · requests of ${load.batchSize} docs × ${load.docBytes} B, `) +
-      `${load.runs} measured runs per profile · ` +
-      `verdict needs p < ${c.alpha} and a change of at least ${fmtChange(c.threshold).slice(1)}`,
+      `${load.runs} measured runs per profile · threshold ${fmtPlusMinus(c.threshold)}`,
     ''
   ]
   const compared = c.cases.filter(k => k.metrics.length > 0)
+  const answers = compared
+    .map(k =>
+      answerLine(caseLabel(k), k.metrics, c.threshold, {
+        n: Math.min(
+          ...k.metrics.filter(m => m.gating).map(m => Math.min(m.runs.baseline, m.runs.pr))
+        ),
+        word: 'run a side'
+      })
+    )
+    .filter((l): l is string => l !== null)
+  if (answers.length) lines.push(...answers.map(a => `- ${a}`), '')
   const main = compared.flatMap(k =>
     k.metrics
-      .filter(m => m.headline || m.verdict !== 'no-change')
-      .map(m => metricRow(caseLabel(k), m, c.alpha))
+      .filter(
+        m => m.headline || m.gating || m.verdict === 'regression' || m.verdict === 'improvement'
+      )
+      .map(m => metricRow(caseLabel(k), m))
   )
   if (main.length) {
     lines.push(
       ...TABLE_HEAD,
       ...main,
       '',
-      'Only each case’s headline metric (`latency` at minimal load, `roundtrip` for a burst) ' +
-        'decides the `regression` output and `fail-on-regression`; the other metrics show where ' +
-        'time moved (the millisecond-sized ones drift between jobs).',
+      'Each case’s verdict metric (`path` for GNES at minimal load, else `latency`, or ' +
+        '`roundtrip` for a burst) decides the `regression` and `verdict` outputs and ' +
+        '`fail-on-regression`; the other metrics show where time moved (the millisecond-sized ' +
+        'ones drift between jobs). **Regression** (or improvement): the interval excludes zero and ' +
+        `the change is at least ${fmtChange(c.threshold).slice(1)}; **no change**: the whole interval lies ` +
+        `within ${fmtPlusMinus(c.threshold)}; **inconclusive**: neither. Separate jobs drift by ` +
+        'some percent, which no interval of one job holds: the threshold must absorb it.',
       ''
     )
   }
@@ -185,10 +177,7 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
     const rest = k.metrics.filter(m => !m.headline)
     if (!rest.length) continue
     lines.push(
-      ...detailsBlock(caseLabel(k), [
-        ...TABLE_HEAD,
-        ...rest.map(m => metricRow(caseLabel(k), m, c.alpha))
-      ])
+      ...detailsBlock(caseLabel(k), [...TABLE_HEAD, ...rest.map(m => metricRow(caseLabel(k), m))])
     )
   }
   lines.push(

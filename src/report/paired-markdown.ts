@@ -1,27 +1,11 @@
 import { orderText } from '../client/interleave'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
-import {
-  COMMENT_MARKER,
-  detailsBlock,
-  fmtChange,
-  fmtSeconds,
-  reportTitle,
-  shortSha,
-  type ReportLinks
-} from './markdown'
+import { answerLine, headlineAnswer, verdictCell } from './answer-text'
+import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
+import { COMMENT_MARKER, detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
 import type { PairedCase, PairedComparison, PairedMetric } from './paired'
 
-const VERDICT_TEXT = {
-  regression: '🔴 regression',
-  improvement: '🟢 improvement',
-  'no-change': '⚪ no significant change'
-} as const
-
-function verdictCell(m: PairedMetric, alpha: number): string {
-  // Significant but smaller than the minimum effect: say so, it is not "no change".
-  if (m.verdict === 'no-change' && m.p < alpha) return '⚪ below threshold'
-  return VERDICT_TEXT[m.verdict]
-}
+const pairsOf = (k: PairedCase): number => k.sequence.pairs
 
 const caseLabel = (c: PairedCase): string =>
   `${escapeMarkdown(c.caseId)} ${escapeMarkdown(c.caseName)} · ${escapeMarkdown(c.profile)}`.trim()
@@ -31,31 +15,49 @@ const TABLE_HEAD = [
   '|---|---|---:|---:|---:|---:|---:|---:|---|'
 ]
 
-function metricRow(c: PairedCase, m: PairedMetric, alpha: number): string {
+function metricRow(c: PairedCase, m: PairedMetric): string {
   const cells = [
     caseLabel(c),
     inlineCode(m.metric),
     fmtSeconds(m.base),
     fmtSeconds(m.head),
     fmtChange(m.change),
-    `${fmtChange(m.ci[0])} … ${fmtChange(m.ci[1])}`,
+    fmtInterval(m.ci),
     m.p < 0.001 ? '< 0.001' : m.p.toFixed(3),
     String(m.ratios.length),
-    verdictCell(m, alpha)
+    verdictCell(m)
   ]
   return `| ${cells.join(' | ')} |`
 }
 
 function headline(c: PairedComparison): string {
   const gating = c.cases.flatMap(k => k.metrics.filter(m => m.gating))
-  const count = (v: PairedMetric['verdict']) => gating.filter(m => m.verdict === v).length
-  const plural = (n: number) => `${n} case${n === 1 ? '' : 's'}`
-  const [reg, imp] = [count('regression'), count('improvement')]
-  const parts = [
-    reg ? `🔴 regression in ${plural(reg)}` : null,
-    imp ? `🟢 improvement in ${plural(imp)}` : null
-  ].filter(Boolean)
-  return `### ${reportTitle(c.side.head?.gnesVersion ?? null)}, paired on this runner: ${parts.length ? parts.join(', ') : '⚪ no significant change'}`
+  const title = `${reportTitle(c.side.head?.gnesVersion ?? null)}, paired on this runner`
+  if (!gating.length) return `### ${title}`
+  return `### ${title}: ${headlineAnswer(
+    gating.map(m => m.verdict),
+    c.threshold
+  )}`
+}
+
+const STOP_TEXT = {
+  decisive: 'stopped when the answer was decisive',
+  'max-pairs': 'stopped at max-pairs',
+  budget: 'stopped by the time budget (pairs-budget-minutes)'
+} as const
+
+/** How long a case measured: its pairs against the planned looks, and why it stopped. */
+function sequenceLine(k: PairedCase, alpha: number): string {
+  const { looks, pairs, stop, seconds } = k.sequence
+  const time = seconds === null ? '' : ` in ${Math.round(seconds)} s`
+  if (looks.length === 1) return `${caseLabel(k)}: ${pairs} pairs${time}, one look.`
+  const at = looks.filter(n => n <= pairs)
+  return (
+    `${caseLabel(k)}: ${pairs} pairs${time}, looked at after ${at.join(', ')} of up to ` +
+    `${looks[looks.length - 1]} (${STOP_TEXT[stop]}); each interval at ` +
+    `${((1 - k.level) * 100).toFixed(1)} % so that all ${looks.length} planned looks hold ` +
+    `together at ${Math.round((1 - alpha) * 100)} %.`
+  )
 }
 
 /** What a side is: its GNES (and build commit when known), and its topology files when they differ. */
@@ -91,20 +93,30 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
       `in this job, paired on this runner · engine \`${c.engine}\` · ` +
       `${orderText(c.order, c.interleave)} (A = base, B = head) · ` +
       (c.side.head ? `requests of ${load.batchSize} docs × ${load.docBytes} B · ` : '') +
-      `verdict needs p < ${c.alpha} and a change of at least ` +
-      `${fmtChange(c.threshold).slice(1)}`,
+      `threshold ${fmtPlusMinus(c.threshold)}`,
     ''
   ]
+  const answers = c.cases
+    .map(k => answerLine(caseLabel(k), k.metrics, c.threshold, { n: pairsOf(k), word: 'pair' }))
+    .filter((l): l is string => l !== null)
+  if (answers.length) lines.push(...answers.map(a => `- ${a}`), '')
   const main = c.cases.flatMap(k =>
-    k.metrics.filter(m => m.gating || m.verdict !== 'no-change').map(m => metricRow(k, m, c.alpha))
+    k.metrics
+      .filter(m => m.gating || m.verdict === 'regression' || m.verdict === 'improvement')
+      .map(m => metricRow(k, m))
   )
   if (main.length) {
     lines.push(
       ...TABLE_HEAD,
       ...main,
       '',
-      'Only each case’s headline metric (`latency` at minimal load, `roundtrip` for a burst) ' +
-        'decides the `regression` output and `fail-on-regression`.',
+      'Each case’s verdict metric (`path` for GNES at minimal load, else `latency`, or ' +
+        '`roundtrip` for a burst) decides the `regression` and `verdict` outputs and ' +
+        '`fail-on-regression`. **Regression** (or improvement): the interval excludes zero and the ' +
+        `change is at least ${fmtChange(c.threshold).slice(1)}; **no change**: the whole interval lies within ` +
+        `${fmtPlusMinus(c.threshold)}; **inconclusive**: neither.`,
+      '',
+      ...c.cases.map(k => `- ${sequenceLine(k, c.alpha)}`),
       ''
     )
   } else {
@@ -128,9 +140,7 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
   for (const k of c.cases) {
     const rest = k.metrics.filter(m => !m.gating)
     if (!rest.length) continue
-    lines.push(
-      ...detailsBlock(caseLabel(k), [...TABLE_HEAD, ...rest.map(m => metricRow(k, m, c.alpha))])
-    )
+    lines.push(...detailsBlock(caseLabel(k), [...TABLE_HEAD, ...rest.map(m => metricRow(k, m))]))
   }
   const method = safeUrl(links.methodUrl)
   const dashboard = safeUrl(links.dashboardUrl)
@@ -138,8 +148,8 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
     [
       `Values: per-run medians of per-request samples; a pair is a base run and the head run ` +
         `beside it; change = geometric mean of the pairs’ ratios − 1, with its ` +
-        `${Math.round((1 - c.alpha) * 100)}% interval from Student’s paired t-test on the log ` +
-        `ratios. Nothing of the base is recorded in the history` +
+        `interval from Student’s paired t-test on the log ratios, at the level that keeps every ` +
+        `look of an adaptive run at ${Math.round((1 - c.alpha) * 100)} % together. Nothing of the base is recorded in the history` +
         (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null
     ]

@@ -2,7 +2,17 @@ import ttest from '@stdlib/stats-ttest'
 import { profileKey } from '../client/profile'
 import type { CaseResult, Result } from '../result/schema'
 import type { Block, Interleave } from '../client/interleave'
-import { logMedian, verdictOf, type Verdict } from './compare'
+import { logMedian } from './compare'
+import { lookSchedule, sequentialLevel, type Sequence } from './sequential'
+import {
+  caseVerdicts,
+  detectableChange,
+  judge,
+  runsNeeded,
+  verdictMetric,
+  type CaseVerdict,
+  type Verdict
+} from './verdict'
 
 /**
  * The paired verdict: base and head measured in one job, their runs interleaved
@@ -12,19 +22,26 @@ import { logMedian, verdictOf, type Verdict } from './compare'
 
 export interface PairedMetric {
   metric: string
-  /** Only the case's headline metric decides `PairedComparison.regression`. */
+  /** Only the case's verdict metric (`verdictMetric`) decides `PairedComparison.regression`. */
   gating: boolean
   /** Per pair, head run median / base run median, in pair order. */
   ratios: number[]
   /** Geometric means of the run medians, seconds. */
   base: number
   head: number
+  /** head − base, seconds: what a hop's change adds to the case's. */
+  delta: number
   /** exp(mean log ratio) − 1: the paired change. */
   change: number
-  /** Its confidence interval at 1 − alpha. */
+  /** Its confidence interval at the nominal level of the case's sequence (1 − α′). */
   ci: [number, number]
+  /** The nominal two-sided p-value of the paired t-test: significant when below α′. */
   p: number
   verdict: Verdict
+  /** Half the interval's width: about the smallest change these pairs could tell from none. */
+  detectable: number
+  /** About how many pairs would have told it (see `runsNeeded`); null when none would. */
+  needed: number | null
 }
 
 export interface PairedCase {
@@ -35,6 +52,10 @@ export interface PairedCase {
   /** The topology files of each side (different only with `baseline-topology`). */
   files: { base: string; head: string }
   metrics: PairedMetric[]
+  /** How many pairs were measured, against the planned looks, and why the run stopped. */
+  sequence: Sequence
+  /** The nominal level α′ of every interval of this case (α when the sequence has one look). */
+  level: number
 }
 
 export interface PairedComparison {
@@ -56,8 +77,10 @@ export interface PairedComparison {
   engine: Result['meta']['engine']
   load: Result['meta']['load']
   cases: PairedCase[]
-  /** True when the headline metric of any case is a regression. */
+  /** True when the verdict metric of any case is a regression. */
   regression: boolean
+  /** Each case's answer. */
+  verdicts: CaseVerdict[]
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length
@@ -74,7 +97,8 @@ export function pairedMetric(
   head: readonly number[][],
   threshold: number,
   alpha = 0.05,
-  gating = false
+  gating = false,
+  level = alpha
 ): PairedMetric {
   if (base.length !== head.length || base.length < 2) {
     throw new RangeError(
@@ -92,21 +116,26 @@ export function pairedMetric(
     ci = [d, d]
     p = d === 0 ? 1 : 0
   } else {
-    const t = ttest(b, a, { alpha })
+    const t = ttest(b, a, { alpha: level })
     ci = [t.ci[0], t.ci[1]]
     p = t.pValue
   }
   const change = Math.exp(d) - 1
+  const interval: [number, number] = [Math.exp(ci[0]) - 1, Math.exp(ci[1]) - 1]
+  const [baseMean, headMean] = [Math.exp(mean(a)), Math.exp(mean(b))]
   return {
     metric,
     gating,
     ratios: diffs.map(Math.exp),
-    base: Math.exp(mean(a)),
-    head: Math.exp(mean(b)),
+    base: baseMean,
+    head: headMean,
+    delta: headMean - baseMean,
     change,
-    ci: [Math.exp(ci[0]) - 1, Math.exp(ci[1]) - 1],
+    ci: interval,
     p,
-    verdict: verdictOf(change, p < alpha, threshold)
+    verdict: judge(change, interval, threshold),
+    detectable: detectableChange(interval),
+    needed: runsNeeded(change, interval, diffs.length, threshold)
   }
 }
 
@@ -114,14 +143,21 @@ export function pairedMetric(
 const runSamples = (c: CaseResult, metric: string): number[][] =>
   c.runs.filter(r => !r.warmup).map(r => r.samples[metric] ?? [])
 
+const pairsOf = (c: CaseResult): number => Math.max(c.runs.filter(r => !r.warmup).length, 2)
+
 function compareCase(
   base: CaseResult,
   head: CaseResult,
+  sequence: Sequence,
   threshold: number,
   alpha: number
 ): PairedCase {
   // Two different topologies may not share every hop: only common metrics pair.
   const metrics = head.metrics.filter(m => base.metrics.includes(m))
+  const gate = verdictMetric(head)
+  // The pairs were many because the verdict metric was inconclusive: every interval of the case
+  // takes the sequence's level, so the diagnostics hold under that stopping rule too.
+  const level = sequentialLevel(sequence.looks, alpha)
   return {
     caseId: head.id,
     caseName: head.name,
@@ -130,19 +166,53 @@ function compareCase(
     metrics: metrics
       .map(m => ({ m, a: runSamples(base, m), b: runSamples(head, m) }))
       .filter(({ a, b }) => a.every(s => s.length > 0) && b.every(s => s.length > 0))
-      .map(({ m, a, b }) => pairedMetric(m, a, b, threshold, alpha, m === head.headline))
+      .map(({ m, a, b }) => pairedMetric(m, a, b, threshold, alpha, m === gate, level)),
+    sequence,
+    level
   }
 }
 
+/**
+ * The answer of the case's verdict metric over the pairs measured so far, at look `look` of the
+ * planned `looks`: what the paired run asks before it adds pairs.
+ */
+export function interimVerdict(
+  metric: string,
+  base: readonly number[][],
+  head: readonly number[][],
+  looks: readonly number[],
+  options: { threshold: number; alpha?: number }
+): PairedMetric {
+  const alpha = options.alpha ?? 0.05
+  const level = sequentialLevel(looks, alpha)
+  return pairedMetric(metric, base, head, options.threshold, alpha, true, level)
+}
+
+/** One look of all the pairs a run measured: a paired run that was not adaptive. */
+export const fixedSequence = (pairs: number): Sequence => ({
+  looks: lookSchedule(pairs, pairs),
+  pairs,
+  stop: 'max-pairs',
+  seconds: null
+})
+
 /** Both sides of a paired run, case by case, metric by metric. */
 export function comparePaired(
-  run: { base: Result; head: Result; order: Block[]; interleave: Interleave },
+  run: {
+    base: Result
+    head: Result
+    order: Block[]
+    interleave: Interleave
+    /** Per case, how its pairs were measured; one look of all of them when absent. */
+    sequences?: Sequence[]
+  },
   options: { threshold: number; alpha?: number }
 ): PairedComparison {
   const alpha = options.alpha ?? 0.05
-  const cases = run.head.cases.map((h, i) =>
-    compareCase(run.base.cases[i], h, options.threshold, alpha)
-  )
+  const cases = run.head.cases.map((h, i) => {
+    const sequence = run.sequences?.[i] ?? fixedSequence(pairsOf(h))
+    return compareCase(run.base.cases[i], h, sequence, options.threshold, alpha)
+  })
   const side = (r: Result) =>
     r.meta.gnes && {
       gnesVersion: r.meta.gnes.version,
@@ -160,6 +230,7 @@ export function comparePaired(
     engine: run.head.meta.engine,
     load: run.head.meta.load,
     cases,
-    regression: cases.some(c => c.metrics.some(m => m.gating && m.verdict === 'regression'))
+    regression: cases.some(c => c.metrics.some(m => m.gating && m.verdict === 'regression')),
+    verdicts: caseVerdicts(cases)
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'
-import { streamLeadIn } from '../../client/plan'
+import { pairedWarmupRequests, streamLeadIn } from '../../client/plan'
 import type { Profile } from '../../client/profile'
 import type { Inputs } from '../../config/inputs'
 import { checkPairedRun } from '../preflight'
@@ -26,17 +26,28 @@ import { gitMeta } from '../../result/meta'
 import type { GitMeta } from '../../result/schema'
 import { keepCpusAwake, NOT_HELD } from './cpus-awake'
 import { onInterrupt } from './signals'
+import { headlineMetric } from '../../client/profile'
+import { interimVerdict } from '../../report/paired'
+import { lookSchedule, type Sequence, type StopReason } from '../../report/sequential'
+import { verdictMetric } from '../../report/verdict'
+
+/** The planned looks in a log line: `looks at 6, 9, 14, 21, 30 pairs`. */
+const lookText = (looks: readonly number[]): string =>
+  looks.length === 1 ? `${looks[0]} pairs` : `looks at ${looks.join(', ')} pairs`
 
 type PairedProfile = Exclude<Profile, { kind: 'sweep' | 'paced' }>
 
-/** Both sides of a paired run, and the order their blocks ran in (the same for every case). */
+/** Both sides of a paired run, the order their blocks ran in, and how long each case ran. */
 export interface PairedRun {
   /** The head's result: what a push records, as in history mode. */
   head: Result
   /** Never recorded; the comparison and the result file's neighbour only. */
   base: Result
+  /** The blocks of the first look (later looks continue the same pattern). */
   order: Block[]
   interleave: Interleave
+  /** Per case, in the results' order: its pairs, planned looks and why it stopped. */
+  sequences: Sequence[]
 }
 
 const SIDES: readonly Side[] = ['base', 'head']
@@ -95,6 +106,17 @@ interface PairedSettings extends CaseSettings {
   /** Both sides afresh for every pair, rather than once per case. */
   redeploy: boolean
   interleave: Interleave
+  /** The planned looks, in pairs: the first is `runs`, the last `max-pairs`. */
+  looks: number[]
+  /** Seconds a case may spend on pairs before it stops adding them. */
+  budgetSec: number
+  threshold: number
+}
+
+/** Both sides' results of one case, and how its pairs were measured. */
+interface PairedCaseRun {
+  sides: Record<Side, CaseResult>
+  sequence: Sequence
 }
 
 /**
@@ -107,24 +129,33 @@ interface PairedSettings extends CaseSettings {
  * of either side ends (at the last router) well before the other side's next one is due, as long
  * as the latency stays under half a period.
  *
- * Interleaved by `blocks`: the blocks of `order` (ABBA) one after the other, the side not running
+ * Interleaved by `blocks`: the blocks of the ABBA order one after the other, the side not running
  * idle.
  *
  * With `redeploy` both are started afresh for every pair, so a difference between two deployments
  * that lasts their lifetime varies from pair to pair and the paired test sees it as spread;
  * without, each is started once per case (docs/regression.md, "Paired mode", measures both).
+ *
+ * Adaptive length: after the pairs of each planned look, the case's verdict metric is judged at
+ * the sequence's level (report/sequential.ts); while it is inconclusive, the pairs of the next
+ * look are added, unless the time they would take (at this case's pace so far) passes the budget
+ * or the case's timeout.
  */
 async function runPairedCase(
   engines: Record<Side, Engine>,
   specs: Record<Side, CaseSpec>,
-  order: Block[],
   profile: PairedProfile,
   settings: PairedSettings,
-  load: Load,
+  suiteLoad: Load,
   logDir: string,
   log: Log
-): Promise<Record<Side, CaseResult>> {
-  const deadline = Date.now() + settings.caseTimeoutSec * 1000
+): Promise<PairedCaseRun> {
+  const started = Date.now()
+  const load =
+    profile.kind === 'minimal'
+      ? { ...suiteLoad, warmupRequests: pairedWarmupRequests(profile.rate, suiteLoad) }
+      : suiteLoad
+  const deadline = started + settings.caseTimeoutSec * 1000
   const remaining = (): number => {
     const s = Math.floor((deadline - Date.now()) / 1000)
     if (s <= 0) {
@@ -142,7 +173,7 @@ async function runPairedCase(
   const deploy = async (pair: number): Promise<void> => {
     await stopAll()
     for (const side of SIDES) {
-      const started = Date.now()
+      const at = Date.now()
       const dir = settings.redeploy
         ? path.join(logDir, side, `pair-${pair + 1}`)
         : path.join(logDir, side)
@@ -152,7 +183,7 @@ async function runPairedCase(
       })
       runners[side] = caseRunner(deps[side], specs[side].topology)
       fresh[side] = true
-      log.info(`${side}: services ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+      log.info(`${side}: services ready in ${((Date.now() - at) / 1000).toFixed(1)} s`)
     }
   }
   const runs: Record<Side, RunResult[]> = { base: [], head: [] }
@@ -161,63 +192,115 @@ async function runPairedCase(
     metrics[side] = outcome.metrics
     for (const run of outcome.runs) runs[side].push({ ...run, index: runs[side].length })
   }
-  try {
-    if (settings.interleave === 'requests' && profile.kind === 'minimal') {
-      const pairs = order.length / 2
-      // Each deployment leads in with the whole warm-up, then runs its pairs in one stream.
-      const segments = settings.redeploy ? Array<number>(pairs).fill(1) : [pairs]
-      let done = 0
-      for (const [k, n] of segments.entries()) {
-        await deploy(k)
-        const at = Date.now() / 1000 + CLIENT_START_SECONDS
-        const offset = 0.5 / profile.rate
-        log.info(
-          `pair${n > 1 ? 's' : ''} ${done + 1}${n > 1 ? `–${done + n}` : ''}: base and head at once, ` +
-            `the head's requests ${(offset * 1000).toFixed(0)} ms after the base's`
-        )
-        const outcomes = await Promise.all(
-          SIDES.map((side, i) =>
-            runners[side]!.profile(
-              profile,
-              { ...load, runs: n },
-              remaining(),
-              sideLog(log, side),
-              at + i * offset
-            )
+
+  /** Pairs `from` to `to` (exclusive), both sides at once on one clock. */
+  const requestPairs = async (from: number, to: number): Promise<void> => {
+    if (profile.kind !== 'minimal') throw new Error('requests interleave only at minimal load')
+    // Each deployment leads in with the whole warm-up; a later stream on a kept deployment with
+    // the lead-in of a new StreamCall.
+    const segments = settings.redeploy
+      ? Array.from({ length: to - from }, (_, k) => ({ first: from + k, n: 1 }))
+      : [{ first: from, n: to - from }]
+    for (const { first, n } of segments) {
+      if (settings.redeploy || first === 0) await deploy(first)
+      const warmupRequests = fresh.base ? load.warmupRequests : streamLeadIn(profile.rate, load)
+      fresh.base = fresh.head = false
+      const at = Date.now() / 1000 + CLIENT_START_SECONDS
+      const offset = 0.5 / profile.rate
+      log.info(
+        `pair${n > 1 ? 's' : ''} ${first + 1}${n > 1 ? `–${first + n}` : ''}: base and head at once, ` +
+          `the head's requests ${(offset * 1000).toFixed(0)} ms after the base's`
+      )
+      const outcomes = await Promise.all(
+        SIDES.map((side, i) =>
+          runners[side]!.profile(
+            profile,
+            { ...load, runs: n, warmupRequests },
+            remaining(),
+            sideLog(log, side),
+            at + i * offset
           )
         )
-        SIDES.forEach((side, i) => {
-          keep(side, outcomes[i])
-          const slow = outcomes[i].runs.filter(
-            r => !r.warmup && r.summaries.latency.p90 > offset
-          ).length
-          if (slow) {
-            // Symmetric, so the ratio stands; what it changes is the side's absolute figures.
-            log.info(
-              `${side}: in ${slow} run${slow > 1 ? 's' : ''} the latency's p90 exceeded half the ` +
-                `request period (${(offset * 1000).toFixed(0)} ms): requests of the two sides ` +
-                `overlapped, so these figures include the other side's load`
-            )
-          }
-        })
-        done += n
+      )
+      SIDES.forEach((side, i) => {
+        keep(side, outcomes[i])
+        const slow = outcomes[i].runs.filter(
+          r => !r.warmup && r.summaries.latency.p90 > offset
+        ).length
+        if (slow) {
+          // Symmetric, so the ratio stands; what it changes is the side's absolute figures.
+          log.info(
+            `${side}: in ${slow} run${slow > 1 ? 's' : ''} the latency's p90 exceeded half the ` +
+              `request period (${(offset * 1000).toFixed(0)} ms): requests of the two sides ` +
+              `overlapped, so these figures include the other side's load`
+          )
+        }
+      })
+    }
+  }
+
+  /** Pairs `from` to `to` (exclusive) as blocks, continuing the ABBA order. */
+  const blockPairs = async (from: number, to: number): Promise<void> => {
+    const order = abbaOrder(to).slice(2 * from)
+    for (const [k, { pair, side }] of order.entries()) {
+      const first = k === 0 || order[k - 1].pair !== pair
+      if ((k === 0 && from === 0) || (settings.redeploy && first)) await deploy(pair)
+      log.info(`block ${2 * from + k + 1}/${2 * to}: pair ${pair + 1}, ${side}`)
+      const block = blockLoad(load, profile, fresh[side])
+      fresh[side] = false
+      keep(side, await runners[side]!.profile(profile, block, remaining(), log))
+    }
+  }
+
+  const measured = (side: Side, metric: string): number[][] =>
+    runs[side].filter(r => !r.warmup).map(r => r.samples[metric] ?? [])
+  const { looks } = settings
+  const gate = verdictMetric({ headline: headlineMetric(profile), metrics: metrics.head, profile })
+  let stop: StopReason = 'max-pairs'
+  let done = 0
+  try {
+    for (const [k, n] of looks.entries()) {
+      if (settings.interleave === 'requests' && profile.kind === 'minimal') {
+        await requestPairs(done, n)
+      } else {
+        await blockPairs(done, n)
       }
-    } else {
-      for (const [k, { pair, side }] of order.entries()) {
-        if (k === 0 || (settings.redeploy && order[k - 1].pair !== pair)) await deploy(pair)
-        log.info(`block ${k + 1}/${order.length}: pair ${pair + 1}, ${side}`)
-        const block = blockLoad(load, profile, fresh[side])
-        fresh[side] = false
-        keep(side, await runners[side]!.profile(profile, block, remaining(), log))
+      done = n
+      if (k === looks.length - 1) break
+      const [a, b] = [measured('base', gate), measured('head', gate)]
+      if (![...a, ...b].every(s => s.length > 0)) break
+      const m = interimVerdict(gate, a, b, looks, { threshold: settings.threshold })
+      const said = `${gate} ${pct(m.change)} [${pct(m.ci[0])}, ${pct(m.ci[1])}] after ${done} pairs`
+      if (m.verdict !== 'inconclusive') {
+        log.info(`look ${k + 1}: ${said}: ${m.verdict}`)
+        stop = 'decisive'
+        break
       }
+      const elapsed = (Date.now() - started) / 1000
+      const next = (elapsed / done) * (looks[k + 1] - done)
+      const left = Math.min(settings.budgetSec, settings.caseTimeoutSec) - elapsed
+      if (next > left) {
+        log.info(
+          `look ${k + 1}: ${said}: inconclusive, and ${looks[k + 1] - done} more pairs would take ` +
+            `about ${Math.round(next)} s of the ${Math.max(0, Math.round(left))} s left: stopping`
+        )
+        stop = 'budget'
+        break
+      }
+      log.info(`look ${k + 1}: ${said}: inconclusive; adding ${looks[k + 1] - done} pairs`)
     }
     const result = (side: Side): CaseResult =>
       caseResult(specs[side], deps[side]!, profileOutcome(profile, metrics[side], runs[side], load))
-    return { base: result('base'), head: result('head') }
+    return {
+      sides: { base: result('base'), head: result('head') },
+      sequence: { looks, pairs: done, stop, seconds: (Date.now() - started) / 1000 }
+    }
   } finally {
     await stopAll()
   }
 }
+
+const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
 
 /**
  * Runs every case as a pair: the base (another GNES, image or topology) and the head measured in
@@ -283,7 +366,10 @@ async function runSides(
   const settings: PairedSettings = {
     ...caseSettings(inputs, load),
     redeploy: inputs['paired-deploy'] === 'per-pair',
-    interleave
+    interleave,
+    looks: lookSchedule(inputs.runs, inputs['max-pairs']),
+    budgetSec: inputs['pairs-budget-minutes'] * 60,
+    threshold: inputs['alert-threshold']
   }
   const order = interleave === 'requests' ? interleavedOrder(inputs.runs) : abbaOrder(inputs.runs)
   const startedAt = new Date().toISOString()
@@ -299,6 +385,7 @@ async function runSides(
       )
     }
     const cases: Record<Side, CaseResult[]> = { base: [], head: [] }
+    const sequences: Sequence[] = []
     for (const pair of pairs) {
       const profile = pairedProfile(inputs, pair.head.topology, pair.base.topology)
       const skipped = inputs.profiles.filter(p => p !== profile.kind)
@@ -307,11 +394,13 @@ async function runSides(
       }
       const { id: caseId, name } = pair.head.topology
       const logDir = path.resolve(inputs['out-dir'], 'logs', `case-${caseId}`)
-      const sides = await log.group(
-        `Case ${caseId}: ${name}, paired on this runner (${orderText(order, interleave)}; A = base, B = head)`,
-        () => runPairedCase(engines, pair, order, profile, settings, load, logDir, log)
+      const { sides, sequence } = await log.group(
+        `Case ${caseId}: ${name}, paired on this runner (${orderText(order, interleave)}; ` +
+          `A = base, B = head; ${lookText(settings.looks)})`,
+        () => runPairedCase(engines, pair, profile, settings, load, logDir, log)
       )
       for (const side of SIDES) cases[side].push(sides[side])
+      sequences.push(sequence)
     }
     const result = (side: Side, resultId: string): Result =>
       suiteResult({
@@ -324,7 +413,13 @@ async function runSides(
         cpusAwake: awake.held,
         git: side === 'base' ? (options.baseGit ?? options.git) : options.git
       })
-    return { head: result('head', id), base: result('base', baseId), order, interleave }
+    return {
+      head: result('head', id),
+      base: result('base', baseId),
+      order,
+      interleave,
+      sequences
+    }
   } finally {
     removeHandlers()
     await Promise.all([shutdown(), awake.release()])

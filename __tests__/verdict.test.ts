@@ -1,0 +1,196 @@
+/**
+ * The four answers and what they say on constructed intervals, the run's overall answer, the
+ * metric a case is judged by, and the group-sequential level with the error rates it keeps under
+ * optional stopping (simulated, as docs/regression.md reports them).
+ */
+import { interimVerdict, pairedMetric } from '../src/report/paired'
+import { lookSchedule, sequentialLevel } from '../src/report/sequential'
+import {
+  caseVerdicts,
+  detectableChange,
+  judge,
+  overallVerdict,
+  runsNeeded,
+  verdictMetric,
+  type Verdict
+} from '../src/report/verdict'
+import { normal, rng } from './fixtures/report/samples'
+
+describe('the four answers', () => {
+  const t = 0.025
+  test('a change the interval shows, at least the threshold, is a regression or improvement', () => {
+    expect(judge(0.05, [0.02, 0.08], t)).toBe('regression')
+    expect(judge(-0.05, [-0.08, -0.02], t)).toBe('improvement')
+    // Significant, and the estimate at the threshold: called, though the interval reaches below.
+    expect(judge(0.03, [0.001, 0.059], t)).toBe('regression')
+  })
+  test('no change only when the whole interval lies within ± the threshold', () => {
+    expect(judge(0.001, [-0.02, 0.022], t)).toBe('no-change')
+    expect(judge(0, [-0.025, 0.025], t)).toBe('no-change')
+    expect(judge(0.001, [-0.02, 0.026], t)).toBe('inconclusive')
+  })
+  test('a wide interval is inconclusive, whatever the estimate', () => {
+    expect(judge(0.035, [-0.017, 0.09], t)).toBe('inconclusive')
+    expect(judge(1.1, [-0.21, 4.58], t)).toBe('inconclusive')
+    expect(judge(-0.001, [-0.14, 0.14], t)).toBe('inconclusive')
+  })
+  test('a real change smaller than the threshold whose interval reaches past it is inconclusive', () => {
+    expect(judge(0.015, [0.005, 0.03], t)).toBe('inconclusive')
+  })
+  test('without a test the threshold can call a change, never its absence', () => {
+    expect(judge(0.2, null, 0.1)).toBe('regression')
+    expect(judge(-0.2, null, 0.1)).toBe('improvement')
+    expect(judge(0.01, null, 0.1)).toBe('inconclusive')
+  })
+})
+
+describe('what an inconclusive run could see', () => {
+  test('the detectable change is half the interval', () => {
+    expect(detectableChange([-0.1, 0.2])).toBeCloseTo(0.15)
+  })
+  test('pairs needed grow with the square of the interval over the room left', () => {
+    // ±6 % with 6 pairs, estimate 0: ±2.5 % needs (6/2.5)² × 6 = 34.56 → 35 pairs.
+    expect(runsNeeded(0, [-0.06, 0.06], 6, 0.025)).toBe(35)
+    // An estimate of +1 % leaves 1.5 % of room: (6/1.5)² × 6 = 96.
+    expect(runsNeeded(0.01, [-0.05, 0.07], 6, 0.025)).toBe(96)
+    // An estimate past the threshold: enough pairs to exclude zero around it.
+    expect(runsNeeded(0.05, [-0.01, 0.11], 6, 0.025)).toBe(9)
+    // No threshold and no change: no interval, however narrow, fits inside ±0.
+    expect(runsNeeded(0, [-0.01, 0.01], 6, 0)).toBeNull()
+  })
+})
+
+describe('the run’s answer', () => {
+  const c = (v: Verdict) => ({ case: '1', profile: 'minimal@5', metric: 'path', verdict: v })
+  test('the worst case decides: regression, then inconclusive, improvement, no change', () => {
+    expect(overallVerdict([c('no-change'), c('inconclusive'), c('improvement')])).toBe(
+      'inconclusive'
+    )
+    expect(overallVerdict([c('inconclusive'), c('regression')])).toBe('regression')
+    expect(overallVerdict([c('no-change'), c('improvement')])).toBe('improvement')
+    expect(overallVerdict([c('no-change')])).toBe('no-change')
+    expect(overallVerdict([])).toBe('none')
+  })
+  test('each case answers by its verdict metric only', () => {
+    const cases = [
+      {
+        caseId: '1',
+        profile: 'minimal@5',
+        metrics: [
+          { metric: 'latency', gating: false, verdict: 'regression' as const },
+          { metric: 'path', gating: true, verdict: 'no-change' as const }
+        ]
+      }
+    ]
+    expect(caseVerdicts(cases)).toEqual([c('no-change')])
+  })
+})
+
+describe('the metric a case is judged by', () => {
+  const gnes = ['latency', 'latency:sent', 'c:lag', 'c->f:send', 'path', 'r1:proc']
+  test('GNES at minimal or paced load: path, which leaves the gRPC transfer out', () => {
+    const minimal = { kind: 'minimal' as const, rate: 5 }
+    expect(verdictMetric({ headline: 'latency', metrics: gnes, profile: minimal })).toBe('path')
+    const paced = { kind: 'paced' as const, rate: 5 }
+    expect(verdictMetric({ headline: 'latency', metrics: gnes, profile: paced })).toBe('path')
+  })
+  test('a burst by its roundtrip, generic services by their latency', () => {
+    const burst = ['roundtrip', 'f:send', 'f->r1:send']
+    expect(
+      verdictMetric({ headline: 'roundtrip', metrics: burst, profile: { kind: 'burst' } })
+    ).toBe('roundtrip')
+    const http = ['latency', 'latency:sent', 'hop:relay1']
+    expect(
+      verdictMetric({ headline: 'latency', metrics: http, profile: { kind: 'minimal', rate: 5 } })
+    ).toBe('latency')
+  })
+})
+
+describe('the planned looks', () => {
+  test('the first look, then about half as many pairs again, up to max-pairs', () => {
+    expect(lookSchedule(6, 30)).toEqual([6, 9, 14, 21, 30])
+    expect(lookSchedule(6, 6)).toEqual([6])
+    expect(lookSchedule(10, 12)).toEqual([10, 12])
+  })
+  test('refuses a schedule that cannot hold', () => {
+    expect(() => lookSchedule(1, 10)).toThrow(/at least 2 pairs/)
+    expect(() => lookSchedule(6, 5)).toThrow(/max-pairs \(5\)/)
+  })
+  test('one look keeps α; more looks take each at a smaller nominal level', () => {
+    expect(sequentialLevel([6], 0.05)).toBe(0.05)
+    const level = sequentialLevel([6, 9, 14, 21, 30], 0.05)
+    expect(level).toBeLessThan(0.05)
+    // Above Bonferroni's α / 5: the looks share their pairs, so their tests are correlated.
+    expect(level).toBeGreaterThan(0.01)
+  })
+})
+
+/**
+ * One paired run as the pipeline runs it: pairs of log ratio N(log(1 + change), sd), judged at
+ * each planned look, stopped at the first decisive answer.
+ */
+function adaptiveRun(
+  change: number,
+  sd: number,
+  looks: number[],
+  threshold: number,
+  next: () => number,
+  level?: number
+): { verdict: Verdict; pairs: number } {
+  const diffs: number[] = []
+  for (const [k, n] of looks.entries()) {
+    while (diffs.length < n) diffs.push(Math.log(1 + change) + sd * normal(next))
+    const base = diffs.map(() => [1])
+    const head = diffs.map(d => [Math.exp(d)])
+    const m =
+      level === undefined
+        ? interimVerdict('path', base, head, looks, { threshold })
+        : pairedMetric('path', base, head, threshold, 0.05, true, level)
+    if (m.verdict !== 'inconclusive' || k === looks.length - 1) {
+      return { verdict: m.verdict, pairs: n }
+    }
+  }
+  throw new Error('unreachable')
+}
+
+describe('error rates under optional stopping (2000 simulated runs each)', () => {
+  const looks = lookSchedule(6, 30)
+  const trials = 2000
+  const sd = 0.03
+  const count = (change: number, seed: number, level?: number) => {
+    const next = rng(seed)
+    const out: Record<Verdict, number> = {
+      regression: 0,
+      improvement: 0,
+      'no-change': 0,
+      inconclusive: 0
+    }
+    for (let i = 0; i < trials; i++)
+      out[adaptiveRun(change, sd, looks, 0.025, next, level).verdict]++
+    return out
+  }
+
+  test('identical sides: a change is called in at most 5 % of runs', () => {
+    const n = count(0, 11)
+    expect((n.regression + n.improvement) / trials).toBeLessThanOrEqual(0.05)
+    // And most runs show equivalence: a ±3 % pair spread reaches ±2.5 % within 30 pairs.
+    expect(n['no-change'] / trials).toBeGreaterThan(0.5)
+  })
+
+  test('a change exactly at the threshold: "no change" is said in at most 5 % of runs', () => {
+    const n = count(0.025, 12)
+    expect(n['no-change'] / trials).toBeLessThanOrEqual(0.05)
+  })
+
+  test('looking as often at the plain 95 % level says "no change" too often', () => {
+    const n = count(0.025, 13, 0.05)
+    expect(n['no-change'] / trials).toBeGreaterThan(0.05)
+  })
+
+  test('a 5 % slowdown is a regression in nearly every run, most of them early', () => {
+    const next = rng(14)
+    const runs = Array.from({ length: 500 }, () => adaptiveRun(0.05, sd, looks, 0.025, next))
+    expect(runs.filter(r => r.verdict === 'regression').length / runs.length).toBeGreaterThan(0.95)
+    expect(runs.filter(r => r.pairs <= 9).length / runs.length).toBeGreaterThan(0.5)
+  })
+})

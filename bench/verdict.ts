@@ -1,0 +1,192 @@
+/**
+ * Does the verdict know what it can see? Trials of paired mode at the action's defaults (case 1,
+ * minimal load, 6 pairs a first look, adaptive up to 30, per-pair deployments, requests
+ * interleaved, `alert-threshold: 2.5%`) with real GNES on the local engine:
+ *   slow: head = case 1 with Router2 about 1 ms slower per message
+ *         (topologies/examples/case1-router2-1ms.yml), base = case 1;
+ *   same: head = base = case 1 (identical copies).
+ * Each trial prints the answer, the verdict metric's change and interval, the pairs it took, why it
+ * stopped and its wall time, with the load average; the end counts the answers of each kind.
+ * `--busy` runs two other processes that keep both cores busy for the whole of every trial.
+ * `--history` instead measures history mode with `runs: 2`: a baseline of case 1 and a head whose
+ * Router2 sleeps 30 ms (latency more than twice case 1's), `--trials` times, each compared as a
+ * pull request would be; the answer must be regression or inconclusive, never "no change".
+ *
+ *   npm run bench:verdict -- [--trials 20] [--kinds slow,same] [--busy] [--history] [--save DIR]
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { parseArgs } from 'node:util'
+import { parseInputs, type RawInputs } from '../src/config/inputs'
+import { entriesFromResult } from '../src/history/from-result'
+import { warningsOnly, type Log } from '../src/log'
+import { assetPath } from '../src/paths'
+import { compareResult } from '../src/report/compare'
+import { comparePaired } from '../src/report/paired'
+import type { Verdict } from '../src/report/verdict'
+import { runPairedSuite } from '../src/pipeline/suite/paired'
+import { runSuite } from '../src/pipeline/suite/run'
+import { loadAverage } from './machine'
+
+const { values } = parseArgs({
+  options: {
+    trials: { type: 'string', default: '20' },
+    kinds: { type: 'string', default: 'slow,same' },
+    busy: { type: 'boolean', default: false },
+    history: { type: 'boolean', default: false },
+    'alert-threshold': { type: 'string', default: '2.5%' },
+    /** Keep every paired run (both results and the sequences) here. */
+    save: { type: 'string' }
+  }
+})
+const trials = Number(values.trials)
+const out = path.join(os.tmpdir(), 'gnes-bench-verdict')
+const topology = {
+  case1: assetPath('topologies', 'case1.yml'),
+  slow: assetPath('topologies', 'examples', 'case1-router2-1ms.yml'),
+  twice: assetPath('topologies', 'examples', 'case1-router2-30ms.yml')
+}
+const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
+
+/** Two processes that keep both cores busy until stopped. */
+function hogs(on: boolean): () => void {
+  const procs: ChildProcess[] = on
+    ? [0, 1].map(() => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }))
+    : []
+  return () => procs.forEach(p => p.kill('SIGKILL'))
+}
+
+/** Lines a paired run logs about its looks, kept for the trial's line. */
+function lookLog(): { log: Log; looks: string[] } {
+  const looks: string[] = []
+  return {
+    looks,
+    log: { ...warningsOnly, info: m => (m.startsWith('look ') ? looks.push(m) : undefined) }
+  }
+}
+
+let saved = 0
+
+async function pairedTrials(): Promise<void> {
+  const kinds = values.kinds!.split(',')
+  const counts = Object.fromEntries(
+    kinds.map(k => [k, { regression: 0, improvement: 0, 'no-change': 0, inconclusive: 0 }])
+  ) as Record<string, Record<Verdict, number>>
+  const seconds: number[] = []
+  console.log(
+    `case 1 paired at the defaults (minimal load, per-pair, requests, 6 pairs up to 30, ` +
+      `${values['alert-threshold']}), ${trials} trials of ${kinds.join(', ')}` +
+      `${values.busy ? ', both cores kept busy by two other processes' : ''}; load average before: ${loadAverage()}`
+  )
+  for (let t = 1; t <= trials; t++) {
+    // Alternate which kind goes first, so a machine slowing down favours neither.
+    const order = t % 2 ? kinds : [...kinds].reverse()
+    for (const kind of order) {
+      const inputs = parseInputs({
+        baseline: 'paired',
+        engine: 'local',
+        profiles: 'minimal',
+        'alert-threshold': values['alert-threshold']!,
+        topology: kind === 'slow' ? topology.slow : topology.case1,
+        'baseline-topology': topology.case1,
+        'out-dir': out
+      } satisfies Partial<RawInputs>)
+      const { log, looks } = lookLog()
+      const stop = hogs(values.busy!)
+      const t0 = Date.now()
+      let run
+      try {
+        run = await runPairedSuite(inputs, { log })
+      } finally {
+        stop()
+      }
+      const wall = (Date.now() - t0) / 1000
+      seconds.push(wall)
+      if (values.save) {
+        fs.mkdirSync(values.save, { recursive: true })
+        const file = `${String(++saved).padStart(2, '0')}-${kind}.json`
+        fs.writeFileSync(path.join(values.save, file), JSON.stringify(run))
+      }
+      const c = comparePaired(run, { threshold: inputs['alert-threshold'] })
+      const k = c.cases[0]
+      const m = k.metrics.find(x => x.gating)!
+      const latency = k.metrics.find(x => x.metric === 'latency')
+      const r2 = k.metrics.find(x => x.metric === 'r2:proc')
+      counts[kind][m.verdict]++
+      console.log(
+        `trial ${String(t).padStart(2)} ${kind}: ${m.verdict.padEnd(12)} ${m.metric} ${pct(m.change)} ` +
+          `[${pct(m.ci[0])}, ${pct(m.ci[1])}], ${k.sequence.pairs} pairs (${k.sequence.stop}), ` +
+          `${wall.toFixed(0)} s; latency ${latency ? `${pct(latency.change)} ${latency.verdict}` : '–'}, ` +
+          `r2:proc ${r2 ? `${pct(r2.change)} ${r2.verdict}` : '–'}; load ${loadAverage()}` +
+          (looks.length ? `\n    ${looks.join('\n    ')}` : '')
+      )
+    }
+  }
+  console.log(`\nanswers over ${trials} trials (the verdict metric of case 1):`)
+  for (const kind of kinds) {
+    const n = counts[kind]
+    console.log(
+      `  ${kind}: regression ${n.regression}, improvement ${n.improvement}, ` +
+        `no change ${n['no-change']}, inconclusive ${n.inconclusive}`
+    )
+  }
+  console.log(
+    `wall time per trial: ${Math.min(...seconds).toFixed(0)}–${Math.max(...seconds).toFixed(0)} s; ` +
+      `load average after: ${loadAverage()}`
+  )
+}
+
+/** History mode with 2 runs a side: a baseline of case 1, a head more than twice as slow. */
+async function historyTrials(): Promise<void> {
+  const counts: Record<Verdict, number> = {
+    regression: 0,
+    improvement: 0,
+    'no-change': 0,
+    inconclusive: 0
+  }
+  console.log(
+    `history mode, runs 2, case 1 against Router2 sleeping 30 ms, minimal load, ` +
+      `${values['alert-threshold']}, ${trials} trials; load average before: ${loadAverage()}`
+  )
+  const suite = async (file: string) =>
+    runSuite(
+      parseInputs({
+        topology: file,
+        engine: 'local',
+        profiles: 'minimal',
+        runs: '2',
+        'out-dir': out
+      }),
+      { log: warningsOnly }
+    )
+  for (let t = 1; t <= trials; t++) {
+    const base = await suite(topology.case1)
+    const head = await suite(topology.twice)
+    const threshold = parseInputs({ 'alert-threshold': values['alert-threshold']! })[
+      'alert-threshold'
+    ]
+    const c = compareResult(head, entriesFromResult(base), {
+      threshold,
+      baseRef: null,
+      mergeBaseSha: null
+    })
+    const m = c.cases[0].metrics.find(x => x.gating)!
+    counts[m.verdict]++
+    console.log(
+      `trial ${String(t).padStart(2)}: ${m.verdict.padEnd(12)} ${m.metric} ${pct(m.change)} ` +
+        `[${m.ci ? `${pct(m.ci[0])}, ${pct(m.ci[1])}` : 'untested'}]; load ${loadAverage()}`
+    )
+  }
+  console.log(
+    `\nhistory mode, runs 2, a head twice as slow: regression ${counts.regression}, ` +
+      `inconclusive ${counts.inconclusive}, no change ${counts['no-change']}, improvement ` +
+      `${counts.improvement}; load average after: ${loadAverage()}`
+  )
+}
+
+;(values.history ? historyTrials() : pairedTrials()).catch(err => {
+  console.error(err)
+  process.exit(1)
+})

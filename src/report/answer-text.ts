@@ -1,0 +1,101 @@
+import { inlineCode } from '../text/escape'
+import { fmtChange, fmtDelta, fmtInterval, fmtPlusMinus } from './format'
+import { explain, metricWords, type Moved } from './moved'
+import type { Verdict } from './verdict'
+
+/**
+ * The words of a verdict, shared by history mode and paired mode: the table cell, the headline,
+ * and the line per case that says what the run could tell and which hop moved.
+ */
+
+export const VERDICT_TEXT: Record<Verdict, string> = {
+  regression: '🔴 regression',
+  improvement: '🟢 improvement',
+  'no-change': '⚪ no change',
+  inconclusive: '🟡 inconclusive'
+}
+
+/** What the words need of a compared metric, in either mode. */
+export interface Judged extends Moved {
+  change: number
+  ci: [number, number] | null
+  detectable: number | null
+  needed: number | null
+}
+
+/** The table's verdict cell: an inconclusive one says what it could have detected. */
+export function verdictCell(m: Judged): string {
+  const text = VERDICT_TEXT[m.verdict]
+  if (m.verdict !== 'inconclusive' || m.detectable === null) return text
+  return `${text} (${fmtPlusMinus(m.detectable)} detectable)`
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+
+/** The headline's answer over the cases' verdict metrics, worst first. */
+export function headlineAnswer(verdicts: readonly Verdict[], threshold: number): string {
+  const count = (v: Verdict) => verdicts.filter(x => x === v).length
+  const parts = [
+    count('regression') ? `🔴 regression in ${plural(count('regression'), 'case')}` : null,
+    count('inconclusive') ? `🟡 inconclusive in ${plural(count('inconclusive'), 'case')}` : null,
+    count('improvement') ? `🟢 improvement in ${plural(count('improvement'), 'case')}` : null
+  ].filter(Boolean)
+  if (parts.length) return parts.join(', ')
+  return `⚪ no change larger than ${fmtPlusMinus(threshold)}`
+}
+
+const named = (metric: string): string => {
+  const words = metricWords(metric)
+  return words ? `${inlineCode(metric)} (${words})` : inlineCode(metric)
+}
+
+const moves = (hops: readonly Moved[]): string =>
+  hops.map(h => `${named(h.metric)} ${fmtDelta(h.delta)}`).join(', ')
+
+/**
+ * One case's answer in a sentence or two: the verdict metric's change, what it means, and the
+ * hops that explain it (or, when it cannot tell, the hops that did move). `label` is escaped
+ * Markdown; `unit` is what the run repeated (`pairs` or `runs a side`), `n` how many.
+ */
+export function answerLine(
+  label: string,
+  metrics: readonly Judged[],
+  threshold: number,
+  unit: { n: number; word: 'pair' | 'run a side' }
+): string | null {
+  const gate = metrics.find(m => m.gating)
+  if (!gate) return null
+  const head = `**${label}**: ${VERDICT_TEXT[gate.verdict]}, ${inlineCode(gate.metric)} ${fmtChange(gate.change)} (${fmtDelta(gate.delta)})`
+  const interval = gate.ci ? `, interval ${fmtInterval(gate.ci)}` : ''
+  const why = explain(metrics)
+  switch (gate.verdict) {
+    case 'regression':
+    case 'improvement': {
+      if (!why) return `${head}${interval}.`
+      const share = why.share === null ? null : Math.round(why.share * 100)
+      if (share !== null && share >= 50) {
+        return `${head}${interval}; ${moves(why.hops)} explain${why.hops.length === 1 ? 's' : ''} ${Math.min(share, 100)} % of it.`
+      }
+      return `${head}${interval}; the hops that moved (${moves(why.hops)}) explain ${share === null || share < 0 ? 'none' : `${share} %`} of it.`
+    }
+    case 'no-change':
+      return `${head}${interval}: no change larger than ${fmtPlusMinus(threshold)}.`
+    case 'inconclusive': {
+      const units = unit.word === 'pair' ? plural(unit.n, 'pair') : `${unit.n} runs a side`
+      const reason = !gate.ci
+        ? ': no test was possible, so only a change past the threshold could be called'
+        : gate.ci[0] > 0 || gate.ci[1] < 0
+          ? `: a change, but smaller than ${fmtPlusMinus(threshold)} or not, these ${units} cannot tell`
+          : `: wider than ${fmtPlusMinus(threshold)}, so these ${units} cannot tell a change from none`
+      const could =
+        gate.detectable === null
+          ? ''
+          : ` They could have seen a change of about ${fmtPlusMinus(gate.detectable)}` +
+            (gate.needed === null
+              ? '.'
+              : `; about ${plural(gate.needed, unit.word === 'pair' ? 'pair' : 'run')}${unit.word === 'pair' ? '' : ' a side'} would tell.`)
+      const seen = why ? ` The hops did move: ${moves(why.hops)}.` : ''
+      return `${head}${interval}${reason}.${could}${seen}`
+    }
+  }
+}

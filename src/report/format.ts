@@ -1,0 +1,22 @@
+/** Numbers as the reports print them. */
+
+export function fmtSeconds(s: number): string {
+  if (s >= 1) return `${s.toFixed(3)} s`
+  if (s >= 1e-3) return `${(s * 1e3).toFixed(2)} ms`
+  return `${(s * 1e6).toFixed(0)} µs`
+}
+
+/** A time difference, signed. */
+export const fmtDelta = (s: number): string => `${s >= 0 ? '+' : '−'}${fmtSeconds(Math.abs(s))}`
+
+export function fmtChange(c: number): string {
+  const pct = c * 100
+  const digits = Math.abs(pct) < 10 ? 1 : 0
+  return `${pct >= 0 ? '+' : '−'}${Math.abs(pct).toFixed(digits)}%`
+}
+
+export const fmtInterval = (ci: readonly [number, number]): string =>
+  `${fmtChange(ci[0])} … ${fmtChange(ci[1])}`
+
+/** ± a share, unsigned: the threshold or a detectable change. */
+export const fmtPlusMinus = (x: number): string => `±${fmtChange(Math.abs(x)).slice(1)}`
