@@ -236,13 +236,15 @@ describe('paired mode on the local engine with real GNES', () => {
 
     // Identical copies: whatever the answer, the run stopped at a planned look, for the reason
     // its log gives, and both sides measured that many runs.
-    const same = await pairedRun({ ...adaptive, topology: case1 })
+    const same = await pairedRun({ ...adaptive, topology: case1, canary: 'true' })
     const [sequence] = same.paired.sequences
     expect([3, 5, 6]).toContain(sequence.pairs)
     const looks = same.lines.filter(l => l.startsWith('look '))
     expect(looks.length).toBe(
       [3, 5, 6].indexOf(sequence.pairs) + (sequence.stop === 'decisive' ? 1 : 0)
     )
+    // Judged by `path`, the verdict metric of GNES at minimal load, at every look.
+    looks.forEach(l => expect(l).toMatch(/^look \d: path [+-]\d/))
     looks.slice(0, -1).forEach(l => expect(l).toMatch(/: inconclusive; adding \d pairs$/))
     if (sequence.stop === 'decisive')
       expect(looks.at(-1)).toMatch(/: (no-change|regression|improvement)$/)
@@ -253,6 +255,15 @@ describe('paired mode on the local engine with real GNES', () => {
     const answer = comparePaired(same.paired, { threshold: 0.025 }).cases[0]
     expect(answer.sequence).toEqual(sequence)
     expect(answer.metrics.find(m => m.gating)!.ratios).toHaveLength(sequence.pairs)
+    // The canary: the base beside itself after the case, the first look's pairs, never judged.
+    expect(same.lines).toContain('== Case 1: canary, the base beside itself')
+    const [canary] = same.paired.canaries
+    for (const side of [canary!.base, canary!.head]) {
+      expect(side.topologyFile).toBe(same.paired.base.cases[0].topologyFile)
+      expect(side.runs.filter(r => !r.warmup)).toHaveLength(3)
+    }
+    expect(answer.canary).toMatchObject({ metric: 'path', gating: false })
+    expect(answer.canary!.ratios).toHaveLength(3)
     expect(same.left).toEqual([])
   })
 })

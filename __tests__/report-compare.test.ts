@@ -71,6 +71,17 @@ describe('verdict on constructed samples (seeded)', () => {
     const c = verdicts({ ...NON_BLOCKING, runs: 3 }, 1.2, 0.1)
     expect(c.regression).toBeLessThan(36)
     expect(c.improvement).toBe(0)
+    // What it misses it calls inconclusive: never "no change" for a change twice the threshold.
+    expect(c['no-change']).toBe(0)
+    expect(c.inconclusive).toBe(SEEDS - c.regression)
+  })
+
+  test('2 runs a side, twice as slow on a noisy runner: regression or inconclusive, never no change', () => {
+    const noisy = { ...HEAVY_TAILED, runs: 2, runSd: 0.4 }
+    const c = verdicts(noisy, 2, 0.1)
+    expect(c['no-change']).toBe(0)
+    expect(c.regression + c.inconclusive).toBeGreaterThanOrEqual(SEEDS - 2)
+    expect(c.inconclusive).toBeGreaterThan(0)
   })
 
   test('+5%: below a 10% threshold it is no change, above a 2% one it is found', () => {

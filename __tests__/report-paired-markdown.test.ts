@@ -173,4 +173,45 @@ describe('what the paired report says when it cannot tell, and which hop moved',
       /each interval at 9\d\.\d % so that all 5 planned looks hold together at 95 %/
     )
   })
+
+  test('a canary reports the runner’s noise, and names a runner too noisy for the threshold', () => {
+    const run = (aaSpread: number) => {
+      const aa = (seed: number) => {
+        const r = minimal(1, 0, seed)
+        const q = rng(seed + 200)
+        const noise = makeRuns(q, { ...shape, runs: 6, base: 1, runSd: aaSpread, scale: 1 })
+        return {
+          ...r.cases[0],
+          runs: r.cases[0].runs.map((x, k) => ({
+            ...x,
+            samples: {
+              ...x.samples,
+              path: x.samples.path.map(v => v * noise[Math.max(k - 1, 0)][0])
+            }
+          }))
+        }
+      }
+      return comparePaired(
+        {
+          base: minimal(1, 0, 5),
+          head: minimal(1, 0.001, 6),
+          order: abbaOrder(6),
+          interleave: 'requests',
+          canaries: [{ base: aa(21), head: aa(22) }]
+        },
+        { threshold: 0.025 }
+      )
+    }
+    const quiet = run(0.001)
+    expect(quiet.cases[0].canary).toMatchObject({ metric: 'path', gating: false })
+    expect(renderPairedMarkdown(quiet)).toMatch(
+      /- 1 case 1 · minimal@\u2060?5: canary \(the base beside itself, 6 pairs\): `path` [+−]\d\.\d%, interval .*: this runner can tell ±2\.5% apart \(identical sides spanned ±\d\.\d%\)\./
+    )
+    const loud = renderPairedMarkdown(run(0.3))
+    expect(loud).toMatch(
+      /- ⚠️ 1 case 1 · minimal@\u2060?5: canary .*: (this runner is too noisy for ±2\.5% at 6 pairs|identical sides were called a change)/
+    )
+    // The canary is never the verdict.
+    expect(run(0.3).verdicts).toEqual(quiet.verdicts)
+  })
 })

@@ -200,6 +200,7 @@ export const InputsSchema = z.object({
     errorMap: () => ({ message: 'paired-interleave must be one of requests, blocks' })
   }),
   'max-pairs': autoOrInt('max-pairs', 2, MAX_PAIRS),
+  canary: bool('canary'),
   'pairs-budget-minutes': z
     .string()
     .trim()
@@ -279,6 +280,7 @@ export const DEFAULTS: RawInputs = {
   'paired-interleave': 'requests',
   'max-pairs': 'auto',
   'pairs-budget-minutes': '10',
+  canary: 'false',
   'out-dir': 'out',
   image: '',
   dockerfile: '',

@@ -139,7 +139,10 @@ function pairProblems(inputs: Inputs): string[] {
     const settings = PAIRED_SETTINGS.filter(name => inputs[name] !== DEFAULTS[name]).map(name =>
       problem(name, inputs[name], `${name} is used only with baseline: paired`)
     )
-    return [...ignored, ...settings]
+    const canary = inputs.canary
+      ? [problem('canary', 'true', 'canary is used only with baseline: paired')]
+      : []
+    return [...ignored, ...settings, ...canary]
   }
   const problems: string[] = []
   if (given.length === 0) {

@@ -46,6 +46,25 @@ const STOP_TEXT = {
   budget: 'stopped by the time budget (pairs-budget-minutes)'
 } as const
 
+/**
+ * The runner's noise from the canary (the base beside itself): what identical sides measured, and
+ * whether this runner can tell the threshold apart at all. Null without a canary.
+ */
+function canaryLine(k: PairedCase, threshold: number): string | null {
+  const m = k.canary
+  if (!m) return null
+  const aa =
+    `canary (the base beside itself, ${m.ratios.length} pairs): ${inlineCode(m.metric)} ` +
+    `${fmtChange(m.change)}, interval ${fmtInterval(m.ci)}`
+  if (m.verdict === 'regression' || m.verdict === 'improvement') {
+    return `⚠️ ${caseLabel(k)}: ${aa}: identical sides were called a change, so this runner's answers cannot be trusted.`
+  }
+  if (m.detectable > threshold) {
+    return `⚠️ ${caseLabel(k)}: ${aa}: this runner is too noisy for ${fmtPlusMinus(threshold)} at ${m.ratios.length} pairs (identical sides spanned ${fmtPlusMinus(m.detectable)}).`
+  }
+  return `${caseLabel(k)}: ${aa}: this runner can tell ${fmtPlusMinus(threshold)} apart (identical sides spanned ${fmtPlusMinus(m.detectable)}).`
+}
+
 /** How long a case measured: its pairs against the planned looks, and why it stopped. */
 function sequenceLine(k: PairedCase, alpha: number): string {
   const { looks, pairs, stop, seconds } = k.sequence
@@ -99,7 +118,12 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
   const answers = c.cases
     .map(k => answerLine(caseLabel(k), k.metrics, c.threshold, { n: pairsOf(k), word: 'pair' }))
     .filter((l): l is string => l !== null)
-  if (answers.length) lines.push(...answers.map(a => `- ${a}`), '')
+  const canaries = c.cases
+    .map(k => canaryLine(k, c.threshold))
+    .filter((l): l is string => l !== null)
+  if (answers.length || canaries.length) {
+    lines.push(...[...answers, ...canaries].map(a => `- ${a}`), '')
+  }
   const main = c.cases.flatMap(k =>
     k.metrics
       .filter(m => m.gating || m.verdict === 'regression' || m.verdict === 'improvement')

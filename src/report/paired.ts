@@ -56,6 +56,8 @@ export interface PairedCase {
   sequence: Sequence
   /** The nominal level α′ of every interval of this case (α when the sequence has one look). */
   level: number
+  /** With `canary`: the verdict metric of the base beside itself (A/A), at α; else null. */
+  canary: PairedMetric | null
 }
 
 export interface PairedComparison {
@@ -149,6 +151,7 @@ function compareCase(
   base: CaseResult,
   head: CaseResult,
   sequence: Sequence,
+  canary: { base: CaseResult; head: CaseResult } | null,
   threshold: number,
   alpha: number
 ): PairedCase {
@@ -168,8 +171,21 @@ function compareCase(
       .filter(({ a, b }) => a.every(s => s.length > 0) && b.every(s => s.length > 0))
       .map(({ m, a, b }) => pairedMetric(m, a, b, threshold, alpha, m === gate, level)),
     sequence,
-    level
+    level,
+    canary: canary && canaryMetric(gate, canary, threshold, alpha)
   }
+}
+
+/** The A/A run's verdict metric; null when a side lacks its samples. */
+function canaryMetric(
+  metric: string,
+  aa: { base: CaseResult; head: CaseResult },
+  threshold: number,
+  alpha: number
+): PairedMetric | null {
+  const [a, b] = [runSamples(aa.base, metric), runSamples(aa.head, metric)]
+  if (a.length < 2 || a.length !== b.length || ![...a, ...b].every(s => s.length > 0)) return null
+  return pairedMetric(metric, a, b, threshold, alpha, false)
 }
 
 /**
@@ -205,13 +221,16 @@ export function comparePaired(
     interleave: Interleave
     /** Per case, how its pairs were measured; one look of all of them when absent. */
     sequences?: Sequence[]
+    /** Per case, the base beside itself (`canary`), or null. */
+    canaries?: ({ base: CaseResult; head: CaseResult } | null)[]
   },
   options: { threshold: number; alpha?: number }
 ): PairedComparison {
   const alpha = options.alpha ?? 0.05
   const cases = run.head.cases.map((h, i) => {
     const sequence = run.sequences?.[i] ?? fixedSequence(pairsOf(h))
-    return compareCase(run.base.cases[i], h, sequence, options.threshold, alpha)
+    const canary = run.canaries?.[i] ?? null
+    return compareCase(run.base.cases[i], h, sequence, canary, options.threshold, alpha)
   })
   const side = (r: Result) =>
     r.meta.gnes && {

@@ -48,6 +48,8 @@ export interface PairedRun {
   interleave: Interleave
   /** Per case, in the results' order: its pairs, planned looks and why it stopped. */
   sequences: Sequence[]
+  /** Per case with `canary`: the base measured beside itself, `runs` pairs; else null. */
+  canaries: (Record<Side, CaseResult> | null)[]
 }
 
 const SIDES: readonly Side[] = ['base', 'head']
@@ -255,7 +257,6 @@ async function runPairedCase(
   const measured = (side: Side, metric: string): number[][] =>
     runs[side].filter(r => !r.warmup).map(r => r.samples[metric] ?? [])
   const { looks } = settings
-  const gate = verdictMetric({ headline: headlineMetric(profile), metrics: metrics.head, profile })
   let stop: StopReason = 'max-pairs'
   let done = 0
   try {
@@ -267,6 +268,12 @@ async function runPairedCase(
       }
       done = n
       if (k === looks.length - 1) break
+      // The head's metrics are known once it has run.
+      const gate = verdictMetric({
+        headline: headlineMetric(profile),
+        metrics: metrics.head,
+        profile
+      })
       const [a, b] = [measured('base', gate), measured('head', gate)]
       if (![...a, ...b].every(s => s.length > 0)) break
       const m = interimVerdict(gate, a, b, looks, { threshold: settings.threshold })
@@ -386,6 +393,7 @@ async function runSides(
     }
     const cases: Record<Side, CaseResult[]> = { base: [], head: [] }
     const sequences: Sequence[] = []
+    const canaries: PairedRun['canaries'] = []
     for (const pair of pairs) {
       const profile = pairedProfile(inputs, pair.head.topology, pair.base.topology)
       const skipped = inputs.profiles.filter(p => p !== profile.kind)
@@ -401,6 +409,24 @@ async function runSides(
       )
       for (const side of SIDES) cases[side].push(sides[side])
       sequences.push(sequence)
+      // The runner's noise beside the verdict: the base against itself, same settings, one look.
+      canaries.push(
+        inputs.canary
+          ? (
+              await log.group(`Case ${caseId}: canary, the base beside itself`, () =>
+                runPairedCase(
+                  { base, head: base },
+                  { base: pair.base, head: pair.base },
+                  profile,
+                  { ...settings, looks: [settings.looks[0]] },
+                  load,
+                  path.join(logDir, 'canary'),
+                  log
+                )
+              )
+            ).sides
+          : null
+      )
     }
     const result = (side: Side, resultId: string): Result =>
       suiteResult({
@@ -418,7 +444,8 @@ async function runSides(
       base: result('base', baseId),
       order,
       interleave,
-      sequences
+      sequences,
+      canaries
     }
   } finally {
     removeHandlers()
