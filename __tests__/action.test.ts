@@ -201,6 +201,49 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(JSON.parse(fs.readFileSync(run.outputs.result, 'utf8')).meta.gnes.version).toBe('0.0.47')
   })
 
+  it('on pull_request, a run that cannot tell: inconclusive in the comment and outputs, and on-inconclusive: fail fails the step', async () => {
+    // Identical sides, 2 pairs, a 1 % threshold: a paired interval with one degree of freedom
+    // is far wider than ±1 %, so the run cannot show "no change", and nothing is a change.
+    const payload = {
+      pull_request: {
+        number: 9,
+        title: 'unknown',
+        base: { ref: 'main', sha: 'a'.repeat(40) },
+        head: { sha: 'e'.repeat(40) }
+      }
+    }
+    const inputs = {
+      INPUT_BASELINE: 'paired',
+      'INPUT_BASELINE-GNES-VERSION': '0.0.47',
+      INPUT_PROFILES: 'minimal',
+      'INPUT_DOC-BYTES': '1000',
+      'INPUT_ALERT-THRESHOLD': '1%',
+      'INPUT_FAIL-ON-REGRESSION': 'true'
+    }
+    const warned = await runAction('pull_request', payload, 'e'.repeat(40), inputs)
+    expect(warned.code).toBe(0)
+    expect(warned.outputs).toMatchObject({ regression: 'false', verdict: 'inconclusive' })
+    expect(JSON.parse(warned.outputs.verdicts)).toEqual([
+      { case: '1', profile: 'minimal@5', metric: 'path', verdict: 'inconclusive' }
+    ])
+    expect(warned.log).toMatch(
+      /::warning::this run cannot tell whether latency changed in case 1 \(minimal@5\)/
+    )
+    const body = (github.comments.get(9) ?? [])[0].body
+    expect(body).toContain('### GNES latency, paired on this runner: 🟡 inconclusive in 1 case')
+    expect(body).toMatch(/so these 2 pairs cannot tell a change from none\. They could have seen/)
+    expect(body).not.toContain('⚪')
+
+    const failed = await runAction('pull_request', payload, 'e'.repeat(40), {
+      ...inputs,
+      'INPUT_ON-INCONCLUSIVE': 'fail'
+    })
+    expect(failed.code).toBe(1)
+    expect(failed.outputs.verdict).toBe('inconclusive')
+    expect(failed.log).toMatch(/::error::this run cannot tell .* \(on-inconclusive is fail\)/)
+    expect(github.comments.get(9)).toHaveLength(1)
+  })
+
   it('with auto-push false: commits on the workspace’s gh-pages on top of the published one, pushes nothing', async () => {
     const tip = git(remote, 'rev-parse', 'gh-pages').trim()
     const workspace = path.join(root, 'workspace')

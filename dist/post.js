@@ -82178,6 +82178,10 @@ var MAX_RATE = 1e4;
 
 // src/config/inputs.ts
 var int = (name, min, max = Number.MAX_SAFE_INTEGER) => external_exports.string().trim().regex(/^\d+$/, `${name} must be a whole number`).transform(Number).refine((n) => n >= min, `${name} must be at least ${min}`).refine((n) => n <= max, `${name} must be at most ${max}`);
+var autoOrInt = (name, min, max = Number.MAX_SAFE_INTEGER) => external_exports.string().trim().refine(
+  (v) => v === "auto" || /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max,
+  `${name} must be auto or a whole number from ${min} to ${max}`
+).transform((v) => v === "auto" ? "auto" : Number(v));
 var list = (name, example) => external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).refine(
   (items) => items.every((s) => s !== ""),
   `${name} must be a comma-separated list without empty items, such as ${example}`
@@ -82207,20 +82211,25 @@ var optionalText = external_exports.string().trim().transform((v) => v === "" ? 
 var PROFILE_KINDS = ["minimal", "burst", "paced", "sweep"];
 var gnesVersion = (name) => external_exports.string().trim().refine((v) => SUPPORTED_GNES_VERSIONS.includes(v), gnesVersionRule(name));
 var MAX_DOCS = 1e5;
+var MAX_RUNS = 1e3;
+var MAX_REQUESTS = 1e5;
+var MAX_WARMUP_REQUESTS = 1e5;
+var MAX_PAIRS = 1e3;
+var MAX_BUDGET_MINUTES = 1440;
 var InputsSchema = external_exports.object({
   cases: list("cases", "1,2,3,4 (case ids and/or topology files)"),
   docs: int("docs", 1, MAX_DOCS),
   "batch-size": int("batch-size", 1),
   "doc-bytes": int("doc-bytes", 1),
-  runs: external_exports.union([external_exports.literal("auto"), int("runs", 1)]),
+  runs: autoOrInt("runs", 1, MAX_RUNS),
   profiles: external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).refine(
     (list2) => list2.every((p) => PROFILE_KINDS.includes(p)),
     `profiles must be a comma-separated list of ${PROFILE_KINDS.join(", ")}`
   ).refine((list2) => new Set(list2).size === list2.length, "profiles must not repeat a profile").transform((list2) => list2),
   rate: external_exports.union([external_exports.literal("").transform(() => null), rate("rate")]),
   "minimal-rate": external_exports.union([external_exports.literal("").transform(() => null), rate("minimal-rate")]),
-  requests: int("requests", 2),
-  "warmup-requests": external_exports.union([external_exports.literal("auto"), int("warmup-requests", 0)]),
+  requests: autoOrInt("requests", 2, MAX_REQUESTS),
+  "warmup-requests": autoOrInt("warmup-requests", 0, MAX_WARMUP_REQUESTS),
   "sweep-rates": sweepRates("sweep-rates"),
   "sweep-step-seconds": int("sweep-step-seconds", 1),
   "sweep-max-steps": int("sweep-max-steps", 1),
@@ -82266,6 +82275,12 @@ var InputsSchema = external_exports.object({
   "paired-interleave": external_exports.enum(["requests", "blocks"], {
     errorMap: () => ({ message: "paired-interleave must be one of requests, blocks" })
   }),
+  "max-pairs": autoOrInt("max-pairs", 2, MAX_PAIRS),
+  canary: bool("canary"),
+  "pairs-budget-minutes": external_exports.string().trim().regex(/^\d+(\.\d+)?$/, "pairs-budget-minutes must be a number of minutes, such as 10 or 2.5").transform(Number).refine(
+    (n) => n > 0 && n <= MAX_BUDGET_MINUTES,
+    `pairs-budget-minutes must be above 0 and at most ${MAX_BUDGET_MINUTES}`
+  ),
   "out-dir": external_exports.string().trim().min(1, "out-dir must not be empty"),
   image: optionalText,
   dockerfile: optionalText,
@@ -82287,6 +82302,9 @@ var InputsSchema = external_exports.object({
   "max-entries": int("max-entries", 1),
   "alert-threshold": external_exports.string().trim().regex(/^\d+(\.\d+)?%?$/, "alert-threshold must be a percentage such as 10%").transform((v) => Number(v.replace("%", "")) / 100),
   "fail-on-regression": bool("fail-on-regression"),
+  "on-inconclusive": external_exports.enum(["warn", "fail"], {
+    errorMap: () => ({ message: "on-inconclusive must be one of warn, fail" })
+  }),
   "comment-on-pr": bool("comment-on-pr")
 });
 

@@ -10,10 +10,10 @@ import normal from '@stdlib/random-base-normal'
  * for when to stop — decisive, out of pairs, out of time — keeps the stated error rates.
  *
  * α′ is the nominal level at which a run without a change crosses some look's t quantile with
- * probability α (a Pocock boundary on the p-value scale, so early looks keep their t quantiles). The t statistic
- * of the mean log ratio does not depend on the noise's scale, nor, centred on the true change, on
- * the change: under normal log ratios one simulation of N(0, 1) pairs gives α′ for every run. It is
- * drawn from a fixed seed, so a run's level is reproducible.
+ * probability α (a Pocock boundary on the p-value scale, so early looks keep their t quantiles).
+ * The t statistic of the mean log ratio depends neither on the noise's scale nor, centred on the
+ * true change, on the change: under normal log ratios one simulation of N(0, 1) pairs gives α′
+ * for every run. It is drawn from a fixed seed, so a run's level is reproducible.
  */
 
 /** Planned looks: the first after `first` pairs, then about half as many again each time, up to `max`. */
