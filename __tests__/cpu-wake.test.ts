@@ -21,9 +21,13 @@ function request(): number {
   return buf.readInt32LE(0)
 }
 
-/** How often CPU 0 has halted (its deepest idle state's count). */
-const halts = (): number => {
+/**
+ * How often CPU 0 has halted (its deepest idle state's count); null on a kernel without a cpuidle
+ * driver (`current_driver` none), which keeps no such count.
+ */
+const halts = (): number | null => {
   const dir = '/sys/devices/system/cpu/cpu0/cpuidle'
+  if (!fs.existsSync(dir)) return null
   const states = fs.readdirSync(dir).filter(s => s.startsWith('state'))
   return Number(fs.readFileSync(path.join(dir, states.sort().at(-1)!, 'usage'), 'utf8'))
 }

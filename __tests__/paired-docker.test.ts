@@ -70,10 +70,12 @@ describeDocker('paired mode on Docker with real GNES', () => {
     expect(lines.filter(l => /services ready/.test(l))).toHaveLength(2)
 
     const c = comparePaired(paired, { threshold: 0.1 })
-    const latency = c.cases[0].metrics.find(m => m.metric === 'latency')!
-    expect(latency.gating).toBe(true)
-    expect(latency.ratios).toHaveLength(2)
-    for (const r of latency.ratios) expect(r).toBeGreaterThan(0)
+    // GNES at minimal load is judged by `path`; `latency` is a diagnostic.
+    expect(c.cases[0].metrics.find(m => m.metric === 'latency')!.gating).toBe(false)
+    const gate = c.cases[0].metrics.find(m => m.gating)!
+    expect(gate.metric).toBe('path')
+    expect(gate.ratios).toHaveLength(2)
+    for (const r of gate.ratios) expect(r).toBeGreaterThan(0)
 
     expect(await leftovers(suiteId)).toBe(0)
     expect(await leftovers(baseSuiteId)).toBe(0)

@@ -88,7 +88,7 @@ describe('paired mode on the local engine with real GNES', () => {
     expect(orderLetters(paired.order)).toBe('ABBA')
     expect(lines).toContain('paired mode measures minimal only; not run: burst')
     expect(lines).toContain(
-      '== Case 1: non-blocking, paired on this runner (2 pairs of runs in the order `ABBA`; A = base, B = head)'
+      '== Case 1: non-blocking, paired on this runner (pairs of runs in the order `ABBA…`; A = base, B = head; 2 pairs)'
     )
 
     // One deployment a side, started before the first block: the base's three processes were

@@ -46,7 +46,7 @@ describe('renderComparisonMarkdown', () => {
       '### GNES latency: 🔴 regression in 1 case, 🟡 inconclusive in 1 case (1 other metric changed)'
     )
     expect(md).toContain(
-      'Each case’s verdict metric (`path` for GNES at minimal load, else `latency`, or `roundtrip` for a burst) decides the `regression` and `verdict` outputs'
+      'Each case’s verdict metric (here `roundtrip`) decides the `regression` and `verdict` outputs'
     )
   })
 

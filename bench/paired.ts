@@ -111,8 +111,10 @@ async function paired(
     engine: 'local',
     profiles: 'minimal',
     runs: values.runs!,
-    // The fixed-length method these figures measured; bench/verdict.ts measures the adaptive one.
+    // The fixed-length method these figures measured, 20 requests a run; bench/verdict.ts
+    // measures the adaptive one at the action's defaults.
     'max-pairs': String(pairs),
+    requests: '20',
     'out-dir': out,
     'paired-deploy': values['paired-deploy']!,
     'paired-interleave': values['paired-interleave']!,

@@ -32,6 +32,23 @@ export function verdictCell(m: Judged): string {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
+/** Past this many runs a job cannot go; the estimate is then only "more". */
+const MOST_RUNS = 1000
+
+/**
+ * What the answers mean, under the table: the verdict metrics this report judged by (none of
+ * another kind of case is named) and the rule of each answer.
+ */
+export function answerLegend(metrics: readonly string[], threshold: number): string {
+  const names = [...new Set(metrics)].map(m => inlineCode(m)).join(', ')
+  return (
+    `Each case’s verdict metric (here ${names}) decides the \`regression\` and \`verdict\` ` +
+    'outputs and `fail-on-regression`. **Regression** (or improvement): the interval excludes ' +
+    `zero and the change is at least ${fmtChange(threshold).slice(1)}; **no change**: the whole ` +
+    `interval lies within ${fmtPlusMinus(threshold)}; **inconclusive**: neither.`
+  )
+}
+
 /** The headline's answer over the cases' verdict metrics, worst first. */
 export function headlineAnswer(verdicts: readonly Verdict[], threshold: number): string {
   const count = (v: Verdict) => verdicts.filter(x => x === v).length
@@ -93,7 +110,9 @@ export function answerLine(
           : ` They could have seen a change of about ${fmtPlusMinus(gate.detectable)}` +
             (gate.needed === null
               ? '.'
-              : `; about ${plural(gate.needed, unit.word === 'pair' ? 'pair' : 'run')}${unit.word === 'pair' ? '' : ' a side'} would tell.`)
+              : gate.needed > MOST_RUNS
+                ? `; more than ${MOST_RUNS} ${unit.word === 'pair' ? 'pairs' : 'runs a side'} would be needed to tell.`
+                : `; about ${plural(gate.needed, unit.word === 'pair' ? 'pair' : 'run')}${unit.word === 'pair' ? '' : ' a side'} would tell.`)
       const seen = why ? ` The hops did move: ${moves(why.hops)}.` : ''
       return `${head}${interval}${reason}.${could}${seen}`
     }

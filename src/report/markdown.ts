@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '../history/schema'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
-import { answerLine, headlineAnswer, verdictCell as judgedCell } from './answer-text'
+import { answerLegend, answerLine, headlineAnswer, verdictCell as judgedCell } from './answer-text'
 import type { CaseComparison, Comparison, MetricComparison } from './compare'
 import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
 
@@ -161,13 +161,12 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
       ...TABLE_HEAD,
       ...main,
       '',
-      'Each case’s verdict metric (`path` for GNES at minimal load, else `latency`, or ' +
-        '`roundtrip` for a burst) decides the `regression` and `verdict` outputs and ' +
-        '`fail-on-regression`; the other metrics show where time moved (the millisecond-sized ' +
-        'ones drift between jobs). **Regression** (or improvement): the interval excludes zero and ' +
-        `the change is at least ${fmtChange(c.threshold).slice(1)}; **no change**: the whole interval lies ` +
-        `within ${fmtPlusMinus(c.threshold)}; **inconclusive**: neither. Separate jobs drift by ` +
-        'some percent, which no interval of one job holds: the threshold must absorb it.',
+      `${answerLegend(
+        compared.flatMap(k => k.metrics.filter(m => m.gating).map(m => m.metric)),
+        c.threshold
+      )} The other metrics show where time moved (the millisecond-sized ones drift between ` +
+        'jobs); separate jobs drift by some percent, which no interval of one job holds: the ' +
+        'threshold must absorb it.',
       ''
     )
   }

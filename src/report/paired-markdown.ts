@@ -1,6 +1,6 @@
 import { orderText } from '../client/interleave'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
-import { answerLine, headlineAnswer, verdictCell } from './answer-text'
+import { answerLegend, answerLine, headlineAnswer, verdictCell } from './answer-text'
 import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
 import { COMMENT_MARKER, detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
 import type { PairedCase, PairedComparison, PairedMetric } from './paired'
@@ -134,11 +134,10 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
       ...TABLE_HEAD,
       ...main,
       '',
-      'Each case’s verdict metric (`path` for GNES at minimal load, else `latency`, or ' +
-        '`roundtrip` for a burst) decides the `regression` and `verdict` outputs and ' +
-        '`fail-on-regression`. **Regression** (or improvement): the interval excludes zero and the ' +
-        `change is at least ${fmtChange(c.threshold).slice(1)}; **no change**: the whole interval lies within ` +
-        `${fmtPlusMinus(c.threshold)}; **inconclusive**: neither.`,
+      answerLegend(
+        c.cases.flatMap(k => k.metrics.filter(m => m.gating).map(m => m.metric)),
+        c.threshold
+      ),
       '',
       ...c.cases.map(k => `- ${sequenceLine(k, c.alpha)}`),
       ''
