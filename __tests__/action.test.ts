@@ -31,6 +31,11 @@ function parseOutputs(text: string): Record<string, string> {
   return outputs
 }
 
+/** The event payload of a pull request into main: its number, title, base and head commits. */
+const pullRequest = (number: number, title: string, base: string, head: string) => ({
+  pull_request: { number, title, base: { ref: 'main', sha: base }, head: { sha: head } }
+})
+
 describe('the action (local engine, local bare remote, local server speaking GitHub’s REST endpoints)', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-action-'))
   const remote = path.join(root, 'server', 'octo', 'bench.git')
@@ -136,14 +141,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
 
   it('on pull_request: compares with the base, comments once and updates that comment, records nothing', async () => {
     const tip = git(remote, 'rev-parse', 'gh-pages')
-    const payload = {
-      pull_request: {
-        number: 7,
-        title: 'try',
-        base: { ref: 'main', sha: 'a'.repeat(40) },
-        head: { sha: 'b'.repeat(40) }
-      }
-    }
+    const payload = pullRequest(7, 'try', 'a'.repeat(40), 'b'.repeat(40))
     const first = await runAction('pull_request', payload, 'c'.repeat(40))
     expect(first.code).toBe(0)
     expect(['true', 'false']).toContain(first.outputs.regression)
@@ -163,14 +161,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
 
   it('on pull_request in paired mode: measures the base beside the head, comments once, records nothing', async () => {
     const tip = git(remote, 'rev-parse', 'gh-pages')
-    const payload = {
-      pull_request: {
-        number: 8,
-        title: 'GNES 0.0.47',
-        base: { ref: 'main', sha: 'a'.repeat(40) },
-        head: { sha: 'd'.repeat(40) }
-      }
-    }
+    const payload = pullRequest(8, 'GNES 0.0.47', 'a'.repeat(40), 'd'.repeat(40))
     const run = await runAction('pull_request', payload, 'd'.repeat(40), {
       INPUT_BASELINE: 'paired',
       'INPUT_BASELINE-GNES-VERSION': '0.0.46',
@@ -204,14 +195,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
   it('on pull_request, a run that cannot tell: inconclusive in the comment and outputs, and on-inconclusive: fail fails the step', async () => {
     // Identical sides, 2 pairs, a 1 % threshold: a paired interval with one degree of freedom
     // is far wider than ±1 %, so the run cannot show "no change", and nothing is a change.
-    const payload = {
-      pull_request: {
-        number: 9,
-        title: 'unknown',
-        base: { ref: 'main', sha: 'a'.repeat(40) },
-        head: { sha: 'e'.repeat(40) }
-      }
-    }
+    const payload = pullRequest(9, 'unknown', 'a'.repeat(40), 'e'.repeat(40))
     const inputs = {
       INPUT_BASELINE: 'paired',
       'INPUT_BASELINE-GNES-VERSION': '0.0.47',
@@ -329,14 +313,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
 
     it('on pull_request: one comment with its verdict against the recorded entry, nothing recorded', async () => {
       const tip = git(remote, 'rev-parse', 'gh-pages')
-      const payload = {
-        pull_request: {
-          number: 9,
-          title: 'faster relays',
-          base: { ref: 'main', sha: '1'.repeat(40) },
-          head: { sha: '2'.repeat(40) }
-        }
-      }
+      const payload = pullRequest(9, 'faster relays', '1'.repeat(40), '2'.repeat(40))
       const run = await runAction('pull_request', payload, '3'.repeat(40), generic)
       expect(run.log).not.toContain('::error::')
       expect(run.code).toBe(0)
@@ -377,14 +354,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
       git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-am', 'slower relay3')
       const headSha = git(repo, 'rev-parse', 'HEAD').trim()
       const tip = git(remote, 'rev-parse', 'gh-pages')
-      const payload = {
-        pull_request: {
-          number: 10,
-          title: 'work',
-          base: { ref: 'main', sha: baseSha },
-          head: { sha: headSha }
-        }
-      }
+      const payload = pullRequest(10, 'work', baseSha, headSha)
       const run = await runAction('pull_request', payload, headSha, {
         INPUT_TOPOLOGY: file,
         INPUT_CASES: '',

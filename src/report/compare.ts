@@ -3,15 +3,7 @@ import type { HistoryEntry } from '../history/schema'
 import type { CaseResult, Result } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
 import { median, trimmedMean, trimmedTTest } from './stats'
-import {
-  caseVerdicts,
-  detectableChange,
-  judge,
-  runsNeeded,
-  verdictMetric,
-  type CaseVerdict,
-  type Verdict
-} from './verdict'
+import { caseVerdicts, judgement, verdictMetric, type CaseVerdict, type Verdict } from './verdict'
 
 export type { Verdict }
 
@@ -163,9 +155,7 @@ function thresholdOnly(
     runs,
     method: 'threshold-only',
     note,
-    verdict: judge(change, null, threshold),
-    detectable: null,
-    needed: null
+    ...judgement(change, null, 0, threshold)
   }
 }
 
@@ -214,9 +204,7 @@ export function compareMetric(
     runs,
     method: 'run-medians',
     note: null,
-    verdict: judge(change, ci, threshold),
-    detectable: detectableChange(ci),
-    needed: runsNeeded(change, ci, Math.min(a.length, b.length), threshold)
+    ...judgement(change, ci, Math.min(a.length, b.length), threshold)
   }
 }
 

@@ -4,15 +4,7 @@ import type { CaseResult, Result } from '../result/schema'
 import type { Block, Interleave } from '../client/interleave'
 import { logMedian } from './compare'
 import { lookSchedule, sequentialLevel, type Sequence } from './sequential'
-import {
-  caseVerdicts,
-  detectableChange,
-  judge,
-  runsNeeded,
-  verdictMetric,
-  type CaseVerdict,
-  type Verdict
-} from './verdict'
+import { caseVerdicts, judgement, verdictMetric, type CaseVerdict, type Verdict } from './verdict'
 
 /**
  * The paired verdict: base and head measured in one job, their runs interleaved
@@ -135,9 +127,7 @@ export function pairedMetric(
     change,
     ci: interval,
     p,
-    verdict: judge(change, interval, threshold),
-    detectable: detectableChange(interval),
-    needed: runsNeeded(change, interval, diffs.length, threshold)
+    ...judgement(change, interval, diffs.length, threshold)
   }
 }
 

@@ -60,6 +60,32 @@ export function runsNeeded(
   return Math.ceil(runs * (half / room) ** 2)
 }
 
+/** A comparison's answer with what it could have seen; without an interval, only the answer. */
+export function judgement(
+  change: number,
+  ci: readonly [number, number],
+  runs: number,
+  threshold: number
+): { verdict: Verdict; detectable: number; needed: number | null }
+export function judgement(
+  change: number,
+  ci: null,
+  runs: number,
+  threshold: number
+): { verdict: Verdict; detectable: null; needed: null }
+export function judgement(
+  change: number,
+  ci: readonly [number, number] | null,
+  runs: number,
+  threshold: number
+): { verdict: Verdict; detectable: number | null; needed: number | null } {
+  return {
+    verdict: judge(change, ci, threshold),
+    detectable: ci && detectableChange(ci),
+    needed: ci && runsNeeded(change, ci, runs, threshold)
+  }
+}
+
 /**
  * The metric a case's verdict is read from. At minimal or paced load a GNES case is judged by
  * `path`, the time inside GNES from the frontend's receive to the last router's send: a router's
