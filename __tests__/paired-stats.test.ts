@@ -10,7 +10,7 @@ import {
   orderText,
   type Side
 } from '../src/client/interleave'
-import { blockLoad } from '../src/pipeline/suite/paired'
+import { blockLoad } from '../src/pipeline/suite/paired-case'
 import { makeResult, makeRuns, normal, rng } from './fixtures/report/samples'
 
 describe('the ABBA order', () => {
