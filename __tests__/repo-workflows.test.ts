@@ -93,6 +93,13 @@ test('release tags vX.Y.Z from package.json and CHANGELOG, and moves the major t
   expect(run).toContain('git tag -fa "$major"')
   expect(run).toContain('git push --force origin "$major"')
   expect(run).toContain('diff -r dist "$fresh"')
+  // Only a commit whose CI passed is tagged: its latest completed CI run is asked for.
+  expect(run).toContain('actions/workflows/ci.yml/runs?head_sha=$sha&status=completed')
+  expect(run).toContain('[[ "$latest" == success ]]')
+  expect((wf as unknown as { permissions: Record<string, string> }).permissions).toMatchObject({
+    contents: 'write',
+    actions: 'read'
+  })
   // The major tag the README tells users to write is the one the release moves.
   const major = `v${pkg.version.split('.')[0]}`
   expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toContain(`@${major}`)
@@ -103,4 +110,17 @@ test('LICENSE is the MIT licence package.json names; CHANGELOG has the current v
   expect(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/)
   const changelog = fs.readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8')
   expect(changelog).toContain(`\n## [${pkg.version}]\n`)
+})
+
+test('dist/licenses.txt names every bundled third-party package with its licence text', () => {
+  const text = fs.readFileSync(path.join(root, 'dist', 'licenses.txt'), 'utf8')
+  const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'))
+  for (const name of ['zod', 'dockerode', 'handlebars', 'yaml', '@actions/core']) {
+    const version = lock.packages[`node_modules/${name}`].version
+    expect(text).toMatch(new RegExp(`^${name.replace('/', '\\/')}@${version} \\(`, 'm'))
+  }
+  // Each licence text once: packages that ship the same text (e.g. @stdlib's) share a section.
+  const sections = text.split(`\n${'-'.repeat(72)}\n`).length
+  const packages = text.match(/^\S+@\d\S* \(.*\)$/gm)!.length
+  expect(sections).toBeLessThan(packages)
 })

@@ -1,12 +1,15 @@
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { getOctokit } from '@actions/github'
 import { parse } from 'yaml'
 import { DEFAULTS, parseInputs } from '../src/config/inputs'
 import { checkInputs } from '../src/config/preflight'
 import { checkRun } from '../src/pipeline/preflight'
 import { COMMENT_MARKER } from '../src/report'
 import { loadTopologyFile } from '../src/topology/load'
+import { startFakeGitHub } from './fixtures/report/github-server'
 
 const dir = path.join(__dirname, '..', 'workflows')
 const files = fs.readdirSync(dir).filter(f => f.endsWith('.yml'))
@@ -115,4 +118,124 @@ test('the regression benchmark topologies load and differ only in the sleep', ()
     '!BlockRouter {parameters: {sleep_sec: 0.100}}'
   ])
   expect(b.services[1]).toMatchObject({ model: '!BlockRouter {parameters: {sleep_sec: 0.105}}' })
+})
+
+/**
+ * upload-artifact's rooting rule (actions/upload-artifact, `search.ts`): one path roots the
+ * artifact at itself when it is a directory and at its directory when it is a file; several
+ * paths root it at their least common ancestor. Returns artifact path → file on disk.
+ */
+function uploadArtifact(cwd: string, paths: string[]): Map<string, string> {
+  const abs = paths.map(p => path.resolve(cwd, p))
+  const isDir = (p: string) => fs.statSync(p).isDirectory()
+  const common = (a: string, b: string): string => {
+    const [x, y] = [a.split(path.sep), b.split(path.sep)]
+    let i = 0
+    while (i < x.length && i < y.length && x[i] === y[i]) i++
+    return x.slice(0, i).join(path.sep) || path.sep
+  }
+  const root =
+    abs.length === 1 ? (isDir(abs[0]) ? abs[0] : path.dirname(abs[0])) : abs.reduce(common)
+  const files = abs.flatMap(p =>
+    isDir(p)
+      ? fs.readdirSync(p, { recursive: true, encoding: 'utf8' }).map(f => path.join(p, f))
+      : [p]
+  )
+  return new Map(files.filter(f => !isDir(f)).map(f => [path.relative(root, f), f]))
+}
+
+test('the fork pattern end to end: pr-compare.yml uploads the report, pr-comment-fork.yml posts it on the pull request', async () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-pattern-'))
+  const github = await startFakeGitHub()
+  try {
+    // What the action left: its report at the `report` output (out-dir/report.md).
+    const report = path.join(ws, 'out', 'report.md')
+    fs.mkdirSync(path.dirname(report))
+    const body = `${COMMENT_MARKER}\n### GNES latency, paired on this runner: 🟡 inconclusive in 1 case\n`
+    fs.writeFileSync(report, body)
+    const values: Record<string, string> = {
+      'steps.bench.outputs.report': report,
+      'github.event.pull_request.number': '7'
+    }
+    const expand = (text: string) =>
+      text.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_, e: string) => {
+        if (!(e in values)) throw new Error(`no value for \${{ ${e} }}`)
+        return values[e]
+      })
+
+    // pr-compare.yml's steps after the benchmark, as a runner takes them.
+    const compare = steps(read('pr-compare.yml')) as (Step & {
+      id?: string
+      run?: string
+      env?: Record<string, string>
+    })[]
+    let artifact = new Map<string, string>()
+    for (const step of compare.slice(compare.findIndex(s => s.id === 'bench') + 1)) {
+      if (step.run) {
+        const env = Object.fromEntries(
+          Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v)])
+        )
+        execFileSync('bash', ['-e', '-c', expand(step.run)], {
+          cwd: ws,
+          env: { ...process.env, ...env }
+        })
+      } else if (step.uses?.startsWith('actions/upload-artifact')) {
+        const paths = expand(step.with!.path)
+          .split('\n')
+          .map(p => p.trim())
+          .filter(Boolean)
+        artifact = uploadArtifact(ws, paths)
+      }
+    }
+    expect([...artifact.keys()]).toEqual(['report.md'])
+
+    // pr-comment-fork.yml in the base repository: download into its path, run its script.
+    const fork = steps(read(FORK_COMMENT))
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-comment-'))
+    const download = fork.find(s => s.uses?.startsWith('actions/download-artifact'))!
+    for (const [rel, file] of artifact) {
+      const to = path.join(base, download.with!.path, rel)
+      fs.mkdirSync(path.dirname(to), { recursive: true })
+      fs.copyFileSync(file, to)
+    }
+    github.pulls.push({
+      number: 7,
+      head: { sha: 'f'.repeat(40), ref: 'feature', label: 'forker:feature' }
+    })
+    const script = fork.find(s => s.uses?.startsWith('actions/github-script'))!.with!.script
+    const failed: string[] = []
+    const core = {
+      setFailed: (m: string) => failed.push(m),
+      warning: (m: string) => failed.push(m)
+    }
+    const context = {
+      repo: { owner: 'octo', repo: 'bench' },
+      payload: {
+        workflow_run: {
+          id: 1,
+          head_sha: 'f'.repeat(40),
+          head_branch: 'feature',
+          head_repository: { full_name: 'forker/bench', owner: { login: 'forker' } }
+        }
+      }
+    }
+    const octokit = getOctokit('test-token', { baseUrl: github.baseUrl })
+    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor
+    const cwd = process.cwd()
+    process.chdir(base)
+    try {
+      await new AsyncFunction('require', 'github', 'context', 'core', script)(
+        require,
+        octokit,
+        context,
+        core
+      )
+    } finally {
+      process.chdir(cwd)
+    }
+    expect(failed).toEqual([])
+    expect(github.comments.get(7)?.map(c => c.body)).toEqual([body])
+  } finally {
+    await github.close()
+  }
 })
