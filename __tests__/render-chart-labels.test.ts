@@ -67,7 +67,7 @@ test.each(['roundtrip', 'rate', 'hops'])(
         }
       }
       const axis = Array.from(document.querySelectorAll('.role-axis')).find(a =>
-        a.textContent?.includes('GNES version')
+        a.textContent?.includes('entry, oldest')
       )!
       return {
         width: svg.getBoundingClientRect().width,

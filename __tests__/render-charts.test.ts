@@ -7,6 +7,8 @@ import { importLegacy } from '../src/history'
 import { writeEntryFiles } from '../src/history/dir-store'
 import { jobSummary, renderReport } from '../src/render'
 import {
+  ENTRY_AXIS_TITLE,
+  HOP_ENTRIES,
   loadChartTemplates,
   renderSvg,
   seriesCharts,
@@ -39,9 +41,7 @@ describe('SVG charts', () => {
   test('roundtrip: one point per entry, and the axis titles', async () => {
     const doc = await svg('roundtrip')
     expect(marks(doc, 'symbol')).toHaveLength(legacy.length)
-    expect(axisTitles(doc).sort()).toEqual(
-      ['GNES version (oldest build → newest)', 'roundtrip (s)'].sort()
-    )
+    expect(axisTitles(doc).sort()).toEqual([ENTRY_AXIS_TITLE, 'roundtrip (s)'].sort())
   })
 
   test('a single entry is drawn on a zero-based axis, not on a zero-width one', async () => {
@@ -62,14 +62,30 @@ describe('SVG charts', () => {
     expect(marks(doc, 'symbol')).toHaveLength(legacy.length)
     expect(axisTitles(doc)).toContain('MB/s')
     const legend = marks(doc, 'text', 'legend-label').map(n => n.text)
-    expect(legend).toEqual([SERIES.legacy])
+    expect(legend).toContain(SERIES.legacy)
+    expect(legend).not.toContain(SERIES.dataRate)
   })
 
-  test('hops: one stacked bar segment per version and hop', async () => {
+  test('hops: one stacked bar per entry of the newest HOP_ENTRIES, a segment per hop', async () => {
     const doc = await svg('hops')
-    const versions = new Set(legacy.map(e => `${e.gnes!.tag} ${e.gnes!.vcs!.slice(0, 7)}`))
-    expect(marks(doc, 'rect')).toHaveLength(versions.size * 3)
+    expect(marks(doc, 'rect')).toHaveLength(Math.min(legacy.length, HOP_ENTRIES) * 3)
     expect(axisTitles(doc)).toContain('mean seconds per request, stacked by hop')
+  })
+
+  test('entries of one GNES release each take their own column, numbered in recording order', async () => {
+    const entries = newestFirst(Array.from({ length: 6 }, (_, i) => benchEntry(i)))
+    expect(new Set(entries.map(e => e.gnes?.version)).size).toBe(1)
+    const [roundtrip] = caseCharts('1', 'x', entries, templates)
+    const doc = parseXml(await renderSvg(roundtrip.spec))
+    const labels = walk(doc)
+      .filter(n => n.tag === 'g' && /\brole-axis-label\b/.test(n.attrs.class ?? ''))
+      .flatMap(g => g.children.map(c => c.text ?? ''))
+      .filter(t => / · /.test(t))
+    expect(labels.map(l => l.split(' · ')[0])).toEqual(['1', '2', '3', '4', '5', '6'])
+    // Coloured by release: one legend entry for the one release.
+    expect(marks(doc, 'text', 'legend-label').map(n => n.text)).toContain(
+      entries[0].gnes!.tag || entries[0].gnes!.version
+    )
   })
 
   test('bench entries: data rate and legacy series, hops in path order with service times', () => {

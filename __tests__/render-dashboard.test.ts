@@ -203,13 +203,15 @@ test('a sweep series draws maximum throughput per entry and the throughput–lat
   expect(await page.locator('#sweep svg').count()).toBe(0)
 })
 
-test('a generic case: its commits on the x axis, its reported hops stacked, no data rates', async () => {
+test('a generic case: its entries by commit on the x axis, its reported hops stacked, no data rates', async () => {
   await show('chain5', 'latency', 'minimal@20')
   expect(await points()).toBe(1)
   expect(await page.locator('#trend .role-axis-title text').allTextContents()).toContain(
-    'commit (oldest → newest)'
+    'entry, oldest → newest (number · commit)'
   )
-  expect(await page.locator('#trend .role-axis-label text').allTextContents()).toContain('ccccccc')
+  expect(await page.locator('#trend .role-axis-label text').allTextContents()).toContain(
+    '1 · ccccccc'
+  )
   expect(await page.locator('#hops .mark-rect.role-mark path').count()).toBe(5)
   const head = await page.locator('#table thead th').allTextContents()
   expect(head).toEqual(expect.arrayContaining(['latency (ms)', 'hop:relay1 (ms)']))

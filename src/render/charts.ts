@@ -4,7 +4,7 @@ import * as vega from 'vega'
 import { compile, type TopLevelSpec } from 'vega-lite'
 import type { HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
-import { buildTime, commitRef, versionLabel } from './format'
+import { buildTime, commitRef, entryPoint, gnesRelease, versionLabel } from './format'
 import { hopMetrics } from './metrics'
 import { profileKey, profileLabel, type Profile } from '../client/profile'
 
@@ -60,7 +60,11 @@ export const SERIES = {
 } as const
 
 interface PointRow {
+  /** The x position (`entryPoint`). */
+  point: string
   version: string
+  /** The GNES release, what the points are coloured by; the series for a generic case. */
+  release: string
   order: number
   value: number
   series: string
@@ -81,7 +85,9 @@ function pointRows(
     const v = value(e)
     if (v === null || v === undefined || !Number.isFinite(v)) return
     rows.push({
+      point: entryPoint(e, entries.length - i),
       version: versionLabel(e),
+      release: gnesRelease(e) ?? series,
       order: entries.length - i,
       value: v,
       series,
@@ -105,11 +111,11 @@ export interface ChartSpec {
   marks: number
 }
 
-/** What the x axis orders: GNES versions, or, for a generic case, the benchmarked commits. */
-export const versionAxisTitle = (entries: readonly HistoryEntry[]): string =>
-  entries.length > 0 && entries.every(e => e.gnes === null)
-    ? 'commit (oldest → newest)'
-    : 'GNES version (oldest build → newest)'
+/** The x axis of every trend: entries in recording order, each at its own place. */
+export const ENTRY_AXIS_TITLE = 'entry, oldest → newest (number · commit)'
+
+/** Stacked bars of this many newest entries share the hop chart, one bar per entry. */
+export const HOP_ENTRIES = 12
 
 /** One case and profile's entries, newest first: what one set of charts and one table show. */
 interface SeriesInput {
@@ -132,7 +138,11 @@ export const SWEEP_CURVES = 3
 export function seriesCharts(series: SeriesInput, templates: ChartTemplates): ChartSpec[] {
   const { caseId, entries, profile } = series
   const title = `Case ${caseId}: ${series.caseName}`
-  const xTitle = versionAxisTitle(entries)
+  const xTitle = ENTRY_AXIS_TITLE
+  // GNES entries are coloured by release, so a new version stands out; generic ones by series.
+  const color = entries.some(e => e.gnes !== null)
+    ? { colorField: 'release', colorTitle: 'GNES release' }
+    : { colorField: 'series', colorTitle: null }
   const charts: ChartSpec[] = []
   const push = (kind: ChartKind, template: SpecTemplate, params: Params, rows: object[]): void => {
     if (!rows.length) return
@@ -140,13 +150,19 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
     charts.push({ name: chartName(caseId, profile, kind), kind, spec, marks: rows.length })
   }
   const trend = (kind: ChartKind, rows: PointRow[], axis: Params): void =>
-    push(kind, templates.trend, { ...axis, zero: zeroBased(rows) }, rows)
+    push(kind, templates.trend, { ...axis, ...color, zero: zeroBased(rows) }, rows)
   const hops = (scale: number, yTitle: string, valueTitle: string, format: string): void => {
     const h = hopRows(entries, scale)
     push(
       'hops',
       templates.hops,
-      { subtitle: 'where the time goes', hopOrder: h.order, yTitle, valueTitle, format },
+      {
+        subtitle: `where the time goes, newest ${HOP_ENTRIES} entries`,
+        hopOrder: h.order,
+        yTitle,
+        valueTitle,
+        format
+      },
       h.rows
     )
   }
@@ -161,7 +177,7 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
       'curve',
       templates.sweep,
       { subtitle: `throughput–latency, newest ${SWEEP_CURVES} entries (p50 solid, p99 dashed)` },
-      sweepRows(entries.slice(0, SWEEP_CURVES))
+      sweepRows(entries.slice(0, SWEEP_CURVES), entries.length)
     )
     return charts
   }
@@ -205,16 +221,20 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
 
 const ms = (s: number | undefined): number | undefined => (s === undefined ? undefined : s * 1000)
 
-/** One row per step and percentile of each entry's sweep, for the throughput–latency curves. */
-function sweepRows(entries: readonly HistoryEntry[]): object[] {
+/**
+ * One row per step and percentile of each entry's sweep, for the throughput–latency curves;
+ * `total` entries are shown on the trend, so each curve carries its number there.
+ */
+function sweepRows(entries: readonly HistoryEntry[], total: number): object[] {
   return entries.flatMap((e, i) =>
     (e.sweep?.points ?? [])
       .filter(p => p.latency.n > 0)
       .flatMap(p =>
         (['p50', 'p99'] as const).map(percentile => ({
           entry: e.id,
+          point: entryPoint(e, total - i),
           version: versionLabel(e),
-          order: entries.length - i,
+          order: total - i,
           evaluated: e.timestampEval,
           offered: p.offered,
           achieved: p.achieved,
@@ -228,38 +248,23 @@ function sweepRows(entries: readonly HistoryEntry[]): object[] {
 }
 
 /**
- * Mean of each hop per version, pre-aggregated so the stacked bars add up to a mean path time;
- * `scale` converts seconds to the chart's unit.
+ * One stacked bar per entry for the newest HOP_ENTRIES of `entries` (newest first), its segments
+ * the hops, numbered as on the trend of all of them; `scale` converts seconds to the chart's unit.
  */
 function hopRows(entries: readonly HistoryEntry[], scale = 1): { order: string[]; rows: object[] } {
+  const newest = entries.slice(0, HOP_ENTRIES)
   const all = new Set<string>()
-  for (const e of entries) for (const m of e.metrics) all.add(m)
+  for (const e of newest) for (const m of e.metrics) all.add(m)
   const order = hopMetrics([...all])
-  const groups = new Map<string, { order: number; sums: number[]; counts: number[] }>()
-  entries.forEach((e, i) => {
-    const version = versionLabel(e)
-    let g = groups.get(version)
-    if (!g) {
-      g = { order: 0, sums: order.map(() => 0), counts: order.map(() => 0) }
-      groups.set(version, g)
-    }
-    // Entries arrive newest first, so the last one seen gives the version its oldest position.
-    g.order = entries.length - i
-    order.forEach((m, j) => {
-      const v = e.best[m]
-      if (v === undefined || !Number.isFinite(v)) return
-      g!.sums[j] += v
-      g!.counts[j] += 1
+  const rows = newest.flatMap((e, i) => {
+    const at = entries.length - i
+    const point = entryPoint(e, at)
+    return order.flatMap((hop, position) => {
+      const v = e.best[hop]
+      if (v === undefined || !Number.isFinite(v)) return []
+      return [{ point, version: versionLabel(e), order: at, hop, position, value: v * scale }]
     })
   })
-  const rows: object[] = []
-  for (const [version, g] of groups) {
-    order.forEach((hop, j) => {
-      if (g.counts[j] === 0) return
-      const value = (g.sums[j] / g.counts[j]) * scale
-      rows.push({ version, order: g.order, hop, position: j, value, runs: g.counts[j] })
-    })
-  }
   return { order, rows }
 }
 

@@ -5,7 +5,7 @@ import { encodeSegment, monthDir } from '../history/layout'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtTime, versionLabel } from './format'
-import { SERIES, SWEEP_CURVES } from './charts'
+import { HOP_ENTRIES, SERIES, SWEEP_CURVES } from './charts'
 import { hopMetrics } from './metrics'
 
 const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@2'
@@ -106,6 +106,8 @@ interface DashboardCase {
   kind: Profile['kind']
   /** Whether a burst series shows GNES's data rates (a generic case's series has none). */
   rates: boolean
+  /** Whether the series is of GNES (its points coloured by release) or of generic services. */
+  gnes: boolean
   /** The x axis: GNES versions, or a generic case's commits. */
   xTitle: string
   description: string
@@ -207,8 +209,9 @@ export function casesScript(cases: DashboardCase[], title = 'GNES latency benchm
       legacyMBps: SERIES.legacy,
       maxThroughput: SERIES.maxThroughput
     },
-    /** Sweep curves of this many newest entries share one chart, as in the README. */
+    /** Sweep curves and hop bars of this many newest entries share one chart, as in the README. */
     sweepCurves: SWEEP_CURVES,
+    hopEntries: HOP_ENTRIES,
     cases
   })
 }

@@ -45,6 +45,20 @@ export function versionLabel(e: HistoryEntry): string {
   return e.gnes.vcs ? `${v} ${e.gnes.vcs.slice(0, 7)}` : v
 }
 
+/** The GNES release an entry ran (its tag, else its version); null for a generic case. */
+export const gnesRelease = (e: HistoryEntry): string | null =>
+  e.gnes ? e.gnes.tag || e.gnes.version : null
+
+/**
+ * An entry's place on a trend's x axis: its number in recording order (1 = oldest shown) and its
+ * commit (else the day it was evaluated). Unique per entry, so entries of one version or commit
+ * never share a column.
+ */
+export function entryPoint(e: HistoryEntry, order: number): string {
+  const sha = e.commit.sha ?? e.gnes?.vcs ?? null
+  return `${order} · ${sha ? sha.slice(0, 7) : e.timestampEval.slice(0, 10)}`
+}
+
 interface CommitRef {
   sha: string
   url: string | null

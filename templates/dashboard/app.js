@@ -9,9 +9,6 @@
   'use strict'
   var MAX_ROWS = 1000
   var state = { data: null, charts: null, views: [], months: {}, entries: {} }
-  var zero = function () {
-    return 0
-  }
   var $ = function (id) {
     return document.getElementById(id)
   }
@@ -78,12 +75,26 @@
     return metric === 'dataRateMBps' || metric === 'legacyMBps'
   }
 
-  function trendRows(entries, metric) {
+  // An entry's place on the x axis, as src/render/format.ts's entryPoint: its number in recording
+  // order and its commit (else its day), unique per entry.
+  function entryPoint(e, order) {
+    return order + ' · ' + (e.commit || e.evaluated.slice(0, 10))
+  }
+
+  // The GNES release points are coloured by (the tag before the version label's commit); a
+  // generic case's points by their series.
+  function release(c, e, series) {
+    return c.gnes ? e.version.split(' ')[0] : series
+  }
+
+  function trendRows(c, entries, metric) {
     var rows = []
     entries.forEach(function (e, i) {
       var v = valueOf(e, metric)
       if (typeof v !== 'number' || !isFinite(v)) return
       rows.push({
+        point: entryPoint(e, entries.length - i),
+        release: release(c, e, metricLabel(metric)),
         version: e.version,
         order: entries.length - i,
         value: v,
@@ -97,37 +108,22 @@
     return rows
   }
 
-  // Mean of each hop per version, as src/render/charts.ts does for the README's hop chart.
+  // One stacked bar per entry for the newest few, numbered as on the trend, as
+  // src/render/charts.ts does for the README's hop chart.
   function hopRows(entries, hops, scale) {
-    var groups = {}
-    var versions = []
-    entries.forEach(function (e, i) {
-      var g = groups[e.version]
-      if (!g) {
-        g = groups[e.version] = { sums: hops.map(zero), counts: hops.map(zero) }
-        versions.push(e.version)
-      }
-      // Entries arrive newest first, so the last one seen gives the version its oldest position.
-      g.order = entries.length - i
-      hops.forEach(function (m, j) {
-        var v = e.best[m]
-        if (typeof v !== 'number' || !isFinite(v)) return
-        g.sums[j] += v
-        g.counts[j] += 1
-      })
-    })
     var rows = []
-    versions.forEach(function (version) {
-      var g = groups[version]
+    entries.slice(0, state.data.hopEntries).forEach(function (e, i) {
+      var at = entries.length - i
       hops.forEach(function (hop, j) {
-        if (g.counts[j] === 0) return
+        var v = e.best[hop]
+        if (typeof v !== 'number' || !isFinite(v)) return
         rows.push({
-          version: version,
-          order: g.order,
+          point: entryPoint(e, at),
+          version: e.version,
+          order: at,
           hop: hop,
           position: j,
-          value: (g.sums[j] / g.counts[j]) * scale,
-          runs: g.counts[j]
+          value: v * scale
         })
       })
     })
@@ -160,6 +156,7 @@
           if (!(p[percentile] > 0)) return
           rows.push({
             entry: e.id,
+            point: entryPoint(e, entries.length - i),
             version: e.version,
             order: entries.length - i,
             evaluated: e.evaluated,
@@ -390,12 +387,14 @@
     state.views = []
     $('description').textContent = c.description
     $('status').textContent = 'Rendering…'
-    var points = trendRows(entries, metric)
+    var points = trendRows(c, entries, metric)
     var trend = spec(
       state.charts.trend,
       {
         title: title,
         xTitle: c.xTitle,
+        colorField: c.gnes ? 'release' : 'series',
+        colorTitle: c.gnes ? 'GNES release' : null,
         subtitle: metricLabel(metric) + ' per entry',
         yTitle: axisTitle(c, metric),
         format:
@@ -424,7 +423,7 @@
         {
           title: title,
           xTitle: c.xTitle,
-          subtitle: 'where the time goes',
+          subtitle: 'where the time goes, newest ' + state.data.hopEntries + ' entries',
           hopOrder: c.hops,
           yTitle: (burst ? 'mean ' : 'median ') + unit + ' per request, stacked by hop',
           valueTitle: (burst ? 'mean (' : 'median (') + unit + ')',
