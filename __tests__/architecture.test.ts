@@ -20,7 +20,7 @@ const STAGES = [
   'render',
   'report'
 ]
-const LEAVES = ['text', 'log.ts', 'paths.ts']
+const LEAVES = ['text', 'log.ts', 'paths.ts', 'safe-write.ts']
 const PIPELINE = STAGES.length + 1
 const FRONT = PIPELINE + 1
 

@@ -4,14 +4,18 @@
  * GNES cache and the output directory point at fresh paths, so a run that got as far as
  * provisioning GNES or writing a result would leave them behind; Docker is pointed at nothing.
  */
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { buildCli } from './helpers/cli'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-input-'))
-const case1 = fs.readFileSync(path.join(__dirname, '..', 'topologies', 'case1.yml'), 'utf8')
+const repo = path.join(__dirname, '..')
+const case1 = fs.readFileSync(path.join(repo, 'topologies', 'case1.yml'), 'utf8')
+const single = fs
+  .readFileSync(path.join(repo, 'topologies', 'examples', 'http', 'single.yml'), 'utf8')
+  .replace('../../../examples/services/relay', path.join(repo, 'examples', 'services', 'relay'))
 let cli: string
 
 beforeAll(async () => {
@@ -130,10 +134,108 @@ describe('run refuses bad input before anything starts', () => {
       ['--readme-template', 'nope.md'],
       /input 'readme-template' = 'nope\.md': no such file/
     ],
+    [
+      'a README template Handlebars cannot parse, naming its line',
+      ['--readme-template', file('broken.hbs', '# {{title}}\n\n{{#each series}}\n{{name}\n')],
+      /input 'readme-template' = '.*broken\.hbs': is not a Handlebars template: Parse error on line 4: Expecting/
+    ],
+    [
+      'a README template that is a directory',
+      ['--readme-template', root],
+      /input 'readme-template' = '.*': is not a file \(a Handlebars template is expected\)/
+    ],
+    [
+      'a history directory outside the branch',
+      ['--history-repository', path.join(root, 'missing.git'), '--history-dir', '../up'],
+      /input 'history-dir' = '\.\.\/up': history-dir '\.\.\/up' must be a path inside the branch/
+    ],
+    [
+      'a branch name git refuses',
+      ['--history-repository', path.join(root, 'missing.git'), '--gh-pages-branch', 'a..b'],
+      /input 'gh-pages-branch' = 'a\.\.b': gh-pages-branch is not a name git takes for a branch/
+    ],
+    [
+      'a topology file over the size bound, refused before it is read',
+      ['--topology', file('huge.yml', `${case1}\ndescription: ${'x'.repeat(300_000)}\n`)],
+      /huge\.yml: a topology file is at most 262144 bytes \(this one has \d+\)/
+    ],
+    [
+      'more services than the bound',
+      [
+        '--topology',
+        file(
+          'many.yml',
+          single.replace(
+            /services:\n([\s\S]*?)load:/,
+            (_, svc: string) =>
+              `services:\n${Array.from({ length: 33 }, (__, i) => svc.replace('name: relay', `name: r${i}`)).join('')}load:`
+          )
+        )
+      ],
+      /many\.yml: invalid topology:\n {2}at services: at most 32 services/
+    ],
+    [
+      'a load header value with CR/LF',
+      [
+        '--topology',
+        file('crlf.yml', single.replace('content-type: application/json', 'x-a: "a\\r\\nb: c"'))
+      ],
+      /crlf\.yml: invalid topology:\n {2}at load\.headers\.x-a: no control characters/
+    ],
+    [
+      'a build context that does not exist',
+      [
+        '--topology',
+        file(
+          'nocontext.yml',
+          single.replace(path.join(repo, 'examples', 'services', 'relay'), 'no/such/dir')
+        )
+      ],
+      /nocontext\.yml: at services\.0\.build\.context \('relay'\): .*no\/such\/dir is not a directory/
+    ],
+    [
+      'a service without a command when engine auto finds no Docker',
+      [
+        '--topology',
+        file('image-only.yml', single.replace('    command: [python3, relay.py]\n', ''))
+      ],
+      /input 'engine' = 'auto': no Docker daemon answers at .*, so engine 'auto' would run local processes, and .*image-only\.yml: service 'relay' has no command/
+    ],
     ['a positional argument', ['5'], /run takes flags only, got the argument '5'/],
     ['an empty flag', ['--docs='], /--docs is empty; give it a value or leave it out/]
   ])('%s', (_, args, pattern) => {
     expectRefused(cli$(['run', '--out-dir', '{out}', ...args]), pattern)
+  })
+
+  test('a history branch an append would refuse is named before anything starts', () => {
+    const bare = path.join(root, 'refused.git')
+    const work = path.join(root, 'refused-work')
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', args, {
+        cwd,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t'
+        }
+      })
+    fs.mkdirSync(work)
+    git(root, 'init', '-q', '--bare', bare)
+    git(work, 'init', '-q', '-b', 'gh-pages')
+    fs.mkdirSync(path.join(work, 'benchmarks', 'index'), { recursive: true })
+    fs.writeFileSync(
+      path.join(work, 'benchmarks', 'index', '1.json'),
+      '{"schema": "history-index@99"}\n'
+    )
+    git(work, 'add', '.')
+    git(work, 'commit', '-qm', 'a history of a newer version')
+    git(work, 'push', '-q', bare, 'gh-pages')
+    expectRefused(
+      cli$(['run', '--out-dir', '{out}', '--history-repository', bare]),
+      /gh-pages:benchmarks\/index\/1\.json: invalid index/
+    )
   })
 
   test('topology semantics, each error naming the file', () => {

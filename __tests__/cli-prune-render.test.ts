@@ -31,16 +31,33 @@ afterEach(() => {
   fs.rmSync(tmp, { recursive: true, force: true })
 })
 
-describe('prune --before', () => {
-  test.each(['2026-02-30', '1', '99999', '2026-13-01', '2026-01-01T24:00:00Z', '2026-1-1', 'soon'])(
-    'rejects %s, naming the flag, and deletes nothing',
-    async before => {
-      await expect(pruneCommand.run({ 'history-dir': history, before }, [])).rejects.toThrow(
-        `--before '${before}' must be a real date, 2024-01-01 or 2024-01-01T12:00:00Z`
-      )
-      expect(readHistory(history)).toHaveLength(4)
-    }
+test('prune --case of a case the history does not hold says so and deletes nothing', async () => {
+  const caseId = readHistory(history)[0].caseId
+  await expect(
+    pruneCommand.run({ 'history-dir': history, keep: '1', case: `${caseId},nope` }, [])
+  ).rejects.toThrow(
+    `--case nope: the history holds no entries of that case (its cases: ${caseId}); nothing was deleted`
   )
+  expect(readHistory(history)).toHaveLength(4)
+})
+
+describe('prune --before', () => {
+  test.each([
+    '2026-02-30',
+    '1',
+    '99999',
+    '2026-13-01',
+    '2026-01-01T24:00:00Z',
+    '2026-1-1',
+    'soon',
+    '2026-01-01T12:00:00+25:00',
+    '2026-01-01T12:00:00+01:60'
+  ])('rejects %s, naming the flag, and deletes nothing', async before => {
+    await expect(pruneCommand.run({ 'history-dir': history, before }, [])).rejects.toThrow(
+      `--before '${before}' must be a real date, 2024-01-01 or 2024-01-01T12:00:00Z`
+    )
+    expect(readHistory(history)).toHaveLength(4)
+  })
 
   test('a date means midnight UTC; a time keeps its zone; the instant used is printed', async () => {
     expect(strictDate('2026-01-01')!.toISOString()).toBe('2026-01-01T00:00:00.000Z')

@@ -1,13 +1,15 @@
 /**
  * Integration: whatever happens to a Docker suite, its labelled containers and networks go away:
  * on SIGINT through the suite's own handler; after SIGKILL through the action's `post:` step
- * (run as the runner runs it, with the state the main step saved); on demand with `cleanup`.
+ * (run as the runner runs it, with the state the main step saved), or outside the action through
+ * the run's reaper; on demand with `cleanup`.
  */
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
 import { cleanupCommand } from '../src/commands/cleanup'
 import { LABEL } from '../src/engine/docker'
 import { BASE_IMAGE, describeDocker, labelled } from './docker-helpers'
+import { sleep } from './helpers/processes'
 import { bundleSuiteChild, runPostStep, startChildSuite } from './helpers/suite-child'
 
 describeDocker('docker cleanup', () => {
@@ -41,6 +43,19 @@ describeDocker('docker cleanup', () => {
       `cleanup of run ${suite.runId}: removed 4 containers and 1 networks`
     )
     expect(await labelled(suite.runId)).toEqual({ containers: 0, networks: 0 })
+  })
+
+  it('after SIGKILL of a run outside the action, its reaper removes what the run left within a minute', async () => {
+    const suite = await startChildSuite(child, 'docker', { action: false })
+    const killed = Date.now()
+    suite.proc.kill('SIGKILL')
+    await suite.exited
+    let left = await labelled(suite.runId)
+    while ((left.containers > 0 || left.networks > 0) && Date.now() - killed < 60_000) {
+      await sleep(500)
+      left = await labelled(suite.runId)
+    }
+    expect(left).toEqual({ containers: 0, networks: 0 })
   })
 
   it('the cleanup command sweeps by run id, and insists on a filter', async () => {

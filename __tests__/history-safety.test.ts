@@ -8,10 +8,20 @@ import { compareCommand } from '../src/commands/compare'
 import { appendToBranch } from '../src/history/branch-store'
 import { HistoryError } from '../src/history/errors'
 import { entriesFromResult } from '../src/history/from-result'
-import { earlierEntryPaths, entryPath, monthDir, monthOf } from '../src/history/layout'
+import {
+  earlierEntryPaths,
+  entryPath,
+  knownRef,
+  monthDir,
+  monthOf,
+  refSegment
+} from '../src/history/layout'
+import { checkBranchNames } from '../src/history/ref-names'
+import { InputError } from '../src/config/inputs'
 import { importLegacy } from '../src/history/legacy'
 import { readHistory } from '../src/history/read'
-import { writeEntryFiles } from '../src/history/dir-store'
+import { appendToDir, writeEntryFiles } from '../src/history/dir-store'
+import { renderCommand } from '../src/commands/render'
 import { describeLocation } from '../src/pipeline'
 import { git, initBare, lsTree, seedMain, show, treeHash } from './fixtures/history/git'
 import { listRender } from './fixtures/history/render'
@@ -265,4 +275,201 @@ test('a legacy timestamp no date can hold names the file and line', () => {
   expect(() => importLegacy(file.replace(/history1\.jsonl$/, ''))).toThrow(
     `${file}:2: cannot convert: timestamp_eval 100000000000000000000 is not`
   )
+})
+
+describe('a force-push of the history branch', () => {
+  const sha = (c: string) => c.repeat(40)
+  /** Five results appended one commit at a time: the commit after each. */
+  async function fiveAppends(): Promise<{ commits: string[]; ids: string[][] }> {
+    const commits: string[] = []
+    const ids: string[][] = []
+    for (const c of ['1', '2', '3', '4', '5']) {
+      const entries = entriesFromResult(makeResult({ sha: sha(c) }))
+      const out = await appendToBranch({ ...target, repo: bare, entries })
+      commits.push(out.commit!)
+      ids.push(entries.map(e => e.id))
+    }
+    return { commits, ids }
+  }
+  const tip = () => git(bare, 'rev-parse', 'gh-pages').trim()
+  const known = 'refs/gnes-bench/known/gh-pages/benchmarks/tip'
+  const next = () => entriesFromResult(makeResult({ sha: sha('9') }))
+
+  it('to an ancestor: the next append refuses, naming the lost entries and the commit that holds them; deleting the known ref accepts the loss', async () => {
+    const { commits, ids } = await fiveAppends()
+    expect(git(bare, 'rev-parse', known).trim()).toBe(commits[4])
+    git(bare, 'update-ref', 'refs/heads/gh-pages', commits[1])
+    const lost = [...ids[2], ...ids[3], ...ids[4]].sort()
+    const refused = appendToBranch({ ...target, repo: bare, entries: next() })
+    await expect(refused).rejects.toThrow(HistoryError)
+    await expect(refused).rejects.toThrow(
+      `gh-pages (now at ${commits[1]}) lacks 6 of the 10 entries it held at ${commits[4]}`
+    )
+    await expect(refused).rejects.toThrow(`Missing: ${lost.join(', ')}.`)
+    await expect(refused).rejects.toThrow(`git push ${bare} --delete ${known}`)
+    // Nothing was written, and prune (the full path) refuses alike.
+    expect(tip()).toBe(commits[1])
+    await expect(
+      pruneCommand.run({ 'history-repository': bare, 'history-dir': 'benchmarks', keep: '1' }, [])
+    ).rejects.toThrow(`lacks 6 of the 10 entries it held at ${commits[4]}`)
+    expect(tip()).toBe(commits[1])
+
+    // Restored as the message says: the entries are back, and the append goes on.
+    const scratch = path.join(tmp, 'restore')
+    git(tmp, 'clone', '-q', '-b', 'gh-pages', bare, scratch)
+    git(scratch, 'fetch', '-q', bare, known)
+    git(scratch, 'checkout', 'FETCH_HEAD', '--', 'benchmarks/entries')
+    git(scratch, 'commit', '-qm', 'restore')
+    git(scratch, 'push', '-q', 'origin', 'gh-pages')
+    const out = await appendToBranch({ ...target, repo: bare, entries: next() })
+    expect(out.added).toHaveLength(2)
+    expect(entryFiles()).toHaveLength(12)
+
+    // Rewound again, and the loss accepted: the known ref deleted, the append lands.
+    git(bare, 'update-ref', 'refs/heads/gh-pages', commits[0])
+    git(bare, 'update-ref', '-d', known)
+    const accepted = await appendToBranch({ ...target, repo: bare, entries: next() })
+    expect(accepted.added).toHaveLength(2)
+    expect(entryFiles()).toHaveLength(4)
+    expect(git(bare, 'rev-parse', known).trim()).toBe(tip())
+  })
+
+  it('to an unrelated history, or deleted: refuses, naming every entry; a rewrite that keeps every entry passes', async () => {
+    const { commits, ids } = await fiveAppends()
+    const other = initBare(path.join(tmp, 'other.git'))
+    const foreign = entriesFromResult(makeResult({ sha: sha('f') }))
+    await appendToBranch({ ...target, repo: other, entries: foreign })
+    git(other, 'push', '-q', '-f', bare, 'gh-pages')
+    const all = ids.flat().sort()
+    await expect(appendToBranch({ ...target, repo: bare, entries: next() })).rejects.toThrow(
+      `lacks 10 of the 10 entries it held at ${commits[4]}, the commit this tool last pushed there: it was force-pushed, rewound or replaced since. Refusing to write, so nothing more is lost. Missing: ${all.join(', ')}.`
+    )
+    git(bare, 'update-ref', '-d', 'refs/heads/gh-pages')
+    await expect(appendToBranch({ ...target, repo: bare, entries: next() })).rejects.toThrow(
+      `gh-pages, now deleted, lacks 10 of the 10 entries it held at ${commits[4]}`
+    )
+    // Squashed into one root commit with the same files: nothing lost, nothing said.
+    const squash = git(bare, 'commit-tree', `${commits[4]}^{tree}`, '-m', 'squash').trim()
+    git(bare, 'update-ref', 'refs/heads/gh-pages', squash)
+    const out = await appendToBranch({ ...target, repo: bare, entries: next() })
+    expect(out.added).toHaveLength(2)
+    expect(entryFiles()).toHaveLength(12)
+  })
+
+  it('on a remote that refuses refs outside branches: the entries land, with a warning that the guard is off', async () => {
+    const hook = path.join(bare, 'hooks', 'pre-receive')
+    fs.writeFileSync(
+      hook,
+      '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/gnes-bench/known/*) echo "no refs of your own" >&2; exit 1;; esac; done\n'
+    )
+    fs.chmodSync(hook, 0o755)
+    const lines: string[] = []
+    const entries = entriesFromResult(makeResult())
+    const out = await appendToBranch({ ...target, repo: bare, entries, log: l => lines.push(l) })
+    expect(out.added).toEqual(entries.map(e => e.id))
+    expect(entryFiles()).toHaveLength(2)
+    expect(lines.join('\n')).toContain(
+      `history: the remote refused ${known} (pre-receive hook declined): a force-push of gh-pages that loses entries will not be noticed`
+    )
+  })
+})
+
+describe('history directories below the branch root, and names git must take', () => {
+  it.each(['bench/marks', '.', 'with space', 'ünïcødé/dir', 'd'.repeat(200), 'a.lock', 'x..y'])(
+    'appends to %s, twice at once, with pending and known refs git takes',
+    async dir => {
+      await checkBranchNames('gh-pages', dir)
+      const at = { ...target, dir, repo: bare, retryForMs: 60_000 }
+      const [a, b] = [makeResult({ sha: 'a'.repeat(40) }), makeResult({ sha: 'b'.repeat(40) })]
+      await Promise.all([
+        appendToBranch({ ...at, entries: entriesFromResult(a) }),
+        appendToBranch({ ...at, entries: entriesFromResult(b) })
+      ])
+      const prefix = dir === '.' ? '' : `${dir}/`
+      const files = git(
+        bare,
+        '-c',
+        'core.quotePath=false',
+        'ls-tree',
+        '-r',
+        '--name-only',
+        'gh-pages'
+      )
+        .split('\n')
+        .filter(f => f.startsWith(`${prefix}entries/`))
+      expect(files).toHaveLength(4)
+      const refs = git(bare, 'for-each-ref', '--format=%(refname)', 'refs/gnes-bench/')
+      expect(refs.trim().split('\n')).toEqual([knownRef('gh-pages', dir)])
+      expect(git(bare, 'rev-parse', knownRef('gh-pages', dir)).trim()).toBe(
+        git(bare, 'rev-parse', 'gh-pages').trim()
+      )
+    }
+  )
+
+  it('refuses, before anything starts, a branch git would not take and a directory outside the branch', async () => {
+    await expect(checkBranchNames('gh pages', 'benchmarks')).rejects.toThrow(
+      "input 'gh-pages-branch' = 'gh pages': gh-pages-branch is not a name git takes for a branch"
+    )
+    await expect(checkBranchNames('a..b', 'benchmarks')).rejects.toThrow(InputError)
+    await expect(checkBranchNames('gh-pages', '../up')).rejects.toThrow(
+      "input 'history-dir' = '../up': history-dir '../up' must be a path inside the branch"
+    )
+  })
+
+  it('encodes a directory as one ref component, injectively', () => {
+    expect(refSegment('benchmarks')).toBe('benchmarks')
+    expect(refSegment('bench/marks')).toBe('bench%2Fmarks')
+    expect(refSegment('.')).toBe('%2E')
+    expect(refSegment('a.lock')).toBe('a%2Elock')
+    expect(refSegment('x..y')).toBe('x.%2Ey')
+    expect(refSegment('v1.2')).toBe('v1.2')
+    expect(refSegment('a%2F')).toBe('a%252F')
+    const names = ['a/b', 'a%2Fb', 'a.b', 'a%2Eb', '.a', 'a.', 'ü']
+    expect(new Set(names.map(refSegment)).size).toBe(names.length)
+  })
+})
+
+test('a linked subdirectory never carries a write out of the output or history directory', async () => {
+  const elsewhere = path.join(tmp, 'elsewhere')
+  fs.mkdirSync(elsewhere)
+  const history = path.join(tmp, 'h')
+  await appendToDir({ dir: history, entries: entriesFromResult(makeResult()) })
+
+  // render --out rso, where rso/dashboard leads out.
+  const rso = path.join(tmp, 'rso')
+  fs.mkdirSync(rso)
+  fs.symlinkSync('../elsewhere', path.join(rso, 'dashboard'))
+  await expect(renderCommand.run({ 'history-dir': history, out: rso }, [])).rejects.toThrow(
+    `a symbolic link on its way leads to ${fs.realpathSync(elsewhere)}, outside ${rso}`
+  )
+  // A history directory whose entries/1 leads out: the reader refuses it before anything.
+  const hel = path.join(tmp, 'hel')
+  fs.mkdirSync(path.join(hel, 'entries'), { recursive: true })
+  fs.symlinkSync('../../elsewhere', path.join(hel, 'entries', '1'))
+  await expect(
+    appendToDir({ dir: hel, entries: entriesFromResult(makeResult({ sha: 'b'.repeat(40) })) })
+  ).rejects.toThrow(`${hel}/entries/1: is a symbolic link`)
+  // import-legacy into a history directory whose charts/ leads out.
+  const hsl = path.join(tmp, 'hsl')
+  fs.mkdirSync(hsl)
+  fs.symlinkSync('../elsewhere', path.join(hsl, 'charts'))
+  await expect(
+    importLegacyCommand.run(
+      { from: path.join(__dirname, 'fixtures', 'legacy'), 'history-dir': hsl },
+      []
+    )
+  ).rejects.toThrow(`outside ${hsl}`)
+  // A file that is itself a link is not written through.
+  const site = path.join(tmp, 'site')
+  fs.mkdirSync(path.join(site, 'charts'), { recursive: true })
+  fs.symlinkSync(path.join(elsewhere, 'x.svg'), path.join(site, 'charts', 'case-1-roundtrip.svg'))
+  await expect(renderCommand.run({ 'history-dir': history, out: site }, [])).rejects.toThrow(
+    `refusing to write ${site}/charts/case-1-roundtrip.svg: it is a symbolic link`
+  )
+  expect(fs.readdirSync(elsewhere)).toEqual([])
+  // The directory itself may be a link: writes land in it.
+  const linked = path.join(tmp, 'linked-out')
+  fs.symlinkSync(elsewhere, linked)
+  expect(await renderCommand.run({ 'history-dir': history, out: linked }, [])).toBe(0)
+  expect(fs.readdirSync(elsewhere)).toContain('README.md')
 })

@@ -77,7 +77,7 @@ describe('inputs', () => {
       'sweep-rates': [400, 2560, 10000]
     })
     expect(() => parseInputs({ rate: '10001' })).toThrow(
-      "input 'rate' = '10001': rate must be above 0 and at most 10000 requests/s"
+      "input 'rate' = '10001': rate must be a number of requests per second from 0.01 to 10000, such as 5 or 0.5"
     )
     let error: Error | undefined
     try {
@@ -86,7 +86,39 @@ describe('inputs', () => {
       error = e as Error
     }
     expect(error!.message).toBe(
-      "Invalid input:\n  input 'sweep-rates' = '5,fast,20000,0,10': sweep-rates must be auto or list rates in requests/s above 0 and at most 10000, such as 5,10,20 (not 'fast', '20000', '0')"
+      "Invalid input:\n  input 'sweep-rates' = '5,fast,20000,0,10': sweep-rates must be auto or list rates in requests/s from 0.01 to 10000, such as 5,10,20 (not 'fast', '20000', '0')"
     )
+  })
+
+  it('says what each numeric input expects, and bounds every one (timers included)', () => {
+    const said = (raw: Record<string, string>) => {
+      try {
+        parseInputs(raw)
+      } catch (e) {
+        return (e as Error).message
+      }
+      throw new Error(`accepted ${JSON.stringify(raw)}`)
+    }
+    const rate = 'must be a number of requests per second from 0.01 to 10000, such as 5 or 0.5'
+    for (const v of ['NaN', '-5', '1e309', '0.0000001', '0']) {
+      expect(said({ rate: v })).toBe(`Invalid input:\n  input 'rate' = '${v}': rate ${rate}`)
+    }
+    expect(said({ 'minimal-rate': 'abc' })).toContain(`minimal-rate ${rate}`)
+    expect(said({ 'warmup-requests': '-1' })).toContain(
+      'warmup-requests must be auto or a whole number from 0 to 100000'
+    )
+    expect(said({ requests: '99999999999999' })).toContain(
+      'requests must be auto or a whole number from 2 to 100000'
+    )
+    expect(said({ 'sweep-step-seconds': '99999999999' })).toContain(
+      'sweep-step-seconds must be at most 3600'
+    )
+    expect(said({ 'case-timeout': '3000000' })).toContain('case-timeout must be at most 86400')
+    expect(said({ 'alert-threshold': '500%' })).toContain('alert-threshold must be at most 100%')
+    expect(said({ 'doc-bytes': '1000000000' })).toContain('doc-bytes must be at most 100000000')
+    expect(parseInputs({ rate: '0.01', 'case-timeout': '86400' })).toMatchObject({
+      rate: 0.01,
+      'case-timeout': 86400
+    })
   })
 })

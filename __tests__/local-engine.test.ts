@@ -185,6 +185,59 @@ describe('interrupting the CLI', () => {
     expect(pidsWithEnv('TEST_SUITE_MARKER', marker)).toEqual([])
   })
 
+  it('SIGTERM while the largest topology the bounds allow starts (64 instances) exits within 5 s, leaving no process and no zombie', async () => {
+    // Frontend, four groups of routers pulling from it (16 + 16 + 16 + 14 replicas), and one
+    // router they all push to: 64 instances, the bound.
+    const group = (name: string, replicas: number) =>
+      `  - { name: ${name}, role: router, model: BaseRouter, replicas: ${replicas}, ` +
+      'in: { socket: PULL_CONNECT, peer: Frontend }, out: { socket: PUSH_CONNECT, peer: Join } }\n'
+    const dir = tmp()
+    const file = path.join(dir, 'largest.yml')
+    fs.writeFileSync(
+      file,
+      'id: largest\nname: largest\nservices:\n  - { name: Frontend, role: frontend }\n' +
+        group('A', 16) +
+        group('B', 16) +
+        group('C', 16) +
+        group('D', 14) +
+        '  - { name: Join, role: router, model: BaseRouter, ' +
+        'in: { socket: PULL_BIND }, out: { socket: PUSH_CONNECT, peer: Frontend } }\n'
+    )
+    const zombies = () =>
+      fs
+        .readdirSync('/proc')
+        .filter(d => /^\d+$/.test(d))
+        .filter(pid => {
+          try {
+            return /\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))
+          } catch {
+            return false
+          }
+        }).length
+    const before = zombies()
+    const marker = randomUUID()
+    const child = spawn(
+      process.execPath,
+      [cli, 'run', '--topology', file, '--engine', 'local', '--out', path.join(dir, 'out')],
+      { env: { ...process.env, TEST_SUITE_MARKER: marker }, stdio: ['ignore', 'pipe', 'pipe'] }
+    )
+    let output = ''
+    child.stdout.on('data', d => (output += d))
+    child.stderr.on('data', d => (output += d))
+    const exited = new Promise<number | null>(r => child.on('exit', code => r(code)))
+    // In the middle of the start: some services spawned, not all of them ready.
+    const until = Date.now() + 240_000
+    while (pidsWithEnv('TEST_SUITE_MARKER', marker).length < 30 && Date.now() < until)
+      await sleep(50)
+    expect(output).not.toContain('services ready')
+    const sent = Date.now()
+    child.kill('SIGTERM')
+    expect(await exited).toBe(143)
+    expect(Date.now() - sent).toBeLessThan(5000)
+    expect(await survivors('TEST_SUITE_MARKER', marker, 1000)).toEqual([])
+    expect(zombies()).toBeLessThanOrEqual(before)
+  })
+
   it('SIGKILL of the CLI still takes the services down (parent-death signal)', async () => {
     const marker = randomUUID()
     const suite = await startSuite(marker)

@@ -72244,8 +72244,8 @@ var require_load_balancer_outlier_detection = __commonJS({
         }
         const successRateMean = successRates.reduce((a, b) => a + b) / successRates.length;
         let successRateDeviationSum = 0;
-        for (const rate2 of successRates) {
-          const deviation = rate2 - successRateMean;
+        for (const rate of successRates) {
+          const deviation = rate - successRateMean;
           successRateDeviationSum += deviation * deviation;
         }
         const successRateVariance = successRateDeviationSum / successRates.length;
@@ -82175,6 +82175,7 @@ function parseLatencyBound(text) {
 
 // src/config/rate.ts
 var MAX_RATE = 1e4;
+var MIN_RATE = 0.01;
 
 // src/config/inputs.ts
 var int = (name, min, max = Number.MAX_SAFE_INTEGER) => external_exports.string().trim().regex(/^\d+$/, `${name} must be a whole number`).transform(Number).refine((n) => n >= min, `${name} must be at least ${min}`).refine((n) => n <= max, `${name} must be at most ${max}`);
@@ -82196,14 +82197,22 @@ var list = (name, example) => external_exports.string().trim().transform((v) => 
 });
 var bool = (name) => external_exports.string().trim().toLowerCase().refine((v) => ["true", "false"].includes(v), `${name} must be true or false`).transform((v) => v === "true");
 var RATE = /^\d+(\.\d+)?$/;
-var inRange = (n) => n > 0 && n <= MAX_RATE;
-var rate = (name) => external_exports.string().trim().regex(RATE, `${name} must be a number of requests per second, such as 5 or 0.5`).transform(Number).refine(inRange, `${name} must be above 0 and at most ${MAX_RATE} requests/s`);
+var inRange = (n) => n >= MIN_RATE && n <= MAX_RATE;
+var optionalRate = (name) => external_exports.string().trim().transform((v, ctx) => {
+  if (v === "") return null;
+  if (RATE.test(v) && inRange(Number(v))) return Number(v);
+  ctx.addIssue({
+    code: external_exports.ZodIssueCode.custom,
+    message: `${name} must be a number of requests per second from ${MIN_RATE} to ${MAX_RATE}, such as 5 or 0.5`
+  });
+  return external_exports.NEVER;
+});
 var sweepRates = (name) => external_exports.string().trim().transform((v) => v === "auto" ? null : v.split(",").map((r) => r.trim())).superRefine((list2, ctx) => {
   const bad = (list2 ?? []).filter((r) => !RATE.test(r) || !inRange(Number(r)));
   if (bad.length > 0) {
     ctx.addIssue({
       code: external_exports.ZodIssueCode.custom,
-      message: `${name} must be auto or list rates in requests/s above 0 and at most ${MAX_RATE}, such as 5,10,20 (not ${bad.map((b) => `'${b}'`).join(", ")})`
+      message: `${name} must be auto or list rates in requests/s from ${MIN_RATE} to ${MAX_RATE}, such as 5,10,20 (not ${bad.map((b) => `'${b}'`).join(", ")})`
     });
   }
 }).transform((list2) => list2?.map(Number) ?? null);
@@ -82214,25 +82223,30 @@ var MAX_DOCS = 1e5;
 var MAX_RUNS = 1e3;
 var MAX_REQUESTS = 1e5;
 var MAX_WARMUP_REQUESTS = 1e5;
+var MAX_DOC_BYTES = 1e8;
+var MAX_CASE_TIMEOUT = 86400;
+var MAX_STEP_SECONDS = 3600;
+var MAX_SWEEP_STEPS = 100;
+var MAX_ENTRIES_SHOWN = 1e4;
 var MAX_PAIRS = 1e3;
 var MAX_BUDGET_MINUTES = 1440;
 var InputsSchema = external_exports.object({
   cases: list("cases", "1,2,3,4 (case ids and/or topology files)"),
   docs: int("docs", 1, MAX_DOCS),
-  "batch-size": int("batch-size", 1),
-  "doc-bytes": int("doc-bytes", 1),
+  "batch-size": int("batch-size", 1, MAX_DOCS),
+  "doc-bytes": int("doc-bytes", 1, MAX_DOC_BYTES),
   runs: autoOrInt("runs", 1, MAX_RUNS),
   profiles: external_exports.string().trim().transform((v) => v.split(",").map((s) => s.trim())).refine(
     (list2) => list2.every((p) => PROFILE_KINDS.includes(p)),
     `profiles must be a comma-separated list of ${PROFILE_KINDS.join(", ")}`
   ).refine((list2) => new Set(list2).size === list2.length, "profiles must not repeat a profile").transform((list2) => list2),
-  rate: external_exports.union([external_exports.literal("").transform(() => null), rate("rate")]),
-  "minimal-rate": external_exports.union([external_exports.literal("").transform(() => null), rate("minimal-rate")]),
+  rate: optionalRate("rate"),
+  "minimal-rate": optionalRate("minimal-rate"),
   requests: autoOrInt("requests", 2, MAX_REQUESTS),
   "warmup-requests": autoOrInt("warmup-requests", 0, MAX_WARMUP_REQUESTS),
   "sweep-rates": sweepRates("sweep-rates"),
-  "sweep-step-seconds": int("sweep-step-seconds", 1),
-  "sweep-max-steps": int("sweep-max-steps", 1),
+  "sweep-step-seconds": int("sweep-step-seconds", 1, MAX_STEP_SECONDS),
+  "sweep-max-steps": int("sweep-max-steps", 1, MAX_SWEEP_STEPS),
   // Parsed once, here; the text is kept for the report.
   "sweep-max-latency": external_exports.string().trim().transform((text, ctx) => {
     const bound = parseLatencyBound(text);
@@ -82243,7 +82257,7 @@ var InputsSchema = external_exports.object({
     });
     return external_exports.NEVER;
   }),
-  "case-timeout": int("case-timeout", 10),
+  "case-timeout": int("case-timeout", 10, MAX_CASE_TIMEOUT),
   engine: external_exports.enum(["auto", "docker", "local", "swarm"], {
     errorMap: () => ({ message: "engine must be one of auto, docker, local, swarm" })
   }),
@@ -82299,8 +82313,8 @@ var InputsSchema = external_exports.object({
   "adopt-branch": bool("adopt-branch"),
   "github-token": optionalText,
   "readme-template": optionalText,
-  "max-entries": int("max-entries", 1),
-  "alert-threshold": external_exports.string().trim().regex(/^\d+(\.\d+)?%?$/, "alert-threshold must be a percentage such as 10%").transform((v) => Number(v.replace("%", "")) / 100),
+  "max-entries": int("max-entries", 1, MAX_ENTRIES_SHOWN),
+  "alert-threshold": external_exports.string().trim().regex(/^\d+(\.\d+)?%?$/, "alert-threshold must be a percentage such as 10%").transform((v) => Number(v.replace("%", "")) / 100).refine((t) => t <= 1, "alert-threshold must be at most 100%"),
   "fail-on-regression": bool("fail-on-regression"),
   "on-inconclusive": external_exports.enum(["warn", "fail"], {
     errorMap: () => ({ message: "on-inconclusive must be one of warn, fail" })

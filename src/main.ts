@@ -138,8 +138,15 @@ export async function run(): Promise<void> {
   // Pull requests in history mode read the history and other events may write it: reach it
   // before the suite. A paired pull request measures its baseline itself.
   const readsHistory = record || (ctx.pullRequest !== null && !paired)
-  const { repo: url, token } = targets.history
-  const pairs = await preflight(inputs, readsHistory ? { repository: { url, token } } : {})
+  const { repo: url, token, branch, dir } = targets.history
+  const pairs = await preflight(
+    inputs,
+    readsHistory
+      ? {
+          repository: { url, token, branch, dir, writes: record, adopt: inputs['adopt-branch'] }
+        }
+      : {}
+  )
   const cases = pairs.map(p => p.head)
   const suiteId = randomUUID()
   const engine = await selectEngine(inputs, suiteId, actionsLog)

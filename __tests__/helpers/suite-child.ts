@@ -41,14 +41,21 @@ export interface ChildSuite {
   output(): string
 }
 
-/** Starts case 2 (it blocks 1 s per request) on `engine`; resolves once the client is sending. */
-export async function startChildSuite(child: string, engine: string): Promise<ChildSuite> {
+/**
+ * Starts case 2 (it blocks 1 s per request) on `engine`; resolves once the client is sending. As
+ * the action's main step (its state file set), unless `action` is false: then as the CLI.
+ */
+export async function startChildSuite(
+  child: string,
+  engine: string,
+  { action = true } = {}
+): Promise<ChildSuite> {
   const runId = randomUUID()
   const stateFile = path.join(tmp(), 'state')
   fs.writeFileSync(stateFile, '')
   const inputs = { cases: '2', docs: '200', engine, 'base-image': BASE_IMAGE, 'out-dir': tmp() }
   const proc = spawn(process.execPath, [child, JSON.stringify(inputs)], {
-    env: { ...process.env, GLB_RUN_ID: runId, GITHUB_STATE: stateFile },
+    env: { ...process.env, GLB_RUN_ID: runId, ...(action ? { GITHUB_STATE: stateFile } : {}) },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

@@ -1,6 +1,7 @@
 import { cleanupCommand } from './cleanup'
 import type { Command } from './command'
 import { compareCommand } from './compare'
+import { exportCommand } from './export'
 import { importLegacyCommand } from './import-legacy'
 import { pruneCommand } from './prune'
 import { renderCommand } from './render'
@@ -13,5 +14,6 @@ export const commands: Command[] = [
   importLegacyCommand,
   pruneCommand,
   renderCommand,
+  exportCommand,
   cleanupCommand
 ]

@@ -26,7 +26,11 @@ export function strictDate(text: string): Date | null {
     day.getUTCHours() === +h &&
     day.getUTCMinutes() === +mi &&
     day.getUTCSeconds() === +sec
-  return exists ? new Date(m[7] ? text : `${text}T00:00:00Z`) : null
+  if (!exists) return null
+  // An offset is hours up to 23 and minutes up to 59 (+25:00 is no zone).
+  const zone = /^[+-](\d{2}):(\d{2})$/.exec(m[7] ?? '')
+  if (zone && (+zone[1] > 23 || +zone[2] > 59)) return null
+  return new Date(m[7] ? text : `${text}T00:00:00Z`)
 }
 
 const RuleSchema = z
@@ -39,7 +43,7 @@ const RuleSchema = z
         if (!date) {
           ctx.addIssue({
             code: z.ZodIssueCode.custom,
-            message: `--before '${v}' must be a real date, 2024-01-01 or 2024-01-01T12:00:00Z`
+            message: `--before '${v}' must be a real date, 2024-01-01 or 2024-01-01T12:00:00Z (a zone as Z or ±hh:mm)`
           })
           return z.NEVER
         }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { readHistory } from '../history'
 import { DEFAULTS, InputError } from '../config/inputs'
-import { foreignFiles, renderReport } from '../render'
+import { foreignFiles, renderReport, templateProblem } from '../render'
 import { knownTopologies } from '../pipeline'
 import { loadTopologyFile } from '../topology/load'
 import type { Topology } from '../topology/schema'
@@ -54,8 +54,8 @@ export const renderCommand: Command = {
       throw new Error(`--max-entries must be a whole number of at least 1, got '${max}'`)
     }
     const template = flagText(values.template)
-    if (template && !fs.existsSync(template))
-      throw new Error(`--template ${template}: no such file`)
+    const why = template && templateProblem(template)
+    if (why) throw new Error(`--template ${template}: ${why}`)
     existingHistoryDir(historyDir)
     const foreign = values.force === true ? [] : foreignFiles(outDir)
     if (foreign.length) {

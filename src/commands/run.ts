@@ -1,5 +1,7 @@
 import * as path from 'node:path'
-import { DEFAULTS, parseInputs, type RawInputs } from '../config/inputs'
+import { DEFAULTS, InputError, parseInputs, type RawInputs } from '../config/inputs'
+import { localGitMeta, type GitFlags } from '../result/local-git'
+import { gitMeta } from '../result/meta'
 import { shouldRecord } from '../history'
 import {
   comparePairedRun,
@@ -36,7 +38,41 @@ const options: Record<string, Flag> = {
     ...HISTORY_FLAGS['history-dir'],
     default: '<out-dir>/history, or benchmarks on a branch'
   },
-  out: { type: 'string', description: 'Short for --out-dir.' }
+  out: { type: 'string', description: 'Short for --out-dir.' },
+  'git-sha': {
+    type: 'string',
+    description: "The benchmarked commit's 40-digit sha (default: HEAD of the work tree, if any)."
+  },
+  'git-ref': {
+    type: 'string',
+    description: 'Its ref, e.g. refs/heads/main (default: the branch).'
+  },
+  'git-message': { type: 'string', description: 'Its subject line (default: from git log).' },
+  'git-repository': {
+    type: 'string',
+    description: "owner/name on GitHub, for commit links (default: from origin's URL)."
+  }
+}
+
+/** The commit flags, checked; null where not given. */
+function gitFlags(values: Record<string, string | boolean | undefined>): GitFlags {
+  const text = (name: string): string | null => {
+    const v = values[name]
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : null
+  }
+  const sha = text('git-sha')
+  if (sha !== null && !/^[0-9a-f]{40}$/.test(sha)) {
+    throw new InputError(`--git-sha '${sha}' must be a full commit sha (40 hex digits)`)
+  }
+  const repository = text('git-repository')
+  if (repository !== null && !/^[\w.-]+\/[\w.-]+$/.test(repository)) {
+    throw new InputError(`--git-repository '${repository}' must be owner/name, such as octo/bench`)
+  }
+  const ref = text('git-ref')
+  if (ref !== null && !/^refs\/[\w./-]+$/.test(ref)) {
+    throw new InputError(`--git-ref '${ref}' must be a full ref, such as refs/heads/main`)
+  }
+  return { sha, ref, message: text('git-message'), repository }
 }
 
 export const runCommand: Command = {
@@ -46,10 +82,22 @@ export const runCommand: Command = {
   options,
   async run(values) {
     const { out, ...rest } = values
+    // The commit flags describe the result, not the suite: they are no inputs.
     const raw = Object.fromEntries(
-      Object.entries({ 'out-dir': out, ...rest }).filter(([, v]) => typeof v === 'string')
+      Object.entries({ 'out-dir': out, ...rest }).filter(
+        ([k, v]) => typeof v === 'string' && !k.startsWith('git-')
+      )
     ) as Partial<RawInputs>
     const inputs = parseInputs(raw)
+    const flags = gitFlags(values)
+    // On Actions the workflow says which commit it is; elsewhere the work tree (or the flags).
+    const git =
+      process.env.GITHUB_ACTIONS === 'true'
+        ? {
+            ...gitMeta(),
+            ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== null))
+          }
+        : await localGitMeta(process.cwd(), flags)
     const record = shouldRecord(inputs.record, null)
     // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
     const location = flagLocation(values, path.join(inputs['out-dir'], 'history'))
@@ -59,11 +107,21 @@ export const runCommand: Command = {
         ? {}
         : location.kind === 'dir'
           ? { dir: location.dir }
-          : { repository: { url: location.repo, token: location.token } }
+          : {
+              repository: {
+                url: location.repo,
+                token: location.token,
+                branch: location.branch,
+                dir: location.dir,
+                writes: true,
+                adopt: location.adopt
+              }
+            }
     )
     const cases = pairs.map(p => p.head)
-    const paired = inputs.baseline === 'paired' ? await runPairedSuite(inputs, { pairs }) : null
-    const result = paired?.head ?? (await runSuite(inputs, { cases }))
+    const paired =
+      inputs.baseline === 'paired' ? await runPairedSuite(inputs, { pairs, git }) : null
+    const result = paired?.head ?? (await runSuite(inputs, { cases, git }))
     const file = writeResult(result, inputs['out-dir'])
     print(`\nresult: ${file}\n\n${resultTable(result)}`)
     if (paired) {

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { gnesVersionRule, SUPPORTED_GNES_VERSIONS } from './gnes-version'
 import { InputError } from './input-error'
 import { parseLatencyBound } from './latency-bound'
-import { MAX_RATE } from './rate'
+import { MAX_RATE, MIN_RATE } from './rate'
 
 // Every stage's checks throw it; callers take it from here with the inputs it is about.
 export { InputError }
@@ -66,15 +66,25 @@ const bool = (name: string) =>
     .transform(v => v === 'true')
 
 const RATE = /^\d+(\.\d+)?$/
-const inRange = (n: number): boolean => n > 0 && n <= MAX_RATE
+const inRange = (n: number): boolean => n >= MIN_RATE && n <= MAX_RATE
 
-const rate = (name: string) =>
+/**
+ * Empty (null: the profile's own rate), or a rate in range. One message names what is expected
+ * for any other text: no union, whose failure zod reports as "Invalid input".
+ */
+const optionalRate = (name: string) =>
   z
     .string()
     .trim()
-    .regex(RATE, `${name} must be a number of requests per second, such as 5 or 0.5`)
-    .transform(Number)
-    .refine(inRange, `${name} must be above 0 and at most ${MAX_RATE} requests/s`)
+    .transform((v, ctx) => {
+      if (v === '') return null
+      if (RATE.test(v) && inRange(Number(v))) return Number(v)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `${name} must be a number of requests per second from ${MIN_RATE} to ${MAX_RATE}, such as 5 or 0.5`
+      })
+      return z.NEVER
+    })
 
 /**
  * `auto` (null), or a comma-separated list of rates; one message names every entry that is not a
@@ -90,7 +100,7 @@ const sweepRates = (name: string) =>
       if (bad.length > 0) {
         ctx.addIssue({
           code: z.ZodIssueCode.custom,
-          message: `${name} must be auto or list rates in requests/s above 0 and at most ${MAX_RATE}, such as 5,10,20 (not ${bad.map(b => `'${b}'`).join(', ')})`
+          message: `${name} must be auto or list rates in requests/s from ${MIN_RATE} to ${MAX_RATE}, such as 5,10,20 (not ${bad.map(b => `'${b}'`).join(', ')})`
         })
       }
     })
@@ -119,6 +129,20 @@ const MAX_RUNS = 1000
 const MAX_REQUESTS = 100_000
 const MAX_WARMUP_REQUESTS = 100_000
 
+/** One document's bytes: 100 MB, ten times the standard request's whole payload. */
+const MAX_DOC_BYTES = 100_000_000
+
+/**
+ * Time bounds, in seconds: a case may run for a day, a sweep step for an hour; Node's timers hold
+ * at most 2^31 − 1 ms (24.8 days), so every timeout the suite sets stays below that.
+ */
+const MAX_CASE_TIMEOUT = 86_400
+const MAX_STEP_SECONDS = 3_600
+const MAX_SWEEP_STEPS = 100
+
+/** Entries a chart or table shows at most. */
+const MAX_ENTRIES_SHOWN = 10_000
+
 /** Most pairs of one paired case, and the longest time it may add pairs for (a day). */
 const MAX_PAIRS = 1000
 const MAX_BUDGET_MINUTES = 1440
@@ -129,8 +153,8 @@ const AUTO_MAX_PAIRS_FACTOR = 5
 export const InputsSchema = z.object({
   cases: list('cases', '1,2,3,4 (case ids and/or topology files)'),
   docs: int('docs', 1, MAX_DOCS),
-  'batch-size': int('batch-size', 1),
-  'doc-bytes': int('doc-bytes', 1),
+  'batch-size': int('batch-size', 1, MAX_DOCS),
+  'doc-bytes': int('doc-bytes', 1, MAX_DOC_BYTES),
   runs: autoOrInt('runs', 1, MAX_RUNS),
   profiles: z
     .string()
@@ -142,13 +166,13 @@ export const InputsSchema = z.object({
     )
     .refine(list => new Set(list).size === list.length, 'profiles must not repeat a profile')
     .transform(list => list as ProfileKind[]),
-  rate: z.union([z.literal('').transform(() => null), rate('rate')]),
-  'minimal-rate': z.union([z.literal('').transform(() => null), rate('minimal-rate')]),
+  rate: optionalRate('rate'),
+  'minimal-rate': optionalRate('minimal-rate'),
   requests: autoOrInt('requests', 2, MAX_REQUESTS),
   'warmup-requests': autoOrInt('warmup-requests', 0, MAX_WARMUP_REQUESTS),
   'sweep-rates': sweepRates('sweep-rates'),
-  'sweep-step-seconds': int('sweep-step-seconds', 1),
-  'sweep-max-steps': int('sweep-max-steps', 1),
+  'sweep-step-seconds': int('sweep-step-seconds', 1, MAX_STEP_SECONDS),
+  'sweep-max-steps': int('sweep-max-steps', 1, MAX_SWEEP_STEPS),
   // Parsed once, here; the text is kept for the report.
   'sweep-max-latency': z
     .string()
@@ -163,7 +187,7 @@ export const InputsSchema = z.object({
       })
       return z.NEVER
     }),
-  'case-timeout': int('case-timeout', 10),
+  'case-timeout': int('case-timeout', 10, MAX_CASE_TIMEOUT),
   engine: z.enum(['auto', 'docker', 'local', 'swarm'], {
     errorMap: () => ({ message: 'engine must be one of auto, docker, local, swarm' })
   }),
@@ -228,12 +252,14 @@ export const InputsSchema = z.object({
   'adopt-branch': bool('adopt-branch'),
   'github-token': optionalText,
   'readme-template': optionalText,
-  'max-entries': int('max-entries', 1),
+  'max-entries': int('max-entries', 1, MAX_ENTRIES_SHOWN),
   'alert-threshold': z
     .string()
     .trim()
     .regex(/^\d+(\.\d+)?%?$/, 'alert-threshold must be a percentage such as 10%')
-    .transform(v => Number(v.replace('%', '')) / 100),
+    .transform(v => Number(v.replace('%', '')) / 100)
+    // A change is at least −100 %: a larger threshold could never call an improvement.
+    .refine(t => t <= 1, 'alert-threshold must be at most 100%'),
   'fail-on-regression': bool('fail-on-regression'),
   'on-inconclusive': z.enum(['warn', 'fail'], {
     errorMap: () => ({ message: 'on-inconclusive must be one of warn, fail' })

@@ -72,12 +72,6 @@ function loadProblems(inputs: Inputs): string[] {
   }
   const out = unwritableDir(inputs['out-dir'])
   if (out) problems.push(problem('out-dir', inputs['out-dir'], `out-dir ${out}`))
-  const template = inputs['readme-template']
-  if (template && !fs.statSync(template, { throwIfNoEntry: false })?.isFile()) {
-    problems.push(
-      problem('readme-template', template, 'no such file (a Handlebars template is expected)')
-    )
-  }
   problems.push(...sourceProblems(inputs))
   return problems
 }

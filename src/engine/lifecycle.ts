@@ -88,8 +88,12 @@ export interface DeploymentDriver {
     cancel: Promise<never>
   ): Promise<number | null>
   readRouteDump(): Promise<string>
-  /** Removes everything this deployment created, including what a failed start left. */
-  remove(): Promise<void>
+  /**
+   * Removes everything this deployment created, including what a failed start left. `urgent`
+   * when it never became ready and the engine is shutting down (a signal during the start): its
+   * services have nothing to finish, so they need no grace.
+   */
+  remove(urgent?: boolean): Promise<void>
 }
 
 /** What an engine provides to the lifecycle. */
@@ -117,7 +121,7 @@ async function drainedText(output: LogTail): Promise<string> {
 interface DeployHooks {
   isClosed(): boolean
   /** The driver's remove, run at most once however many paths ask for it. */
-  remove(): Promise<void>
+  remove(urgent?: boolean): Promise<void>
   onStop(d: Deployment): void
 }
 
@@ -277,11 +281,11 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
     let removal: Promise<void> | null = null
     const hooks: DeployHooks = {
       isClosed: () => this.closed,
-      remove: () => (removal ??= driver.remove()),
+      remove: (urgent = false) => (removal ??= driver.remove(urgent)),
       onStop: d => this.live.delete(d)
     }
-    // Registered before it is ready, so a shutdown during start-up removes it too.
-    const pending = { stop: hooks.remove }
+    // Registered before it is ready, so a shutdown during start-up removes it too, at once.
+    const pending = { stop: () => hooks.remove(true) }
     this.live.add(pending)
     let deployment: Deployment
     try {

@@ -5,6 +5,7 @@ import { createDockerEngine, daemonAddress, dockerAvailable, dockerEngineOptions
 import { LocalEngine } from './local/engine'
 import { createSwarmEngine } from './swarm/engine'
 import type { Engine } from './types'
+import type { Topology } from '../topology/schema'
 
 /**
  * `docker` requires a daemon, `local` never asks for one, and `auto` prefers Docker (the engine
@@ -45,16 +46,31 @@ export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): P
 }
 
 /**
- * Pre-flight: limits under `engine: auto` need a daemon, or the run would fall back to local
- * processes and silently drop them.
+ * Pre-flight of `engine: auto` without a daemon, where the run would fall back to local
+ * processes: limits would be dropped silently, and a generic service without a command (an image
+ * alone) could not start. Docker is asked only when either is at stake.
  */
-export async function checkLimitsReachDocker(inputs: Inputs): Promise<void> {
+export async function checkAutoEngine(
+  inputs: Inputs,
+  topologies: readonly { file: string; topology: Topology }[]
+): Promise<void> {
+  if (inputs.engine !== 'auto') return
   const limit = inputs.cpus !== null ? 'cpus' : inputs.memory !== null ? 'memory' : null
-  if (limit && inputs.engine === 'auto' && !(await dockerAvailable())) {
+  const imageOnly = topologies.flatMap(({ file, topology: t }) =>
+    t.kind === 'http' ? t.services.filter(s => !s.command).map(s => ({ file, name: s.name })) : []
+  )
+  if ((!limit && imageOnly.length === 0) || (await dockerAvailable())) return
+  if (limit) {
     throw invalidInput(
       limit,
       inputs[limit]!,
       `${limit} limits Docker containers, but no Docker daemon answers, so engine 'auto' would run local processes without it; start Docker or drop ${limit}`
     )
   }
+  const [first] = imageOnly
+  throw invalidInput(
+    'engine',
+    'auto',
+    `no Docker daemon answers at ${daemonAddress()}, so engine 'auto' would run local processes, and ${first.file}: service '${first.name}' has no command (an image alone needs Docker); start Docker, or give it a command`
+  )
 }

@@ -1,6 +1,7 @@
 import type { BranchAppend, BranchCommit, BranchLocation, BranchTarget } from './branch-target'
 import { checkHistoryBranch, historyTree, partialDepth, under } from './branch-trees'
 import { REMOTE, withClone, type Clone } from './clone'
+import { checkContinuity } from './continuity'
 import { applyPrune, type PruneOutcome } from './dir-store'
 import { GitError } from './git'
 import { fullAppend, fullUpdate } from './full-update'
@@ -155,6 +156,25 @@ export async function appendToBranch(
 }
 
 /**
+ * Pre-flight of a write: the reads an append makes before it writes (the tip and its known ref,
+ * the index heads, and any case changed behind the index), nothing written or pushed, so a branch
+ * the append would refuse (rewritten, not a history, a corrupt or newer index or entry) is named
+ * before the suite runs. A branch written by an earlier version is read in full, as its first
+ * append will.
+ */
+export async function checkBranchWritable(target: BranchTarget): Promise<void> {
+  await withClone(target, async clone => {
+    const { legacy, fetched } = await needsFullIndex(clone, target)
+    if (legacy) {
+      await clone.checkout()
+      readHistory(clone.historyDir, { label: clone.label })
+      return
+    }
+    await incrementalAttempt(clone, { ...target, entries: [] }, false, () => undefined, fetched)
+  })
+}
+
+/**
  * True when the branch was written by an earlier version: entries but no index, or an index of an
  * earlier layout or without summaries (`history-index@1`, `@2`). Either is read in full once,
  * moved to the current layout and indexed afresh.
@@ -163,7 +183,9 @@ async function needsFullIndex(
   clone: Clone,
   target: BranchTarget
 ): Promise<{ legacy: boolean; fetched: Fetched }> {
-  const tip = await clone.fetchTip(partialDepth(clone.dir), { pending: true })
+  const fetchTip = () => clone.fetchTip(partialDepth(clone.dir), { pending: true })
+  const tip = await fetchTip()
+  await checkContinuity(clone, target.branch, tip, fetchTip)
   if (!tip) return { legacy: false, fetched: { tip: null, root: null } }
   const root = (await clone.git(['rev-parse', `${tip}^{tree}`])).trim()
   const fetched = { tip, root }

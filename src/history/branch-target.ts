@@ -42,5 +42,5 @@ export type BranchAppend = BranchCommit &
 /** Where the history lives: the fields of a BranchTarget that reading needs. */
 export type BranchLocation = Pick<
   BranchTarget,
-  'repo' | 'branch' | 'dir' | 'token' | 'workDir' | 'identity'
+  'repo' | 'branch' | 'dir' | 'token' | 'workDir' | 'identity' | 'log'
 >

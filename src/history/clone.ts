@@ -3,7 +3,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import type { BranchLocation } from './branch-target'
 import { checkRepository, GitError, gitIn, type Git } from './git'
-import { pendingPrefix } from './layout'
+import { branchDir, knownPrefix, knownRef, pendingPrefix } from './layout'
 import { forgetObjects, isKnown, markLocal } from './tree'
 
 /**
@@ -11,13 +11,16 @@ import { forgetObjects, isKnown, markLocal } from './tree'
  * fetched by depth or by object id, and the push that checks where the remote's tip ended up.
  */
 
-function checkedDir(dir: string): string {
-  const norm = path.posix.normalize(dir.replace(/\\/g, '/')).replace(/\/+$/, '')
-  if (path.posix.isAbsolute(norm) || norm === '..' || norm.startsWith('../')) {
-    throw new Error(`history-dir '${dir}' must be a path inside the branch`)
-  }
-  return norm
+/** The remote's own reason when it refused `ref` itself (a hook or a rule), not a lost race. */
+function refusedRef(output: string, ref: string): string | null {
+  const line = output.split('\n').find(l => l.includes(`:${ref}\t`))
+  const reason = line?.match(/\[remote rejected\] \((.*)\)/)?.[1] ?? null
+  // In an atomic push every ref fails with the one that failed: that one says why.
+  return reason && !/atomic/.test(reason) ? reason : null
 }
+
+/** How far back `descends` looks: writes by others between two of this tool's are few. */
+const DESCENT_DEPTH = 100
 
 /** The name the work repository gives the history's remote. */
 export const REMOTE = 'history'
@@ -42,6 +45,16 @@ export interface Clone {
   fetchTip(depth?: number, options?: { pending?: boolean }): Promise<string | null>
   /** Fetches objects by id (a tree without the trees and blobs it lists), in one round trip. */
   fetchObjects(oids: string[]): Promise<void>
+  /**
+   * The commit this tool last pushed to the branch (`knownRef`) as fetched with the pending refs,
+   * or null when none was recorded (a history written before, or a remote refusing the ref).
+   */
+  knownTip(): Promise<string | null>
+  /**
+   * Whether `older` is among the last `DESCENT_DEPTH` commits behind `tip`: the branch moved on
+   * from it by ordinary pushes. Fetches those commits without their trees.
+   */
+  descends(tip: string, older: string): Promise<boolean>
   /**
    * Fetches the tip in full and makes the work tree exactly its tree (empty when absent); the
    * branch's pending refs come along, for `listPending`.
@@ -69,14 +82,17 @@ export async function withClone<T>(
   loc: BranchLocation,
   use: (clone: Clone) => Promise<T>
 ): Promise<T> {
-  const dir = checkedDir(loc.dir)
+  const dir = branchDir(loc.dir)
   checkRepository(loc.repo)
   const repo = fs.existsSync(loc.repo) ? path.resolve(loc.repo) : loc.repo
   const work = loc.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-history-'))
   const git = gitIn(work, { token: loc.token, identity: loc.identity })
   const tracking = `refs/remotes/history/${loc.branch}`
-  const pending = pendingPrefix(loc.branch, dir)
-  const pendingSpec = `+${pending}*:${pending}*`
+  const known = knownRef(loc.branch, dir)
+  // Globs: a ref the remote lacks matches nothing instead of failing the fetch.
+  const ownSpecs = [pendingPrefix(loc.branch, dir), knownPrefix(loc.branch, dir)].map(
+    p => `+${p}*:${p}*`
+  )
   // Whether objects may have arrived that this process has not seen (a fetch of the tip, or a
   // clone reused from an earlier append): then a fetch by id first lists what the clone holds.
   let unlisted = true
@@ -88,14 +104,14 @@ export async function withClone<T>(
     const filter = depth === undefined ? [] : [`--filter=combine:tree:${depth}+blob:none`]
     const spec = `+refs/heads/${loc.branch}:${tracking}`
     const fetch = ['fetch', '-q', '--no-tags', ...filter]
-    const refs = options.pending ? ['--prune', '--', REMOTE, pendingSpec] : ['--', REMOTE]
+    const refs = options.pending ? ['--prune', '--', REMOTE, ...ownSpecs] : ['--', REMOTE]
     try {
       await git([...fetch, '--depth=1', ...refs, spec])
     } catch (err) {
       if (!(err instanceof GitError && /couldn't find remote ref/.test(err.output))) throw err
       // No branch yet; writers racing to create it may have parked entries already (root
       // commits: no depth to limit, and git refuses --depth when nothing matches).
-      if (options.pending) await git([...fetch, '--prune', '--', REMOTE, pendingSpec])
+      if (options.pending) await git([...fetch, '--prune', '--', REMOTE, ...ownSpecs])
       return null
     }
     return (await git(['rev-parse', '--verify', tracking])).trim()
@@ -136,24 +152,53 @@ export async function withClone<T>(
       async push(commit, fold = new Map()) {
         const ref = `refs/heads/${loc.branch}`
         const leases = [...fold].map(([r, oid]) => `--force-with-lease=${r}:${oid}`)
-        const atomic = fold.size > 0 ? ['--atomic', ...leases] : []
         const deletes = [...fold.keys()].map(r => `:${r}`)
-        await git([
-          'push',
-          '-q',
-          '--porcelain',
-          ...atomic,
-          '--',
-          REMOTE,
-          `${commit}:${ref}`,
-          ...deletes
-        ])
+        const push = (own: string[]) =>
+          git([
+            'push',
+            '-q',
+            '--porcelain',
+            '--atomic',
+            ...leases,
+            '--',
+            REMOTE,
+            `${commit}:${ref}`,
+            ...own,
+            ...deletes
+          ])
+        // The branch and the known ref move together, or neither does.
+        try {
+          await push([`+${commit}:${known}`])
+        } catch (err) {
+          if (!(err instanceof GitError && refusedRef(err.output, known))) throw err
+          // A remote that refuses refs outside branches still gets the entries, unguarded.
+          ;(loc.log ?? console.error)(
+            `history: the remote refused ${known} (${refusedRef(err.output, known)}): a force-push of ${loc.branch} that loses entries will not be noticed`
+          )
+          await push([])
+        }
         const remote = (await git(['ls-remote', '--', REMOTE, ref])).split(/\s/)[0]
         if (remote !== commit) {
           throw new Error(
             `pushed ${commit} to ${loc.branch}, but the remote shows ${remote || 'no branch'}`
           )
         }
+      },
+      async knownTip() {
+        try {
+          return (await git(['rev-parse', '--verify', '-q', known])).trim()
+        } catch {
+          return null
+        }
+      },
+      async descends(tip, older) {
+        const only = ['--no-write-fetch-head', '--filter=tree:0', `--depth=${DESCENT_DEPTH}`]
+        await git(['fetch', '-q', '--no-tags', ...only, '--', REMOTE, tip])
+        unlisted = true
+        return git(['merge-base', '--is-ancestor', older, tip]).then(
+          () => true,
+          () => false
+        )
       },
       async checkout() {
         // A clone that fetched partially would fetch each missing tree on its own at checkout:

@@ -6,6 +6,7 @@ import { readHistory, sortEntries } from './read'
 import type { HistoryEntry } from './schema'
 
 import type { Render } from './render-hook'
+import { checkInside, writeInside } from '../safe-write'
 
 export interface AppendOutcome {
   /** Ids written by this call. */
@@ -28,9 +29,11 @@ export interface PruneOutcome {
 export function writeEntryFiles(dir: string, entries: HistoryEntry[]): void {
   for (const entry of entries) {
     const file = path.join(dir, entryPath(entry))
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`)
-    fs.writeFileSync(tmp, serializeEntry(entry))
+    const tmp = writeInside(
+      dir,
+      path.resolve(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`),
+      serializeEntry(entry)
+    )
     try {
       fs.linkSync(tmp, file)
     } catch (err) {
@@ -68,9 +71,9 @@ export function relocateEarlierEntries(dir: string, entries: HistoryEntry[]): vo
       .map(rel => path.join(dir, rel))
       .find(f => fs.existsSync(f))
     if (!earlier) continue
-    const file = path.join(dir, entryPath(entry))
+    const file = checkInside(dir, entryPath(entry))
     fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.renameSync(earlier, file)
+    fs.renameSync(checkInside(dir, path.resolve(earlier)), checkInside(dir, file))
     removeEmptyParents(dir, earlier)
   }
 }

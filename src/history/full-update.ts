@@ -18,9 +18,11 @@ import {
 import { ENTRIES_DIR, entryPath, monthDir } from './layout'
 import { toRanges } from './month-ranges'
 import { appendMessage } from './plan'
+import { checkContinuity } from './continuity'
 import { pushLoop } from './push-loop'
 import type { HistoryEntry } from './schema'
 import { lsTree, lsTrees } from './tree'
+import { writeInside } from '../safe-write'
 
 /**
  * Writes the index of a checked-out history: one file per case and month, from the trees of
@@ -45,8 +47,6 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
     for (const [month, { oid: tree }] of months) {
       const files = (await lsTree(git, tree)).map(i => i.name)
       count += files.length
-      const file = path.join(historyDir, monthIndexPath(caseId, month))
-      fs.mkdirSync(path.dirname(file), { recursive: true })
       const entries = idsOfFiles(files)
       const summaries = Object.fromEntries(
         files.map(f => {
@@ -57,7 +57,7 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
         })
       )
       const index: MonthIndex = { schema: INDEX_SCHEMA, caseId, month, tree, entries, summaries }
-      fs.writeFileSync(file, serializeIndex(index))
+      writeInside(historyDir, monthIndexPath(caseId, month), serializeIndex(index))
     }
     const head: CaseIndex = {
       schema: INDEX_SCHEMA,
@@ -67,7 +67,7 @@ async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void>
       missing: 0,
       months: toRanges(months.keys())
     }
-    fs.writeFileSync(path.join(historyDir, caseIndexPath(caseId)), serializeIndex(head))
+    writeInside(historyDir, caseIndexPath(caseId), serializeIndex(head))
   }
 }
 
@@ -88,6 +88,7 @@ export async function fullUpdate(
   const { git, historyDir, label } = clone
   const landed = await pushLoop(clone, target, log, async () => {
     const tip = await clone.checkout()
+    await checkContinuity(clone, target.branch, tip, () => clone.checkout())
     if (tip) {
       const root = (await git(['rev-parse', `${tip}^{tree}`])).trim()
       await checkHistoryBranch(clone, target, await historyTree(git, root, clone.dir))

@@ -63,6 +63,8 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
     ['gc.auto', '0'],
     ['maintenance.auto', 'false'],
     ['core.autocrlf', 'false'],
+    // A link checked out from a history branch would carry writes out of the work tree.
+    ['core.symlinks', 'false'],
     // Transports that run commands are never wanted for a history remote.
     ['protocol.ext.allow', 'never'],
     ['protocol.fd.allow', 'never']

@@ -13,6 +13,7 @@ import {
   under
 } from './branch-trees'
 import type { Clone } from './clone'
+import { checkContinuity } from './continuity'
 import type { AppendOutcome } from './dir-store'
 import { HistoryError } from './errors'
 import { ENTRIES_DIR, entryPath, monthDir, monthOf, serializeEntry } from './layout'
@@ -97,7 +98,10 @@ export async function incrementalAttempt(
   fetched: Fetched | null = null
 ): Promise<Attempt> {
   const { git, dir } = clone
-  const tip = fetched ? fetched.tip : await clone.fetchTip(partialDepth(dir), { pending: true })
+  const fetchTip = () => clone.fetchTip(partialDepth(dir), { pending: true })
+  // The first attempt's tip was fetched, and checked, by the caller.
+  const tip = fetched ? fetched.tip : await fetchTip()
+  if (!fetched) await checkContinuity(clone, target.branch, tip, fetchTip)
   const refs = await listPending(clone, target.branch)
   // A writer whose parked ref is gone had its entries folded (only a fold deletes pending refs):
   // it checks they are on the branch and reads no one else's.

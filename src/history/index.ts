@@ -11,6 +11,7 @@ export { appendToDir, pruneDir, type AppendOutcome, type PruneOutcome } from './
 export { type CaseView, type Render } from './render-hook'
 export {
   appendToBranch,
+  checkBranchWritable,
   pruneBranch,
   readBranchHistory,
   type BranchAppend,

@@ -45,6 +45,13 @@ export function selectPrune(entries: HistoryEntry[], rule: PruneRule): HistoryEn
   if (rule.keep === undefined && rule.before === undefined) {
     throw new Error('prune needs --keep or --before: stored entries are only deleted on purpose')
   }
+  const unknown = (rule.cases ?? []).filter(id => !entries.some(e => e.caseId === id))
+  if (unknown.length > 0) {
+    const there = [...new Set(entries.map(e => e.caseId))].sort().join(', ') || 'none'
+    throw new Error(
+      `--case ${unknown.join(',')}: the history holds no entries of ${unknown.length === 1 ? 'that case' : 'those cases'} (its cases: ${there}); nothing was deleted`
+    )
+  }
   const newestFirst = [...entries].sort(
     (a, b) => Date.parse(b.timestampEval) - Date.parse(a.timestampEval) || (a.id < b.id ? 1 : -1)
   )

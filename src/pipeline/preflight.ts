@@ -1,15 +1,28 @@
-import { checkInputs, checkWritableDir } from '../config/preflight'
+import { checkInputs, checkWritableDir, invalidInput } from '../config/preflight'
+import { templateProblem } from '../render'
 import type { Inputs } from '../config/inputs'
-import { checkLimitsReachDocker } from '../engine/select'
+import { checkAutoEngine } from '../engine/select'
+import { checkBranchWritable } from '../history'
 import { checkReachable } from '../history/git'
+import { checkBranchNames } from '../history/ref-names'
 import { pairCases, type CasePair, type CaseSpec } from '../topology/cases'
 
 /** Where the run will read or write its history, as far as pre-flight needs to know. */
 interface HistoryTarget {
   /** A plain history directory the run writes into. */
   dir?: string
-  /** A git repository (path or URL) whose branch keeps the history. */
-  repository?: { url: string; token?: string }
+  /**
+   * A git repository (path or URL) whose branch keeps the history in `dir`; `writes` when the run
+   * will append to it (then the branch is read as an append reads it).
+   */
+  repository?: {
+    url: string
+    token?: string
+    branch: string
+    dir: string
+    writes: boolean
+    adopt?: boolean
+  }
 }
 
 /**
@@ -18,6 +31,9 @@ interface HistoryTarget {
  */
 export function checkPairedRun(inputs: Inputs): CasePair[] {
   checkInputs(inputs)
+  const template = inputs['readme-template']
+  const why = template && templateProblem(template)
+  if (why) throw invalidInput('readme-template', template, why)
   return pairCases(inputs)
 }
 
@@ -25,14 +41,23 @@ export function checkPairedRun(inputs: Inputs): CasePair[] {
 export const checkRun = (inputs: Inputs): CaseSpec[] => checkPairedRun(inputs).map(p => p.head)
 
 /**
- * `checkPairedRun`, then what costs a round trip: Docker for limits under `engine: auto`, and the
- * history's directory or repository. Each stage checks what it owns; the error names the input.
+ * `checkPairedRun`, then what costs a round trip: Docker under `engine: auto` (limits, image-only
+ * services), and the history's directory or repository: its names, then whether it answers. Each
+ * stage checks what it owns; the error names the input.
  * Returns every case with its base (the head itself outside paired mode).
  */
 export async function preflight(inputs: Inputs, history: HistoryTarget = {}): Promise<CasePair[]> {
   const cases = checkPairedRun(inputs)
-  await checkLimitsReachDocker(inputs)
+  await checkAutoEngine(
+    inputs,
+    cases.flatMap(p => [p.head, p.base])
+  )
   if (history.dir) checkWritableDir('history-dir', history.dir)
-  if (history.repository) await checkReachable(history.repository.url, history.repository.token)
+  if (history.repository) {
+    const { url, token, branch, dir, writes, adopt } = history.repository
+    await checkBranchNames(branch, dir)
+    await checkReachable(url, token)
+    if (writes) await checkBranchWritable({ repo: url, token, branch, dir, adopt })
+  }
   return cases
 }

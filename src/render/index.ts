@@ -12,7 +12,7 @@ import {
   loadChartTemplates,
   renderSvg,
   seriesCharts,
-  versionAxisTitle
+  ENTRY_AXIS_TITLE
 } from './charts'
 import {
   casesScript,
@@ -27,9 +27,11 @@ import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
 import type { Series } from './series'
+import { checkInside, writeInside } from '../safe-write'
 
 export { jobSummary } from './summary'
 export { topologyMermaid } from './mermaid'
+export { templateProblem } from './readme'
 export { mergeMonthData, monthDataPath } from './dashboard'
 
 interface RenderOptions {
@@ -95,15 +97,10 @@ function byCase(entries: readonly HistoryEntry[]): [string, HistoryEntry[]][] {
 const CHART_FILE = /^case-[\w.-]+-(roundtrip|rate|hops|latency|curve|throughput)\.(svg|vl\.json)$/
 
 function writer(outDir: string, written: string[]) {
-  const root = path.resolve(outDir)
+  // Names derive from case ids (slugs by schema); nothing may land outside outDir regardless,
+  // through a name or through a linked subdirectory.
   return (rel: string, content: string | Buffer): void => {
-    const file = path.resolve(root, rel)
-    // Names derive from case ids (slugs by schema); nothing may land outside outDir regardless.
-    if (!file.startsWith(root + path.sep))
-      throw new Error(`refusing to write ${rel} outside ${root}`)
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.writeFileSync(file, content)
-    written.push(file)
+    written.push(writeInside(outDir, rel, content))
   }
 }
 
@@ -161,7 +158,7 @@ export async function renderStatic(o: StaticOptions): Promise<string[]> {
       write(`charts/${chart.name}.svg`, await renderSvg(chart.spec))
     }
   }
-  removeStaleCharts(path.join(o.outDir, 'charts'), written)
+  removeStaleCharts(o.outDir, written)
 
   const context = readmeContext(series, o.topologies, o.repositoryUrl)
   write('README.md', `${renderReadme(readmeTemplate, context).trimEnd()}\n\n${GENERATED_MARKER}\n`)
@@ -184,7 +181,8 @@ export async function renderStatic(o: StaticOptions): Promise<string[]> {
           profile: profileLabel(s.profile, s.shown[0]?.gnes === null),
           kind: s.profile.kind,
           rates: s.profile.kind === 'burst' && s.shown.some(e => e.gnes !== null),
-          xTitle: versionAxisTitle(s.shown),
+          gnes: s.shown.some(e => e.gnes !== null),
+          xTitle: ENTRY_AXIS_TITLE,
           description: o.topologies[s.caseId]?.description ?? '',
           metrics: s.metrics,
           months: toRanges(s.caseMonths).reverse(),
@@ -234,12 +232,13 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
 }
 
 /** Charts of cases no longer in the history would linger on gh-pages; only our own names go. */
-function removeStaleCharts(dir: string, keep: readonly string[]): void {
+function removeStaleCharts(outDir: string, keep: readonly string[]): void {
+  const dir = path.join(outDir, 'charts')
   if (!fs.existsSync(dir)) return
   const kept = new Set(keep.map(f => path.resolve(f)))
   for (const name of fs.readdirSync(dir)) {
     const file = path.resolve(dir, name)
-    if (CHART_FILE.test(name) && !kept.has(file)) fs.rmSync(file)
+    if (CHART_FILE.test(name) && !kept.has(file)) fs.rmSync(checkInside(outDir, file))
   }
 }
 
@@ -250,6 +249,6 @@ function removeStaleData(outDir: string, keep: Set<string>): void {
   for (const d of fs.readdirSync(data, { withFileTypes: true, recursive: true })) {
     if (!d.isFile()) continue
     const rel = path.relative(outDir, path.join(d.parentPath, d.name)).split(path.sep).join('/')
-    if (MONTH_DATA_FILE.test(rel) && !keep.has(rel)) fs.rmSync(path.join(outDir, rel))
+    if (MONTH_DATA_FILE.test(rel) && !keep.has(rel)) fs.rmSync(checkInside(outDir, rel))
   }
 }

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs'
 import Handlebars from 'handlebars'
 import type { Load } from '../result/schema'
 import type { Topology } from '../topology/schema'
@@ -173,6 +174,25 @@ export function readmeContext(
  * Renders a README template. Handlebars' HTML escaping stays on, so `{{value}}` in a user's
  * template cannot inject markup; the pre-escaped blocks (table, mermaid) are emitted with `{{{ }}}`.
  */
+/**
+ * Why the README template file cannot be used (not a file, or Handlebars cannot parse it, with
+ * the line it names), or null: checked before a run, so a typo costs seconds, not a suite.
+ */
+export function templateProblem(file: string): string | null {
+  const stat = fs.statSync(file, { throwIfNoEntry: false })
+  if (!stat) return 'no such file (a Handlebars template is expected)'
+  if (!stat.isFile()) return 'is not a file (a Handlebars template is expected)'
+  try {
+    Handlebars.parse(fs.readFileSync(file, 'utf8'))
+    return null
+  } catch (err) {
+    // Handlebars says `Parse error on line 3:`, the line with a caret under it, then why.
+    const lines = (err as Error).message.split('\n').filter(l => l.trim() !== '')
+    const why = lines.length > 1 ? `: ${lines.at(-1)}` : ''
+    return `is not a Handlebars template: ${lines[0].replace(/:$/, '')}${why}`
+  }
+}
+
 export function renderReadme(template: string, context: ReadmeContext): string {
   return Handlebars.compile(template, { strict: false })(context)
 }

@@ -1,6 +1,8 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
 import type { Inputs } from '../config/inputs'
 import { invalidInput } from '../config/preflight'
-import { resolveTopology } from './load'
+import { resolveTopology, TopologyError } from './load'
 import type { Topology } from './schema'
 
 /** A case the suite runs: its topology, and the file it was read from. */
@@ -18,6 +20,7 @@ export function resolveCases(inputs: Inputs): CaseSpec[] {
   const asked = inputs.topology ?? inputs.cases
   const specs = asked.map(c => resolveTopology(c))
   specs.forEach(s => checkEngineFits(inputs, s))
+  specs.forEach(checkBuildContexts)
   specs.forEach((s, i) => {
     const first = specs.findIndex(o => o.topology.id === s.topology.id)
     if (first !== i) {
@@ -44,6 +47,20 @@ export interface CasePair {
 export function pairCases(inputs: Inputs): CasePair[] {
   const bases = inputs['baseline-topology']?.map(file => resolveTopology(file))
   return resolveCases(inputs).map((head, i) => ({ head, base: bases?.[i] ?? head }))
+}
+
+/** A build context is a directory beside the topology file, whichever engine builds or runs it. */
+function checkBuildContexts(spec: CaseSpec): void {
+  if (spec.topology.kind !== 'http') return
+  spec.topology.services.forEach((s, i) => {
+    if (!s.build) return
+    const dir = path.resolve(path.dirname(spec.file), s.build.context)
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new TopologyError(
+        `${spec.file}: at services.${i}.build.context ('${s.name}'): ${dir} is not a directory`
+      )
+    }
+  })
 }
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { memoryBytes, MIN_MEMORY } from '../config/memory-size'
-import { DeploySchema, name } from './fields'
+import { args, DeploySchema, instancesBounded, LIMITS, name, value } from './fields'
 
 /**
  * A generic topology (`kind: http`): any services, each a container image (or a command on the
- * local engine), driven over HTTP. docs/topologies.md documents every field.
+ * local engine), driven over HTTP. docs/topology.md documents every field.
  */
 
 /** Docker's memory spelling (`64M`, `1g`, bytes without a unit) in bytes. */
@@ -44,8 +44,13 @@ const ContainerServiceSchema = z
      * The argv: on the local engine the process to start (in `build.context`, else beside the
      * file); in a container it replaces the image's CMD. Optional in a container.
      */
-    command: z.array(z.string()).min(1).optional(),
-    environment: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+    command: args.min(1).optional(),
+    environment: z
+      .record(
+        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+        z.string().max(LIMITS.value, `at most ${LIMITS.value} characters`)
+      )
+      .default({}),
     /** The TCP port it serves on (in its container; the local engine assigns its own). */
     port: z.number().int().min(1).max(65535),
     /** Default: the port accepts a TCP connection. */
@@ -73,7 +78,7 @@ const HttpLoadSchema = z
       .regex(/^\/[\x21-\x7e]*$/, 'a path starting with /')
       .default('/'),
     body: z.string().max(1_000_000).nullable().default(null),
-    headers: z.record(z.string().regex(header, 'an HTTP header name'), z.string()).default({}),
+    headers: z.record(z.string().regex(header, 'an HTTP header name'), value).default({}),
     /** Statuses that count as success. */
     status: z.array(z.number().int().min(100).max(599)).min(1).default([200]),
     timeoutSec: z.number().positive().max(300).default(10)
@@ -94,7 +99,11 @@ export type HopSource = z.infer<typeof HopsSchema>
 
 export const HttpTopologySchema = z.object({
   kind: z.literal('http'),
-  services: z.array(ContainerServiceSchema).min(1),
+  services: z
+    .array(ContainerServiceSchema)
+    .min(1)
+    .max(LIMITS.services, `at most ${LIMITS.services} services`)
+    .refine(instancesBounded, `at most ${LIMITS.instances} instances (replicas) in all`),
   load: HttpLoadSchema,
   hops: HopsSchema.nullable().default(null)
 })

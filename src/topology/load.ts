@@ -4,11 +4,21 @@ import { parseDocument } from 'yaml'
 import { assetPath } from '../paths'
 import { checkHttpTopology } from './http-check'
 import { TopologySchema, type GnesTopology, type Service, type Topology } from './schema'
+import { LIMITS } from './fields'
 
 export class TopologyError extends Error {}
 
 /** Parses and validates one topology file; errors name the file, the path inside it and the rule. */
+function checkSize(file: string, bytes: number): void {
+  if (bytes > LIMITS.fileBytes) {
+    throw new TopologyError(
+      `${file}: a topology file is at most ${LIMITS.fileBytes} bytes (this one has ${bytes})`
+    )
+  }
+}
+
 export function parseTopology(text: string, file: string): Topology {
+  checkSize(file, Buffer.byteLength(text))
   const doc = parseDocument(text, { prettyErrors: true })
   if (doc.errors.length > 0) {
     throw new TopologyError(`${file}: not valid YAML: ${doc.errors[0].message}`)
@@ -124,13 +134,22 @@ function checkRoute(t: GnesTopology, frontend: string, fail: Fail) {
 }
 
 export function loadTopologyFile(file: string): Topology {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    throw new TopologyError(`${file}: cannot read topology file: ${(err as Error).message}`)
+  const read = <T>(get: () => T): T => {
+    try {
+      return get()
+    } catch (err) {
+      throw new TopologyError(`${file}: cannot read topology file: ${(err as Error).message}`)
+    }
   }
-  return parseTopology(text, file)
+  // A file too large is refused by its size, before it is read.
+  checkSize(
+    file,
+    read(() => fs.statSync(file).size)
+  )
+  return parseTopology(
+    read(() => fs.readFileSync(file, 'utf8')),
+    file
+  )
 }
 
 /** The standard case ids (1..4) name shipped files; anything else must be a file path. */

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { MAX_RATE } from '../config/rate'
+import { MAX_RATE, MIN_RATE } from '../config/rate'
 import { slug } from '../text/escape'
-import { DeploySchema, name } from './fields'
+import { args, DeploySchema, instancesBounded, LIMITS, name, text } from './fields'
 import { HttpTopologySchema } from './http-schema'
 import { RouterModelSchema } from './model'
 
@@ -29,7 +29,7 @@ const RouterSchema = z
     in: SocketSchema,
     out: SocketSchema,
     /** Extra `gnes route` flags, appended as given. */
-    args: z.array(z.string()).default([]),
+    args: args.default([]),
     deploy: DeploySchema.optional()
   })
   .strict()
@@ -38,7 +38,7 @@ const FrontendSchema = z
   .object({
     name,
     role: z.literal('frontend'),
-    args: z.array(z.string()).default([]),
+    args: args.default([]),
     deploy: DeploySchema.optional()
   })
   .strict()
@@ -67,19 +67,23 @@ function defaultMinimalRate(services: readonly Service[]): number {
 const common = {
   /** Becomes file and chart names, so a slug by schema. */
   id: slug('id'),
-  name: z.string().min(1),
-  description: z.string().default(''),
+  name: z.string().min(1).max(200, 'at most 200 characters'),
+  description: text.default(''),
   /** Known behaviour worth telling readers (e.g. the cases 3/4 reduce quirk). */
-  notes: z.string().default(''),
+  notes: text.default(''),
   /** Requests/s of the `minimal` load profile (default: see defaultMinimalRate). */
-  minimalRate: z.number().positive().max(MAX_RATE).optional()
+  minimalRate: z.number().min(MIN_RATE).max(MAX_RATE).optional()
 }
 
 const GnesTopologySchema = z
   .object({
     ...common,
     kind: z.literal('gnes'),
-    services: z.array(z.discriminatedUnion('role', [FrontendSchema, RouterSchema])).min(2)
+    services: z
+      .array(z.discriminatedUnion('role', [FrontendSchema, RouterSchema]))
+      .min(2)
+      .max(LIMITS.services, `at most ${LIMITS.services} services`)
+      .refine(instancesBounded, `at most ${LIMITS.instances} instances (replicas) in all`)
   })
   .strict()
 

@@ -11,6 +11,7 @@ import { sweep, type Swept } from './cleanup'
 import { ensureImage, imageMeta, type ImageSource } from './image'
 import { currentRepository, LABEL, runLabels } from './labels'
 import { parseCpus, parseMemory } from './limits'
+import { startReaper } from './reaper'
 
 /** The action saves the run id under this name; its `post:` step sweeps what carries it. */
 export const STATE_RUN_ID = 'docker-run-id'
@@ -133,6 +134,10 @@ export class DaemonContext {
       // A paired run prepares two engines (base and head): the post step must clean up after both.
       preparedRunIds.add(this.runId)
       core.saveState(STATE_RUN_ID, [...preparedRunIds].join(','))
+    } else {
+      // Outside the action (which has its post step), before anything is created: whatever
+      // ends this process, what carries the run id goes.
+      startReaper(this.runId, this.log)
     }
     const old = await sweep(
       { repository: this.labels[LABEL.repository], olderThan: LEFTOVER_AGE_MS },

@@ -7,7 +7,7 @@ import { LifecycleEngine, type DeploymentDriver, type Instance, type Platform } 
 import { LogTail } from '../log-tail'
 import type { ServiceFailure } from '../types'
 import { freePorts } from './ports'
-import { ServiceProcess } from './process'
+import { ServiceProcess, startSlot } from './process'
 import { openGeneric } from './generic'
 import { readGnesSource } from './source-tree'
 import { ensureGnesVenv, ensureSourceVenv, type GnesVenv } from './venv'
@@ -56,6 +56,7 @@ class LocalPlatform implements Platform<'local'> {
     )
     const dumpPath = path.join(logDir, 'route-dump.jsonl')
     const procs: ServiceProcess[] = []
+    let removed = false
     const spawnTracked = (executable: string, args: string[], output: LogTail) => {
       const p = new ServiceProcess({ python: venv.python, executable, args, output, env })
       procs.push(p)
@@ -72,20 +73,28 @@ class LocalPlatform implements Platform<'local'> {
       frontend: { host: '127.0.0.1', port: grpcPort },
       routeDumpName: dumpPath,
       async startService(commands): Promise<Instance[]> {
-        return commands.map(c => {
+        const started: Instance[] = []
+        for (const c of commands) {
           if (c.kind !== 'gnes') throw new Error(`${c.instance}: not a GNES service`)
+          const release = await startSlot()
+          if (removed) {
+            release()
+            throw new Error(`${c.instance}: the deployment was removed while it started`)
+          }
           const output = new LogTail(path.join(logDir, `${c.instance}.log`), READY_PATTERN[c.role])
           const proc = spawnTracked(venv.gnes, c.argv, output)
           const exited = proc.exited.then(code => `exited (code ${code})`)
-          return {
+          void Promise.race([output.ready, exited]).then(release, release)
+          started.push({
             name: c.instance,
             service: c.service,
             output,
             exited,
             node: null,
             ready: output.ready
-          }
-        })
+          })
+        }
+        return started
       },
       async runScript(_name, script, args, output, cancel) {
         const proc = spawnTracked(venv.python, [script, ...args], output)
@@ -99,8 +108,9 @@ class LocalPlatform implements Platform<'local'> {
       async readRouteDump() {
         return fs.existsSync(dumpPath) ? fs.promises.readFile(dumpPath, 'utf8') : ''
       },
-      async remove() {
-        await Promise.all(procs.map(p => p.stop()))
+      async remove(urgent) {
+        removed = true
+        await Promise.all(procs.map(p => p.stop(urgent ? 0 : undefined)))
       }
     }
   }

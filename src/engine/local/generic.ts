@@ -5,7 +5,7 @@ import type { DeploymentDriver, Instance } from '../lifecycle'
 import { LogTail } from '../log-tail'
 import { probeUntilReady } from '../probe'
 import { freePorts } from './ports'
-import { ServiceProcess } from './process'
+import { ServiceProcess, startSlot } from './process'
 
 const HOST = '127.0.0.1'
 
@@ -41,13 +41,20 @@ export async function openGeneric(
       )
   }
   const procs: ServiceProcess[] = []
+  let removed = false
   return {
     order: containerStartOrder(topology, addressing),
     frontend: { host: HOST, port: addressing.port(topology.load.service, 0) },
     routeDumpName: '',
     async startService(commands): Promise<Instance[]> {
-      return commands.map(c => {
+      const started: Instance[] = []
+      for (const c of commands) {
         if (c.kind !== 'container' || !c.argv) throw new Error(`${c.instance}: no command to run`)
+        const release = await startSlot()
+        if (removed) {
+          release()
+          throw new Error(`${c.instance}: the deployment was removed while it started`)
+        }
         const pattern = 'log' in c.ready ? c.ready.log : undefined
         const output = new LogTail(path.join(logDir, `${c.instance}.log`), pattern)
         const proc = new ServiceProcess({
@@ -65,8 +72,10 @@ export async function openGeneric(
           'log' in c.ready
             ? output.ready
             : probeUntilReady(HOST, c.port, 'http' in c.ready ? c.ready.http : null, exited)
-        return { name: c.instance, service: c.service, output, exited, node: null, ready }
-      })
+        void Promise.race([ready, exited]).then(release, release)
+        started.push({ name: c.instance, service: c.service, output, exited, node: null, ready })
+      }
+      return started
     },
     async runScript() {
       throw new Error(`${topology.id}: a generic topology runs no scripts`)
@@ -74,8 +83,9 @@ export async function openGeneric(
     async readRouteDump() {
       return ''
     },
-    async remove() {
-      await Promise.all(procs.map(p => p.stop()))
+    async remove(urgent) {
+      removed = true
+      await Promise.all(procs.map(p => p.stop(urgent ? 0 : undefined)))
     }
   }
 }

@@ -23,6 +23,37 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /**
+ * At most this many services of this process start at once (spawned, not yet ready). A start wave
+ * of many services (the topology bound allows 64 instances) would otherwise put them all on the
+ * CPUs together and starve this process, leaving a signal unanswered for seconds.
+ */
+const MAX_STARTING = 8
+let starting = 0
+const waiting: (() => void)[] = []
+
+/**
+ * Waits for a start slot and returns the function that gives it back (once ready, or gone); a
+ * slot given back goes straight to the next waiter.
+ */
+export function startSlot(): Promise<() => void> {
+  const grant = (): (() => void) => {
+    let done = false
+    return () => {
+      if (done) return
+      done = true
+      const next = waiting.shift()
+      if (next) next()
+      else starting--
+    }
+  }
+  if (starting < MAX_STARTING) {
+    starting++
+    return Promise.resolve(grant())
+  }
+  return new Promise(resolve => waiting.push(() => resolve(grant())))
+}
+
+/**
  * Linux's parent-death signal: if this Node process is SIGKILLed, the kernel kills the service
  * too, so not even an uncatchable kill leaves orphans. The ppid check closes the race where the
  * parent dies before prctl runs.

@@ -58,13 +58,45 @@ export async function runProfile(
       // A burst warm-up shows its roundtrip; a paced one its latency, like the runs.
       const s = run.summaries[headline] ?? run.summaries.roundtrip
       const measured = runs.filter(r => !r.warmup).length
+      // A burst publishes its best run's mean: the line says it beside the median.
+      const mean = profile.kind === 'burst' ? `mean ${ms(s?.mean)}, ` : ''
       log.info(
         `${warmup ? 'warm-up' : `run ${measured}/${load.runs}`}: ${piece.report.requests} requests, ` +
-          `${headline} median ${ms(s?.median)}, p90 ${ms(s?.p90)}, max ${ms(s?.max)}`
+          `${headline} ${mean}median ${ms(s?.median)}, p90 ${ms(s?.p90)}, max ${ms(s?.max)}`
       )
     }
   }
+  const spread = runSpread(profile, runs, headline)
+  if (spread) log.warn(`${profileLabel(profile)}: ${spread}`)
   return profileOutcome(profile, metrics, runs, load)
+}
+
+/** Runs whose published figures differ by more than this factor make a noisy profile. */
+const NOISY_FACTOR = 2
+
+/**
+ * A warning when the measured runs' figures (a burst's means, a paced profile's medians) of the
+ * headline differ by more than NOISY_FACTOR, else null: the published figure is then one of
+ * widely spread runs, and a comparison of it is weak.
+ */
+export function runSpread(
+  profile: Exclude<Profile, { kind: 'sweep' }>,
+  runs: readonly RunResult[],
+  headline: string
+): string | null {
+  const figures = runs
+    .filter(r => !r.warmup)
+    .map(r => r.summaries[headline])
+    .filter(s => s && s.n > 0)
+    .map(s => (profile.kind === 'burst' ? s.mean : s.median))
+  if (figures.length < 2) return null
+  const [lo, hi] = [Math.min(...figures), Math.max(...figures)]
+  if (!(lo > 0) || hi / lo <= NOISY_FACTOR) return null
+  return (
+    `the measured runs' ${headline} ${profile.kind === 'burst' ? 'means' : 'medians'} span ` +
+    `${ms(lo)} … ${ms(hi)} (×${(hi / lo).toFixed(1)}): this runner was noisy, so the published ` +
+    'figure and any comparison of it are weak; more runs, or paired mode, would tell more'
+  )
 }
 
 /**

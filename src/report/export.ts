@@ -1,0 +1,150 @@
+import { profileKey } from '../client/profile'
+import type { HistoryEntry } from '../history/schema'
+import type { CaseResult, Result } from '../result/schema'
+
+/**
+ * A result and a history in the formats other tools read (docs/reports.md, "Exports"):
+ * - Bencher Metric Format (`bencher run --adapter json`): benchmark → measure → value, with the
+ *   spread of the measured runs as lower and upper values; latency in nanoseconds, throughput in
+ *   requests per second, Bencher's built-in units;
+ * - github-action-benchmark's `customSmallerIsBetter` (`tool: customSmallerIsBetter`): one point
+ *   per figure, in milliseconds;
+ * - CSV of a history: one row per entry and published figure, seconds.
+ */
+
+/** Bencher Metric Format: benchmark name → measure slug → its figure. */
+export type Bmf = Record<
+  string,
+  Record<string, { value: number; lower_value?: number; upper_value?: number }>
+>
+
+/** One point of github-action-benchmark's custom JSON. */
+export interface BenchmarkActionPoint {
+  name: string
+  unit: string
+  value: number
+  range?: string
+  extra?: string
+}
+
+/** One published figure of a case: its value and the measured runs' spread, seconds. */
+interface Figure {
+  caseLabel: string
+  metric: string
+  value: number
+  runs: number[]
+}
+
+/** The figure of one run as `best` publishes it: a burst run's mean, a paced run's median. */
+const runFigure = (
+  c: CaseResult,
+  run: CaseResult['runs'][number],
+  metric: string
+): number | null => {
+  const s = run.summaries[metric]
+  if (!s || s.n === 0) return null
+  return c.profile.kind === 'burst' ? s.mean : s.median
+}
+
+function figures(result: Result): Figure[] {
+  return result.cases.flatMap(c => {
+    const caseLabel = `case ${c.id}/${profileKey(c.profile)}`
+    return c.metrics
+      .filter(m => Number.isFinite(c.best[m]))
+      .map(metric => ({
+        caseLabel,
+        metric,
+        value: c.best[metric],
+        runs: c.runs
+          .filter(r => !r.warmup)
+          .map(r => runFigure(c, r, metric))
+          .filter((v): v is number => v !== null && Number.isFinite(v))
+      }))
+  })
+}
+
+const NS = 1e9
+
+export function toBmf(result: Result): Bmf {
+  const out: Bmf = {}
+  for (const f of figures(result)) {
+    out[`${f.caseLabel}/${f.metric}`] = {
+      latency: {
+        value: f.value * NS,
+        ...(f.runs.length
+          ? { lower_value: Math.min(...f.runs) * NS, upper_value: Math.max(...f.runs) * NS }
+          : {})
+      }
+    }
+  }
+  for (const c of result.cases) {
+    if (c.sweep?.maxThroughput == null) continue
+    out[`case ${c.id}/${profileKey(c.profile)}/max-throughput`] = {
+      throughput: { value: c.sweep.maxThroughput }
+    }
+  }
+  return out
+}
+
+const ms = (s: number): number => Math.round(s * 1e6) / 1e3
+
+export function toBenchmarkAction(result: Result): BenchmarkActionPoint[] {
+  const gnes = result.meta.gnes ? `GNES ${result.meta.gnes.version}, ` : ''
+  return figures(result).map(f => ({
+    name: `${f.caseLabel} ${f.metric}`,
+    unit: 'ms',
+    value: ms(f.value),
+    ...(f.runs.length > 1
+      ? { range: `${ms(Math.min(...f.runs))} … ${ms(Math.max(...f.runs))}` }
+      : {}),
+    extra: `${gnes}${result.meta.engine} engine, ${f.runs.length} measured runs`
+  }))
+}
+
+/**
+ * A CSV field: quoted when it holds a comma, quote or line break; a field a spreadsheet would take
+ * for a formula (`=`, `+`, `-`, `@`, tab, CR at its start) gets a leading `'`, since history text
+ * is untrusted. Numbers are written as they are.
+ */
+function csvField(v: string | number | null): string {
+  if (v === null) return ''
+  if (typeof v === 'number') return String(v)
+  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe
+}
+
+export const CSV_HEADER = [
+  'evaluated',
+  'case',
+  'profile',
+  'metric',
+  'value_s',
+  'gnes_version',
+  'commit',
+  'ref',
+  'engine',
+  'entry'
+] as const
+
+/** Every published figure of `entries`, oldest first, one row each. */
+export function toCsv(entries: readonly HistoryEntry[]): string {
+  const rows = [...entries]
+    .sort((a, b) => Date.parse(a.timestampEval) - Date.parse(b.timestampEval))
+    .flatMap(e =>
+      Object.entries(e.best)
+        .filter(([, v]) => Number.isFinite(v))
+        .map(([metric, value]) => [
+          e.timestampEval,
+          e.caseId,
+          profileKey(e.profile),
+          metric,
+          value,
+          e.gnes?.version ?? null,
+          e.commit.sha,
+          e.commit.ref,
+          e.engine,
+          e.id
+        ])
+    )
+  return [CSV_HEADER.join(','), ...rows.map(r => r.map(csvField).join(','))].join('\n') + '\n'
+}
