@@ -4,11 +4,12 @@
  * GNES cache and the output directory point at fresh paths, so a run that got as far as
  * provisioning GNES or writing a result would leave them behind; Docker is pointed at nothing.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { buildCli } from './helpers/cli'
+import { git } from './fixtures/history/git'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-input-'))
 const repo = path.join(__dirname, '..')
@@ -210,17 +211,6 @@ describe('run refuses bad input before anything starts', () => {
   test('a history branch an append would refuse is named before anything starts', () => {
     const bare = path.join(root, 'refused.git')
     const work = path.join(root, 'refused-work')
-    const git = (cwd: string, ...args: string[]) =>
-      execFileSync('git', args, {
-        cwd,
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: 't',
-          GIT_AUTHOR_EMAIL: 't@t',
-          GIT_COMMITTER_NAME: 't',
-          GIT_COMMITTER_EMAIL: 't@t'
-        }
-      })
     fs.mkdirSync(work)
     git(root, 'init', '-q', '--bare', bare)
     git(work, 'init', '-q', '-b', 'gh-pages')

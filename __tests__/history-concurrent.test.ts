@@ -84,7 +84,11 @@ test('8 writers in separate processes and clones append concurrently at the defa
       .filter(s => !s.startsWith('history: add'))
       .every(s => s === 'history: render the report')
   ).toBe(true)
-  expect(git(bare, 'for-each-ref', 'refs/gnes-bench').trim()).toBe('')
+  // No pending ref is left, and the known ref is where the last push left the branch.
+  expect(git(bare, 'for-each-ref', 'refs/gnes-bench/pending').trim()).toBe('')
+  expect(git(bare, 'rev-parse', 'refs/gnes-bench/known/gh-pages/benchmarks/tip').trim()).toBe(
+    git(bare, 'rev-parse', 'gh-pages').trim()
+  )
   expect(lsTree(bare, 'gh-pages').filter(f => f.startsWith('benchmarks/entries/'))).toHaveLength(
     expected.length
   )

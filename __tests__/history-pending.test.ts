@@ -22,7 +22,8 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
 const target = { branch: 'gh-pages', dir: 'benchmarks', render: listRender }
-const pendingRefs = () => git(bare, 'for-each-ref', '--format=%(refname)', 'refs/gnes-bench').trim()
+const pendingRefs = () =>
+  git(bare, 'for-each-ref', '--format=%(refname)', 'refs/gnes-bench/pending').trim()
 
 /** A writer that parked its entries and died before they were folded into the branch. */
 const park = (entries: ReturnType<typeof entriesFromResult>) =>

@@ -1,22 +1,11 @@
-import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { githubRepository, localGitMeta } from '../src/result/local-git'
+import { git as run } from './fixtures/history/git'
 
 const none = { sha: null, ref: null, message: null, repository: null }
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t'
-    }
-  }).trim()
+const git = (cwd: string, ...args: string[]) => run(cwd, ...args).trim()
 
 let tmp: string
 beforeEach(() => {

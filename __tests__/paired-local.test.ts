@@ -217,8 +217,8 @@ describe('paired mode on the local engine with real GNES', () => {
       'baseline-topology': case1,
       'paired-deploy': 'once',
       profiles: 'minimal',
-      runs: '3',
-      'max-pairs': '6',
+      runs: '6',
+      'max-pairs': '9',
       'alert-threshold': '2.5%'
     }
     // Router2 1 ms slower: with requests of 10 × 1000 B, `path` is a few ms, so +1 ms is tens
@@ -232,7 +232,7 @@ describe('paired mode on the local engine with real GNES', () => {
       /`r2:proc` \(router 2's own time\) \+\d\.\d\d ms explains/
     )
     expect(slower.lines).toContain(
-      '== Case 1: non-blocking, Router2 1 ms slower, paired on this runner (pairs of runs, both sides at once with their requests alternating (ABAB…); A = base, B = head; looks at 3, 5, 6 pairs)'
+      '== Case 1: non-blocking, Router2 1 ms slower, paired on this runner (pairs of runs, both sides at once with their requests alternating (ABAB…); A = base, B = head; looks at 6, 9 pairs)'
     )
     expect(slower.left).toEqual([])
 
@@ -240,10 +240,10 @@ describe('paired mode on the local engine with real GNES', () => {
     // its log gives, and both sides measured that many runs.
     const same = await pairedRun({ ...adaptive, topology: case1, canary: 'true' })
     const [sequence] = same.paired.sequences
-    expect([3, 5, 6]).toContain(sequence.pairs)
+    expect([6, 9]).toContain(sequence.pairs)
     const looks = same.lines.filter(l => l.startsWith('look '))
     expect(looks.length).toBe(
-      [3, 5, 6].indexOf(sequence.pairs) + (sequence.stop === 'decisive' ? 1 : 0)
+      [6, 9].indexOf(sequence.pairs) + (sequence.stop === 'decisive' ? 1 : 0)
     )
     // Judged by `path`, the verdict metric of GNES at minimal load, at every look.
     looks.forEach(l => expect(l).toMatch(/^look \d: path [+-]\d/))
@@ -262,10 +262,10 @@ describe('paired mode on the local engine with real GNES', () => {
     const [canary] = same.paired.canaries
     for (const side of [canary!.base, canary!.head]) {
       expect(side.topologyFile).toBe(same.paired.base.cases[0].topologyFile)
-      expect(side.runs.filter(r => !r.warmup)).toHaveLength(3)
+      expect(side.runs.filter(r => !r.warmup)).toHaveLength(6)
     }
     expect(answer.canary).toMatchObject({ metric: 'path', gating: false })
-    expect(answer.canary!.ratios).toHaveLength(3)
+    expect(answer.canary!.ratios).toHaveLength(6)
     expect(same.left).toEqual([])
   })
 })

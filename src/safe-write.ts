@@ -30,7 +30,7 @@ export function checkInside(root: string, file: string): string {
   const top = path.resolve(root)
   const abs = path.resolve(top, file)
   const real = realExisting(top)
-  if (!within(top, abs)) throw new Error(`refusing to write ${file}: it lies outside ${top}`)
+  if (!within(top, abs)) throw new Error(`refusing to write ${file} outside ${top}`)
   const reached = realExisting(path.dirname(abs))
   if (!within(real, reached)) {
     throw new Error(
