@@ -14,7 +14,7 @@ import {
 } from '../pipeline'
 import { resultTable } from '../result/table'
 import type { Command, Flag } from './command'
-import { flagLocation, HISTORY_FLAGS } from './history-flags'
+import { flagLocation, flagText, HISTORY_FLAGS } from './history-flags'
 import { print } from './output'
 
 /**
@@ -56,10 +56,7 @@ const options: Record<string, Flag> = {
 
 /** The commit flags, checked; null where not given. */
 function gitFlags(values: Record<string, string | boolean | undefined>): GitFlags {
-  const text = (name: string): string | null => {
-    const v = values[name]
-    return typeof v === 'string' && v.trim() !== '' ? v.trim() : null
-  }
+  const text = (name: string): string | null => flagText(values[name])
   const sha = text('git-sha')
   if (sha !== null && !/^[0-9a-f]{40}$/.test(sha)) {
     throw new InputError(`--git-sha '${sha}' must be a full commit sha (40 hex digits)`)

@@ -170,10 +170,11 @@ export async function withClone<T>(
         try {
           await push([`+${commit}:${known}`])
         } catch (err) {
-          if (!(err instanceof GitError && refusedRef(err.output, known))) throw err
+          const why = err instanceof GitError ? refusedRef(err.output, known) : null
+          if (!why) throw err
           // A remote that refuses refs outside branches still gets the entries, unguarded.
           ;(loc.log ?? console.error)(
-            `history: the remote refused ${known} (${refusedRef(err.output, known)}): a force-push of ${loc.branch} that loses entries will not be noticed`
+            `history: the remote refused ${known} (${why}): a force-push of ${loc.branch} that loses entries will not be noticed`
           )
           await push([])
         }

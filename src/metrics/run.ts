@@ -3,7 +3,7 @@ import type { StreamReport } from '../client/load-client'
 import type { DumpedEnvelope, Envelope } from './envelope'
 import { pacedSamples } from './paced'
 import { requestSamples, type RequestSamples } from './samples'
-import type { RunResult } from './schema'
+import type { RunResult, Summary } from './schema'
 import { summarize } from './statistics'
 
 export interface RunInput extends RequestSamples {
@@ -86,6 +86,13 @@ function measuredRuns(runs: RunResult[]): RunResult[] {
   if (measured.length === 0) throw new Error('no measured (non-warm-up) run to publish')
   return measured
 }
+
+/**
+ * A run's figure of a metric as the profile publishes it: a burst run's mean (`bestOfRuns`), a
+ * paced run's median (`bestRunMedians`).
+ */
+export const runFigure = (kind: 'burst' | 'paced' | 'minimal', s: Summary): number =>
+  kind === 'burst' ? s.mean : s.median
 
 /**
  * Burst figures: the best (minimum) run mean per metric over the measured runs, as the old

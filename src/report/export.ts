@@ -1,5 +1,6 @@
 import { profileKey } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
+import { runFigure } from '../metrics/run'
 import type { CaseResult, Result } from '../result/schema'
 
 /**
@@ -35,15 +36,11 @@ interface Figure {
   runs: number[]
 }
 
-/** The figure of one run as `best` publishes it: a burst run's mean, a paced run's median. */
-const runFigure = (
-  c: CaseResult,
-  run: CaseResult['runs'][number],
-  metric: string
-): number | null => {
+/** The figure of one run as `best` publishes it (`runFigure`), null where the run has none. */
+function figureOf(c: CaseResult, run: CaseResult['runs'][number], metric: string): number | null {
   const s = run.summaries[metric]
-  if (!s || s.n === 0) return null
-  return c.profile.kind === 'burst' ? s.mean : s.median
+  if (!s || s.n === 0 || c.profile.kind === 'sweep') return null
+  return runFigure(c.profile.kind, s)
 }
 
 function figures(result: Result): Figure[] {
@@ -57,7 +54,7 @@ function figures(result: Result): Figure[] {
         value: c.best[metric],
         runs: c.runs
           .filter(r => !r.warmup)
-          .map(r => runFigure(c, r, metric))
+          .map(r => figureOf(c, r, metric))
           .filter((v): v is number => v !== null && Number.isFinite(v))
       }))
   })

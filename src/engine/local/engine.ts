@@ -7,7 +7,7 @@ import { LifecycleEngine, type DeploymentDriver, type Instance, type Platform } 
 import { LogTail } from '../log-tail'
 import type { ServiceFailure } from '../types'
 import { freePorts } from './ports'
-import { ServiceProcess, startSlot } from './process'
+import { deploymentSlot, ServiceProcess } from './process'
 import { openGeneric } from './generic'
 import { readGnesSource } from './source-tree'
 import { ensureGnesVenv, ensureSourceVenv, type GnesVenv } from './venv'
@@ -76,11 +76,7 @@ class LocalPlatform implements Platform<'local'> {
         const started: Instance[] = []
         for (const c of commands) {
           if (c.kind !== 'gnes') throw new Error(`${c.instance}: not a GNES service`)
-          const release = await startSlot()
-          if (removed) {
-            release()
-            throw new Error(`${c.instance}: the deployment was removed while it started`)
-          }
+          const release = await deploymentSlot(c.instance, () => removed)
           const output = new LogTail(path.join(logDir, `${c.instance}.log`), READY_PATTERN[c.role])
           const proc = spawnTracked(venv.gnes, c.argv, output)
           const exited = proc.exited.then(code => `exited (code ${code})`)

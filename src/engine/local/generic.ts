@@ -5,7 +5,7 @@ import type { DeploymentDriver, Instance } from '../lifecycle'
 import { LogTail } from '../log-tail'
 import { probeUntilReady } from '../probe'
 import { freePorts } from './ports'
-import { ServiceProcess, startSlot } from './process'
+import { deploymentSlot, ServiceProcess } from './process'
 
 const HOST = '127.0.0.1'
 
@@ -50,11 +50,7 @@ export async function openGeneric(
       const started: Instance[] = []
       for (const c of commands) {
         if (c.kind !== 'container' || !c.argv) throw new Error(`${c.instance}: no command to run`)
-        const release = await startSlot()
-        if (removed) {
-          release()
-          throw new Error(`${c.instance}: the deployment was removed while it started`)
-        }
+        const release = await deploymentSlot(c.instance, () => removed)
         const pattern = 'log' in c.ready ? c.ready.log : undefined
         const output = new LogTail(path.join(logDir, `${c.instance}.log`), pattern)
         const proc = new ServiceProcess({

@@ -35,7 +35,7 @@ const waiting: (() => void)[] = []
  * Waits for a start slot and returns the function that gives it back (once ready, or gone); a
  * slot given back goes straight to the next waiter.
  */
-export function startSlot(): Promise<() => void> {
+function startSlot(): Promise<() => void> {
   const grant = (): (() => void) => {
     let done = false
     return () => {
@@ -51,6 +51,20 @@ export function startSlot(): Promise<() => void> {
     return Promise.resolve(grant())
   }
   return new Promise(resolve => waiting.push(() => resolve(grant())))
+}
+
+/**
+ * A start slot for `instance` of a deployment, refused once that deployment is being removed: a
+ * start that waited for its slot must not spawn after the removal stopped what was there.
+ */
+export async function deploymentSlot(
+  instance: string,
+  removed: () => boolean
+): Promise<() => void> {
+  const release = await startSlot()
+  if (!removed()) return release
+  release()
+  throw new Error(`${instance}: the deployment was removed while it started`)
 }
 
 /**

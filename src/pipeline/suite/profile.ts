@@ -3,7 +3,7 @@ import { profilePlan, warmupRequestsOf } from '../../client/plan'
 import { headlineMetric, profileLabel, type Profile } from '../../client/profile'
 import type { Deployment } from '../../engine/types'
 import { splitStream } from '../../metrics/paced'
-import { bestOfRuns, bestRunMedians, streamRun } from '../../metrics/run'
+import { bestOfRuns, bestRunMedians, runFigure, streamRun } from '../../metrics/run'
 import type { CaseResult, Load, RunResult } from '../../result/schema'
 import type { DumpCursor } from './dump'
 import type { Log } from '../../log'
@@ -88,7 +88,7 @@ export function runSpread(
     .filter(r => !r.warmup)
     .map(r => r.summaries[headline])
     .filter(s => s && s.n > 0)
-    .map(s => (profile.kind === 'burst' ? s.mean : s.median))
+    .map(s => runFigure(profile.kind, s))
   if (figures.length < 2) return null
   const [lo, hi] = [Math.min(...figures), Math.max(...figures)]
   if (!(lo > 0) || hi / lo <= NOISY_FACTOR) return null
