@@ -13,6 +13,12 @@ if [[ ! -x /usr/bin/chromium ]]; then
   apt-get install -y -qq chromium >/dev/null
 fi
 
+actionlint="${GOPATH:-$HOME/go}/bin/actionlint"
+if ! command -v actionlint >/dev/null && [[ ! -x "$actionlint" ]]; then
+  step "installing actionlint (the workflows' check)"
+  PATH="$PATH:/usr/local/go/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+fi
+
 step "docker engine and the GNES image (scripts/docker-setup.sh)"
 trap 'step "stopping what the set-up started"; bash scripts/swarm-teardown.sh; bash scripts/docker-teardown.sh' EXIT
 bash scripts/docker-setup.sh
