@@ -17,6 +17,7 @@ const STAGES = [
   'metrics',
   'result',
   'history',
+  'trend',
   'render',
   'report'
 ]

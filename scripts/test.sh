@@ -19,6 +19,10 @@ if ! command -v actionlint >/dev/null && [[ ! -x "$actionlint" ]]; then
   PATH="$PATH:/usr/local/go/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 fi
 
+step "Apache Otava, the change-point reference (scripts/otava-venv.sh)"
+OTAVA_PYTHON=$(bash scripts/otava-venv.sh)
+export OTAVA_PYTHON
+
 step "docker engine and the GNES image (scripts/docker-setup.sh)"
 trap 'step "stopping what the set-up started"; bash scripts/swarm-teardown.sh; bash scripts/docker-teardown.sh' EXIT
 bash scripts/docker-setup.sh
