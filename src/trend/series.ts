@@ -1,0 +1,83 @@
+import { profileKey } from '../client/profile'
+import type { HistoryEntry } from '../history/schema'
+import type { ChangePointOptions } from './change-points'
+import { newSteps, stepsOf, type Step } from './steps'
+
+/**
+ * Which entries form one series for change points: only entries measured alike are compared,
+ * so a change of settings is never read as a step of the code. The same case and profile (and
+ * rate), engine, CPU hold, request, and kind of runner (GitHub's hosted runners are one kind
+ * whatever their number; a self-hosted runner is its own).
+ */
+export function runnerKind(runner: string | null): string {
+  if (runner === null) return 'unknown'
+  return /^GitHub Actions \d+$/.test(runner) ? 'github-hosted' : runner
+}
+
+export const comparableKey = (e: HistoryEntry): string =>
+  JSON.stringify([
+    e.caseId,
+    profileKey(e.profile),
+    e.engine,
+    e.cpusAwake ?? false,
+    e.profile.kind === 'burst' ? e.load.docs : null,
+    e.load.batchSize,
+    e.load.docBytes,
+    runnerKind(e.runner)
+  ])
+
+/** A step of one metric of one series, with the entries on either side of it. */
+export interface TrendStep extends Step {
+  caseId: string
+  metric: string
+  /** The last entry at the old level and the first at the new: the commit range of the step. */
+  lastBefore: HistoryEntry
+  firstAfter: HistoryEntry
+}
+
+/** Entries of `entries` (oldest first) that carry `metric`, in order. */
+const carrying = (entries: readonly HistoryEntry[], metric: string): HistoryEntry[] =>
+  entries.filter(e => Number.isFinite(e.best[metric]))
+
+function located(at: HistoryEntry[], metric: string, s: Step): TrendStep {
+  return {
+    ...s,
+    caseId: at[s.index].caseId,
+    metric,
+    lastBefore: at[s.index - 1],
+    firstAfter: at[s.index]
+  }
+}
+
+/** Every step of `metric` in one series (entries oldest first, all of one comparable key). */
+export function seriesSteps(
+  entries: readonly HistoryEntry[],
+  metric: string,
+  options?: ChangePointOptions
+): TrendStep[] {
+  const at = carrying(entries, metric)
+  return stepsOf(
+    at.map(e => e.best[metric]),
+    options
+  ).map(s => located(at, metric, s))
+}
+
+/**
+ * The steps of `metric` that the entries in `added` (the newest of the series) made detectable
+ * for the first time: what a recording push announces.
+ */
+export function pushSteps(
+  entries: readonly HistoryEntry[],
+  metric: string,
+  added: ReadonlySet<string>,
+  options?: ChangePointOptions
+): TrendStep[] {
+  const at = carrying(entries, metric)
+  const known = at.findIndex(e => added.has(e.id))
+  if (known < 0) return []
+  return newSteps(
+    at.map(e => e.best[metric]),
+    known,
+    options
+  ).map(s => located(at, metric, s))
+}
