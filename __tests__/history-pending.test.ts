@@ -142,6 +142,38 @@ test('a writer whose push is rejected parks its entries, folds them on its retry
   )
 })
 
+test('a retry whose report would show the same entries applies the report it rendered, without rendering again', async () => {
+  const first = entriesFromResult(makeResult({ sha: '1'.repeat(40) }))
+  const ours = entriesFromResult(makeResult({ sha: '3'.repeat(40) }))
+  await appendToBranch({ ...target, repo: bare, entries: first })
+  // While the first attempt renders, someone pushes a file beside the history: the push is
+  // rejected, yet the entries the report shows are the same on the new tip.
+  const report = jest.fn(async (cases: Parameters<Render['report']>[0]) => {
+    if (report.mock.calls.length === 1) {
+      const scratch = path.join(tmp, 'beside')
+      git(tmp, 'clone', '-q', '-b', 'gh-pages', bare, scratch)
+      fs.writeFileSync(path.join(scratch, 'index.html'), '<p>site</p>')
+      git(scratch, 'add', '.')
+      git(scratch, 'commit', '-qm', 'a page beside the history')
+      git(scratch, 'push', '-q', 'origin', 'gh-pages')
+    }
+    return listRender.report(cases)
+  })
+  const out = await appendToBranch({
+    ...target,
+    repo: bare,
+    entries: ours,
+    render: { ...listRender, report },
+    log: () => undefined
+  })
+  expect(out).toMatchObject({ pushed: true, attempts: 2 })
+  expect(report).toHaveBeenCalledTimes(1)
+  expect(lsTree(bare, 'gh-pages')).toContain('index.html')
+  expect(show(bare, 'gh-pages', 'benchmarks/README.md').trim().split('\n').sort()).toEqual(
+    [...first, ...ours].map(e => `- ${e.id}`).sort()
+  )
+})
+
 test('a remote that refuses pending refs still gets the entries, by retrying the append', async () => {
   const hook = path.join(bare, 'hooks', 'update')
   fs.writeFileSync(
