@@ -91,7 +91,7 @@ export const caseIndexPath = (caseId: string): string =>
 export const monthIndexPath = (caseId: string, month: string): string =>
   `${INDEX_DIR}/${encodeSegment(caseId)}/${monthDir(month)}.json`
 
-/** The rendered README, which a user's own README.md in a render's output must not be mistaken for. */
+/** The rendered README. */
 export const README = 'README.md'
 
 /** The dashboard's page, and its files copied from templates/dashboard (same relative paths). */
