@@ -16,6 +16,7 @@ const STAGES = [
   'client',
   'metrics',
   'result',
+  'site',
   'history',
   'trend',
   'render',

@@ -4,7 +4,7 @@ import * as path from 'node:path'
 import { appendToBranch, pruneBranch, readBranchHistory } from '../src/history/branch-store'
 import { HistoryError } from '../src/history/errors'
 import { entriesFromResult } from '../src/history/from-result'
-import { earlierEntryPaths, entryPath } from '../src/history/layout'
+import { earlierEntryPaths, entryPath } from '../src/site/layout'
 import { git, initBare, lsTree, seedMain, show, treeHash } from './fixtures/history/git'
 import { makeResult } from './fixtures/history/result'
 import { listRender } from './fixtures/history/render'
@@ -33,15 +33,15 @@ test('first run creates gh-pages as an orphan branch holding the entries and the
       'benchmarks/README.md',
       ...entries.map(e => `benchmarks/${entryPath(e)}`),
       // The render hook's dashboard data, and the index, one file per case and per case-month.
-      'benchmarks/data/1/2026-11.txt',
-      'benchmarks/data/3/2026-11.txt',
+      'benchmarks/data/1/2020s/2026/11.js',
+      'benchmarks/data/3/2020s/2026/11.js',
       'benchmarks/index/1.json',
       'benchmarks/index/1/2020s/2026/11.json',
       'benchmarks/index/3.json',
       'benchmarks/index/3/2020s/2026/11.json'
     ].sort()
   )
-  expect(show(bare, 'gh-pages', 'benchmarks/data/1/2026-11.txt')).toBe(`${entries[0].id}\n`)
+  expect(show(bare, 'gh-pages', 'benchmarks/data/1/2020s/2026/11.js')).toBe(`${entries[0].id}\n`)
   // The month index lists the entry and holds its summary: what README and dashboard data read.
   const file = path.posix.basename(entryPath(entries[0]))
   expect(JSON.parse(show(bare, 'gh-pages', 'benchmarks/index/1/2020s/2026/11.json'))).toEqual({
@@ -231,7 +231,7 @@ test('prune deletes only what the rule selects, in one commit', async () => {
   expect(files.filter(f => f.startsWith('benchmarks/entries/')).sort()).toEqual(
     newer.map(e => `benchmarks/${entryPath(e)}`).sort()
   )
-  expect(files.some(f => f.includes('2026-01'))).toBe(false)
+  expect(files.some(f => f.includes('2026/01'))).toBe(false)
   expect(show(bare, 'gh-pages', 'benchmarks/README.md').trim().split('\n')).toHaveLength(2)
   expect(git(bare, 'log', '-1', '--format=%s', 'gh-pages')).toBe(
     'history: prune 2 entries of cases 1,3\n'

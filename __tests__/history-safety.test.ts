@@ -8,14 +8,8 @@ import { compareCommand } from '../src/commands/compare'
 import { appendToBranch } from '../src/history/branch-store'
 import { HistoryError } from '../src/history/errors'
 import { entriesFromResult } from '../src/history/from-result'
-import {
-  earlierEntryPaths,
-  entryPath,
-  knownRef,
-  monthDir,
-  monthOf,
-  refSegment
-} from '../src/history/layout'
+import { earlierEntryPaths, entryPath, monthDir, monthOf } from '../src/site/layout'
+import { knownRef, refSegment } from '../src/history/ref-names'
 import { checkBranchNames } from '../src/history/ref-names'
 import { InputError } from '../src/config/inputs'
 import { importLegacy } from '../src/history/legacy'
@@ -110,7 +104,7 @@ test('entries removed behind the index are named in a loud warning at every appe
     entries: 4,
     missing: 1
   })
-  expect(show(bare, 'gh-pages', `benchmarks/data/1/${month}.txt`)).toContain(lost[0].id)
+  expect(show(bare, 'gh-pages', `benchmarks/data/1/${monthDir(month)}.js`)).toContain(lost[0].id)
 })
 
 test('an entry put by hand outside the layout (under its year, no decade) stops the append, naming the directory', async () => {

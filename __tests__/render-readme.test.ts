@@ -2,7 +2,8 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { importLegacy, LEGACY_METRICS } from '../src/history'
-import { GENERATED_MARKER, renderReport, renderStatic } from '../src/render'
+import { GENERATED_MARKER, renderReport, reportSite } from '../src/render'
+import { writeSite } from '../src/site/site'
 import { newestFirst } from '../src/render/format'
 import { escapeMarkdown } from '../src/text/escape'
 import { topologyMermaid } from '../src/render/mermaid'
@@ -256,12 +257,12 @@ describe("an append's render, from each case's newest entries only", () => {
   test('groups them into series; a count it cannot know is left out, and the dashboard lists every series', async () => {
     const dir = path.join(out, 'static')
     const recent = [1, 2, 3].map(i => benchEntry(i, '1')).concat([pacedEntry(4, '1')])
-    await renderStatic({
+    const site = await reportSite({
       cases: [{ id: '1', recent, total: 40, months: ['2026-01', '2025-12'] }],
       topologies,
-      outDir: dir,
       maxEntries: 2
     })
+    writeSite(dir, site)
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8')
     // Minimal load first, then the burst; the case holds 40 entries, how many per series is unknown.
     expect(readme.match(/^### .*$/gm)).toEqual([

@@ -2,7 +2,8 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { compareCommand } from '../src/commands/compare'
-import { entryPath, serializeEntry } from '../src/history/layout'
+import { entryPath } from '../src/site/layout'
+import { serializeEntry } from '../src/history/schema'
 import { makeEntry, makeResult } from './fixtures/report/samples'
 
 const runs = (v: number) => [

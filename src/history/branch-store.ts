@@ -1,18 +1,19 @@
 import type { BranchAppend, BranchCommit, BranchLocation, BranchTarget } from './branch-target'
-import { checkHistoryBranch, historyTree, partialDepth, under } from './branch-trees'
-import { REMOTE, withClone, type Clone } from './clone'
+import { readBranch, type Fetched } from './branch-read'
+import { checkHistoryBranch, historyTree, partialDepth } from './branch-trees'
+import { withClone, type Clone } from './clone'
 import { checkContinuity } from './continuity'
 import { applyPrune, type PruneOutcome } from './dir-store'
 import { GitError } from './git'
 import { fullAppend, fullUpdate } from './full-update'
-import { incrementalAttempt, type Attempt, type Fetched } from './incremental-append'
-import { entryPath } from './layout'
+import { incrementalAttempt, type Attempt, type ReportMemo } from './incremental-append'
+import { entryPath, INDEX_DIR, onBranch } from '../site/layout'
 import { listPending, pushPending, readPending } from './pending'
 import { appendMessage } from './plan'
 import { checkAdded } from './verify'
-import { EARLIER_INDEX_SCHEMAS, INDEX_DIR, indexSchemaOf } from './manifest'
+import { EARLIER_INDEX_SCHEMAS, indexSchemaOf } from './manifest'
 import type { PruneRule } from './plan'
-import { gitReason, pushLoop, REJECTED } from './push-loop'
+import { gitReason, pushLoop } from './push-loop'
 import { readHistory, sortEntries } from './read'
 import type { HistoryEntry } from './schema'
 import { terminalSafe } from '../text/terminal'
@@ -20,8 +21,9 @@ import { itemAt, lsTree, readBlobs } from './tree'
 
 /*
  * The history on a git branch: append, prune, read. The work is split by job: `clone` (the work
- * repository, fetch and push), `branch-trees` (reading trees at a tip), `incremental-append` (one
- * attempt on a partial clone), `render-report` (README and charts from the index's summaries),
+ * repository, fetch and push), `branch-trees` (reading trees at a tip), `branch-read` (the tip as
+ * an append reads it), `incremental-append` (one attempt on a partial clone), `report-view` (what
+ * the report shows, from the index's summaries), `index-build` (the index of a write),
  * `push-loop` (retries), `verify` (what is pushed), and `full-update` (the whole-checkout path).
  */
 export { backoffMs } from './push-loop'
@@ -57,9 +59,9 @@ export async function readBranchHistory(loc: BranchLocation): Promise<HistoryEnt
  * are all stored already pushes nothing. An append reads only what it changes (see
  * docs/history.md): the trees down to each case's years, the index heads, and for the months it
  * touches their trees and month indexes; README, charts and dashboard data are rendered from the
- * index's entry summaries. A rejected push is retried on the new tip without re-rendering README
- * and charts; once landed, one more commit renders them, unless a later writer already will. The
- * first append to a branch written by an earlier version (no index, or one without summaries)
+ * index's entry summaries. A rejected push is retried on the new tip, every attempt's commit
+ * carrying the report of what that commit holds: the report of the attempt before is applied
+ * again unless the entries it shows changed, then it is rendered anew. The first append to a branch written by an earlier version (no index, or one without summaries)
  * reads it all once, moves its entries to this layout and indexes it.
  */
 export async function appendToBranch(
@@ -75,6 +77,7 @@ export async function appendToBranch(
     let parked: Map<string, string> | null = null
     let parkedAt: string | undefined
     let parkTried = false
+    const memo: ReportMemo = {}
     const landed = await pushLoop(clone, target, log, async n => {
       if (n > 1 && !parkTried && first) {
         parkTried = true
@@ -100,9 +103,9 @@ export async function appendToBranch(
       const attempt = await incrementalAttempt(
         clone,
         { ...target, parkedAt },
-        n === 1,
         log,
-        n === 1 ? fetched : null
+        n === 1 ? fetched : null,
+        memo
       )
       first ??= attempt
       return attempt
@@ -116,31 +119,6 @@ export async function appendToBranch(
       log(`history: entries folded into ${target.branch} by another writer`)
     }
     const out = landed.result.outcome
-    const ref = `refs/heads/${target.branch}`
-    const stillTip = async () =>
-      (await clone.git(['ls-remote', '--', REMOTE, ref])).split(/\s/)[0] === landed.result.commit
-    if (landed.pushed && landed.attempts > 1 && target.render && !(await stillTip())) {
-      log('history: README and charts left to the writer that pushed after this one')
-    } else if (landed.pushed && landed.attempts > 1 && target.render) {
-      // The landed commit carries entries and dashboard data but an older README: render it now.
-      const again = await incrementalAttempt(
-        clone,
-        { ...target, entries: [] },
-        true,
-        () => undefined
-      )
-      if (again.commit) {
-        try {
-          await clone.push(again.commit, again.fold)
-          landed.result.commit = again.commit
-        } catch (err) {
-          if (!(err instanceof GitError && REJECTED.test(err.output))) throw err
-          log(
-            `history: README and charts left to the writer that pushed after this one (${gitReason(err)})`
-          )
-        }
-      }
-    }
     const landedOwn = landed.pushed || parked !== null
     return {
       commit: landed.result.commit ?? landed.result.tip,
@@ -170,7 +148,7 @@ export async function checkBranchWritable(target: BranchTarget): Promise<void> {
       readHistory(clone.historyDir, { label: clone.label })
       return
     }
-    await incrementalAttempt(clone, { ...target, entries: [] }, false, () => undefined, fetched)
+    await readBranch(clone, { ...target, entries: [] }, fetched, false)
   })
 }
 
@@ -195,7 +173,7 @@ async function needsFullIndex(
     await historyTree(clone.git, root, clone.dir)
   )
   if (!found.index) return { legacy: found.entries, fetched }
-  const index = await itemAt(clone.git, root, under(clone.dir, INDEX_DIR))
+  const index = await itemAt(clone.git, root, onBranch(clone.dir, INDEX_DIR))
   const heads = index?.type === 'tree' ? await lsTree(clone.git, index.oid) : []
   const blobs = heads.filter(h => h.type === 'blob').map(h => h.oid)
   await clone.fetchObjects(blobs)

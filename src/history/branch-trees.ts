@@ -2,16 +2,14 @@ import type { BranchTarget } from './branch-target'
 import type { Clone } from './clone'
 import { HistoryError } from './errors'
 import { redactUrl, type Git } from './git'
-import { decadeOf, ENTRIES_DIR, monthOfDirs } from './layout'
-import { caseIndexPath, idsOfFiles, INDEX_DIR } from './manifest'
+import { decadeOf, ENTRIES_DIR, INDEX_DIR, monthOfDirs } from '../site/layout'
+import { idsOfFiles } from './manifest'
 import { itemAt, lsTree, lsTrees, type TreeItem } from './tree'
 
 /**
  * Reading the history's git trees at a tip, on a partial clone: where the history directory is,
  * whether it is a history branch, each case's years and months, and the trees on given paths.
  */
-
-export const under = (dir: string, rel: string): string => (dir === '.' ? rel : `${dir}/${rel}`)
 
 /** Tree levels a partial fetch takes: down to each case's list of decades (`<dir>/entries/<case>`). */
 export const partialDepth = (dir: string): number => (dir === '.' ? 0 : dir.split('/').length) + 3
@@ -149,9 +147,6 @@ export async function itemsAt(
   }
   return out
 }
-
-export const encoded = (caseId: string): string =>
-  caseIndexPath(caseId).slice(INDEX_DIR.length + 1, -5)
 
 /** A case directory's id, from the name it is stored under. */
 export function caseIdOf(encodedName: string, name: (rel: string) => string): string {

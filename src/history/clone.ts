@@ -3,7 +3,8 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import type { BranchLocation } from './branch-target'
 import { checkRepository, GitError, gitIn, type Git } from './git'
-import { branchDir, knownPrefix, knownRef, pendingPrefix } from './layout'
+import { branchDir } from '../site/layout'
+import { knownPrefix, knownRef, pendingPrefix } from './ref-names'
 import { forgetObjects, isKnown, markLocal } from './tree'
 
 /**

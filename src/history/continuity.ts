@@ -1,8 +1,8 @@
-import { under } from './branch-trees'
 import type { Clone } from './clone'
 import { HistoryError } from './errors'
 import { redactUrl } from './git'
-import { ENTRIES_DIR, knownRef } from './layout'
+import { ENTRIES_DIR, onBranch } from '../site/layout'
+import { knownRef } from './ref-names'
 import { idsOfFiles } from './manifest'
 import { itemAt, lsTree, lsTrees } from './tree'
 import { terminalSafe } from '../text/terminal'
@@ -26,7 +26,7 @@ const LISTED = 20
  */
 async function entryIdsAt(clone: Clone, commit: string): Promise<Set<string>> {
   const root = (await clone.git(['rev-parse', `${commit}^{tree}`])).trim()
-  const top = await itemAt(clone.git, root, under(clone.dir, ENTRIES_DIR))
+  const top = await itemAt(clone.git, root, onBranch(clone.dir, ENTRIES_DIR))
   const names: string[] = []
   let level = top?.type === 'tree' ? [top.oid] : []
   while (level.length > 0) {
@@ -76,7 +76,7 @@ export async function checkContinuity(
       `last pushed there: it was force-pushed, rewound or replaced since. Refusing to write, so ` +
       `nothing more is lost. Missing: ${shown}${more}. They are in ${known}, kept at ${ref}: ` +
       `restore them with \`git fetch ${url} ${ref}\` and \`git checkout FETCH_HEAD -- ` +
-      `${under(clone.dir, ENTRIES_DIR)}\` on ${branch}, committed and pushed; or, to accept ` +
+      `${onBranch(clone.dir, ENTRIES_DIR)}\` on ${branch}, committed and pushed; or, to accept ` +
       `the loss, delete that ref: \`git push ${url} --delete ${ref}\`.`
   )
 }

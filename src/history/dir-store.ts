@@ -1,12 +1,12 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { earlierEntryPaths, entryPath, serializeEntry } from './layout'
+import { earlierEntryPaths, entryPath } from '../site/layout'
 import { planAppend, selectPrune, type PruneRule } from './plan'
 import { readHistory, sortEntries } from './read'
-import type { HistoryEntry } from './schema'
-
+import { serializeEntry, type HistoryEntry } from './schema'
 import type { Render } from './render-hook'
 import { checkInside, writeInside } from '../safe-write'
+import { writeSite } from '../site/site'
 
 export interface AppendOutcome {
   /** Ids written by this call. */
@@ -117,7 +117,7 @@ export async function appendToDir(options: {
 }): Promise<AppendOutcome> {
   const outcome = applyAppend(options.dir, options.entries)
   if (options.render && outcome.added.length > 0) {
-    await options.render.full(path.resolve(options.dir), outcome.all)
+    writeSite(options.dir, await options.render.full(outcome.all), true)
   }
   return outcome
 }
@@ -130,7 +130,7 @@ export async function pruneDir(options: {
 }): Promise<PruneOutcome> {
   const outcome = applyPrune(options.dir, options.rule, options.dryRun ?? false)
   if (options.render && !options.dryRun && outcome.removed.length > 0) {
-    await options.render.full(path.resolve(options.dir), outcome.all)
+    writeSite(options.dir, await options.render.full(outcome.all), true)
   }
   return outcome
 }

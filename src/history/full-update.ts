@@ -1,80 +1,94 @@
-import * as fs from 'node:fs'
-import * as path from 'node:path'
 import type { BranchAppend, BranchTarget } from './branch-target'
 import { caseIdOf, caseTrees, checkHistoryBranch, historyTree, monthsUnder } from './branch-trees'
 import type { Clone } from './clone'
-import { applyAppend, type AppendOutcome } from './dir-store'
-import {
-  caseIndexPath,
-  idsOfFiles,
-  INDEX_DIR,
-  INDEX_SCHEMA,
-  monthIndexPath,
-  serializeIndex,
-  summaryOf,
-  type CaseIndex,
-  type MonthIndex
-} from './manifest'
-import { ENTRIES_DIR, entryPath, monthDir } from './layout'
-import { toRanges } from './month-ranges'
-import { appendMessage } from './plan'
 import { checkContinuity } from './continuity'
+import { applyAppend, type AppendOutcome } from './dir-store'
+import { indexCase, type MonthInput } from './index-build'
+import { summaryOf } from './manifest'
+import { appendMessage } from './plan'
 import { pushLoop } from './push-loop'
 import type { HistoryEntry } from './schema'
-import { lsTree, lsTrees } from './tree'
-import { writeInside } from '../safe-write'
+import {
+  editTree,
+  fileChanges,
+  flushObjects,
+  lsTree,
+  lsTrees,
+  writeTree,
+  type TreeChanges
+} from './tree'
+import { ENTRIES_DIR, entryPath, INDEX_DIR, isReplaced, monthDir, onBranch } from '../site/layout'
+import type { Site } from '../site/site'
 
 /**
- * Writes the index of a checked-out history: one file per case and month, from the trees of
- * `entries/` as staged and the summaries of `all`, the entries read from them. Returns nothing;
- * the files are written into the work tree.
+ * The index of a checked-out history, afresh: one file per case and month, from the trees of
+ * `entries/` in `root` (the work tree as staged) and the summaries of `all`, the entries read.
  */
-async function writeIndexFiles(clone: Clone, all: HistoryEntry[]): Promise<void> {
-  const { git, historyDir, dir } = clone
-  fs.rmSync(path.join(historyDir, INDEX_DIR), { recursive: true, force: true })
-  await git(['add', '-A', '-f', '--', '.'])
-  const root = (await git(['write-tree'])).trim()
+async function indexFiles(clone: Clone, root: string, all: HistoryEntry[]): Promise<Site> {
+  const { git, dir, label } = clone
   const trees = await caseTrees(git, await historyTree(git, root, dir))
   const byPath = new Map(all.map(e => [entryPath(e), e]))
+  const files: Site = new Map()
   for (const [enc, caseTree] of trees) {
-    const caseId = caseIdOf(enc, rel => `${clone.label}/${rel}`)
-    const months = await monthsUnder(clone, caseTree, `${clone.label}/${ENTRIES_DIR}/${enc}`)
-    let count = 0
+    const caseId = caseIdOf(enc, rel => `${label}/${rel}`)
+    const months = await monthsUnder(clone, caseTree, `${label}/${ENTRIES_DIR}/${enc}`)
     await lsTrees(
       git,
       [...months.values()].map(m => m.oid)
     )
+    const inputs: MonthInput[] = []
     for (const [month, { oid: tree }] of months) {
-      const files = (await lsTree(git, tree)).map(i => i.name)
-      count += files.length
-      const entries = idsOfFiles(files)
-      const summaries = Object.fromEntries(
-        files.map(f => {
+      const names = (await lsTree(git, tree)).map(i => i.name)
+      const summaries = new Map(
+        names.map(f => {
           const rel = `${ENTRIES_DIR}/${enc}/${monthDir(month)}/${f}`
           const entry = byPath.get(rel)
           if (!entry) throw new Error(`internal error: ${rel} was not read`)
           return [f, summaryOf(entry)]
         })
       )
-      const index: MonthIndex = { schema: INDEX_SCHEMA, caseId, month, tree, entries, summaries }
-      writeInside(historyDir, monthIndexPath(caseId, month), serializeIndex(index))
+      inputs.push({ month, tree, files: names, added: 0, expected: null, summaries })
     }
-    const head: CaseIndex = {
-      schema: INDEX_SCHEMA,
-      caseId,
-      tree: caseTree,
-      entries: count,
-      missing: 0,
-      months: toRanges(months.keys())
+    for (const [rel, bytes] of indexCase(caseId, caseTree, null, inputs).files) {
+      files.set(rel, bytes)
     }
-    writeInside(historyDir, caseIndexPath(caseId), serializeIndex(head))
   }
+  return files
+}
+
+/**
+ * What a whole write changes beyond the entries: the index rebuilt (its directory replaced), and
+ * the whole site with the charts and month data it no longer holds removed.
+ */
+async function siteChanges(clone: Clone, root: string, index: Site, site: Site | null) {
+  const { git, dir } = clone
+  const changes: TreeChanges = new Map([[INDEX_DIR, null]])
+  if (site) {
+    const listed = await git([
+      'ls-tree',
+      '-r',
+      '-z',
+      '--name-only',
+      root,
+      '--',
+      onBranch(dir, 'charts'),
+      onBranch(dir, 'data')
+    ])
+    for (const file of listed.split('\0').filter(Boolean)) {
+      const rel = dir === '.' ? file : file.slice(dir.length + 1)
+      if (isReplaced(rel) && !site.has(rel)) changes.set(rel, null)
+    }
+  }
+  for (const [rel, blob] of await fileChanges(git, index)) changes.set(rel, blob)
+  for (const [rel, blob] of await fileChanges(git, site ?? new Map())) changes.set(rel, blob)
+  return new Map([...changes].map(([rel, c]) => [onBranch(dir, rel), c]))
 }
 
 /**
  * One read-modify-push transaction on a full checkout, repeated on a fresh tip while pushes are
- * rejected: reads and validates the whole history, applies `change`, renders everything, rebuilds
- * the index, and stages with `add -f`, so no ignore rule can leave a file out.
+ * rejected: reads and validates the whole history, applies `change` to the entries and stages
+ * them with `add -f` (no ignore rule can leave a file out), then applies the index and the whole
+ * site as tree edits.
  */
 export async function fullUpdate(
   clone: Clone,
@@ -95,10 +109,12 @@ export async function fullUpdate(
     }
     const c = change(historyDir, label)
     if (!c.changed) return { tip, commit: null }
-    if (target.render) await target.render.full(historyDir, c.all)
-    await writeIndexFiles(clone, c.all)
     await git(['add', '-A', '-f', '--', '.'])
-    const tree = (await git(['write-tree'])).trim()
+    const staged = (await git(['write-tree'])).trim()
+    const site = target.render ? await target.render.full(c.all) : null
+    const changes = await siteChanges(clone, staged, await indexFiles(clone, staged, c.all), site)
+    const tree = (await editTree(git, staged, changes)) ?? writeTree(git, [])
+    await flushObjects(git)
     const commit = (
       await git(['commit-tree', tree, ...(tip ? ['-p', tip] : []), '-m', c.message])
     ).trim()

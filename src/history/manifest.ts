@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { HistoryError, describeIssues } from './errors'
 import { roundMicros } from './from-result'
-import { decodeSegment, encodeSegment, monthDir } from './layout'
+import { decodeSegment } from '../site/layout'
 import { upgradeEntry } from './migrate'
 import { MONTH_RANGE } from './month-ranges'
 import type { HistoryEntry } from './schema'
@@ -23,7 +23,6 @@ export const EARLIER_INDEX_SCHEMAS: readonly string[] = [
   'gnes-latency-bench/history-index@1',
   'gnes-latency-bench/history-index@2'
 ]
-export const INDEX_DIR = 'index'
 
 const MONTH = /^\d{4}-\d{2}$/
 const oid = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
@@ -113,11 +112,6 @@ export function monthSummaries(file: string, index: MonthIndex): Map<string, His
   }
   return out
 }
-
-export const caseIndexPath = (caseId: string): string =>
-  `${INDEX_DIR}/${encodeSegment(caseId)}.json`
-export const monthIndexPath = (caseId: string, month: string): string =>
-  `${INDEX_DIR}/${encodeSegment(caseId)}/${monthDir(month)}.json`
 
 export const serializeIndex = (index: CaseIndex | MonthIndex): string =>
   `${JSON.stringify(index)}\n`

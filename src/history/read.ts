@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { HistoryError } from './errors'
-import { earlierEntryPaths, ENTRIES_DIR, entryPath } from './layout'
+import { earlierEntryPaths, ENTRIES_DIR, entryPath } from '../site/layout'
 import { upgradeEntry } from './migrate'
 import type { HistoryEntry } from './schema'
 

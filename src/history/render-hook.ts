@@ -1,3 +1,4 @@
+import type { Site } from '../site/site'
 import type { HistoryEntry } from './schema'
 
 /** One case as the report needs it: its newest entries, not the whole history. */
@@ -15,28 +16,21 @@ export interface CaseView {
 
 /**
  * What a write asks of the render stage, so README, charts and dashboard land in the same commit
- * as the entries. An append on a branch calls `report` and `mergeMonthData` only, with entry
- * summaries: their inputs do not grow with the history. `full` renders from the whole history (a
- * plain directory, a prune, the first append of this version to an older branch).
+ * as the entries. Each call returns files as a value (paths from site/layout.ts); the store
+ * applies them. An append on a branch calls `report` and `monthData` only, with entry summaries:
+ * their inputs do not grow with the history. `full` renders from the whole history (a plain
+ * directory, a prune, the first append of this version to an older branch).
  */
 export interface Render {
   /** How many of each case's newest entries `report` needs. */
   recent: number
-  /** README, charts and the dashboard's pages and case list, into `dir`. */
-  report(dir: string, cases: CaseView[]): Promise<void>
-  /** Path of the dashboard's data file of a case and month, relative to the history directory. */
-  monthDataPath(caseId: string, month: string): string
+  /** README, charts and the dashboard's pages and case list. */
+  report(cases: CaseView[]): Promise<Site>
   /**
-   * That file's text with `added` merged into its `previous` text (null when it is new). An
-   * append on a branch passes null and the month's every entry summary, so it fetches no data.
+   * The dashboard data of one case and month (the file at `monthDataPath`), from every entry of
+   * it: on a branch the month's summaries, so no data file is fetched and each heals itself.
    */
-  mergeMonthData(
-    file: string,
-    caseId: string,
-    month: string,
-    previous: string | null,
-    added: HistoryEntry[]
-  ): string
-  /** Everything, from the whole history, into `dir`. */
-  full(dir: string, all: HistoryEntry[]): Promise<void>
+  monthData(caseId: string, month: string, entries: HistoryEntry[]): Buffer
+  /** Everything, from the whole history: a whole site (see `writeSite`). */
+  full(all: HistoryEntry[]): Promise<Site>
 }

@@ -66,3 +66,8 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
 /** Entries of one case and profile key form a series: what is charted and compared together. */
 export const seriesKey = (e: { caseId: string; profile: Profile }): string =>
   `${e.caseId}/${profileKey(e.profile)}`
+
+/** The bytes stored for an entry: compact JSON, one line, so per-request samples stay small. */
+export function serializeEntry(entry: HistoryEntry): string {
+  return `${JSON.stringify(entry)}\n`
+}

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { checkSitePath } from '../site/site'
 import type { Git } from './git'
 
 /**
@@ -124,6 +125,16 @@ function queue(git: Git, type: 'blob' | 'tree', body: Buffer): string {
 /** Queues a blob (written by the next `flushObjects`); returns its id. */
 export const writeBlob = async (git: Git, content: string | Buffer): Promise<string> =>
   queue(git, 'blob', typeof content === 'string' ? Buffer.from(content, 'utf8') : content)
+
+/**
+ * Files of the history directory (path → bytes: a rendered site, index files) as tree changes,
+ * each a blob queued for the next `flushObjects`. A path that would leave the directory is refused.
+ */
+export async function fileChanges(git: Git, files: Map<string, Buffer>): Promise<TreeChanges> {
+  const changes: TreeChanges = new Map()
+  for (const [rel, bytes] of files) changes.set(checkSitePath(rel), await writeBlob(git, bytes))
+  return changes
+}
 
 /** Git's order of tree items: by name, a tree's name compared as if it ended with `/`. */
 const sortKey = (i: TreeItem): Buffer => Buffer.from(i.type === 'tree' ? `${i.name}/` : i.name)

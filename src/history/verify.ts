@@ -1,4 +1,4 @@
-import { under } from './branch-trees'
+import { onBranch } from '../site/layout'
 import type { Git } from './git'
 import { itemAt } from './tree'
 
@@ -16,7 +16,7 @@ export async function checkAdded(
   where = 'the tree to push'
 ): Promise<void> {
   for (const [rel, blob] of added) {
-    const item = await itemAt(git, root, under(dir, rel))
+    const item = await itemAt(git, root, onBranch(dir, rel))
     if (item?.oid !== blob) throw new Error(`internal error: ${rel} is not in ${where}`)
   }
 }

@@ -1,5 +1,5 @@
 import type { Render } from '../history'
-import { mergeMonthData, monthDataPath, renderReport, renderStatic } from '../render'
+import { monthData, reportSite, wholeSite } from '../render'
 import { resolveTopology } from '../topology/load'
 import type { Topology } from '../topology/schema'
 
@@ -26,7 +26,7 @@ interface RenderSettings {
   profilesPerCase?: number
 }
 
-/** README, charts and dashboard into the history directory, in the same write as the entries. */
+/** README, charts and dashboard for the history directory, in the same write as the entries. */
 export function renderHook(s: RenderSettings): Render {
   const options = {
     topologies: knownTopologies(s.topologies),
@@ -36,14 +36,9 @@ export function renderHook(s: RenderSettings): Render {
   }
   return {
     recent: s.maxEntries * (s.profilesPerCase ?? 1),
-    async report(outDir, cases) {
-      await renderStatic({ ...options, outDir, cases })
-    },
-    monthDataPath,
-    mergeMonthData: (file, caseId, month, previous, added) =>
-      mergeMonthData(file, caseId, month, previous, added, s.repositoryUrl),
-    async full(outDir, entries) {
-      await renderReport({ ...options, outDir, entries })
-    }
+    report: cases => reportSite({ ...options, cases }),
+    monthData: (caseId, month, entries) =>
+      Buffer.from(monthData(caseId, month, entries, s.repositoryUrl)),
+    full: entries => wholeSite({ ...options, entries })
   }
 }

@@ -1,7 +1,6 @@
-import { z } from 'zod'
 import type { Profile } from '../client/profile'
 import { roundMicros } from '../history/from-result'
-import { encodeSegment, monthDir } from '../history/layout'
+import { encodeSegment } from '../site/layout'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtTime, versionLabel } from './format'
@@ -10,51 +9,35 @@ import { hopMetrics } from './metrics'
 
 const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@2'
 
-/** Files of the dashboard, relative to the output directory, copied from templates/dashboard. */
-export const DASHBOARD_ASSETS = [
-  'index.html',
-  'dashboard/app.js',
-  'dashboard/style.css',
-  'dashboard/vendor/vega.min.js',
-  'dashboard/vendor/vega-lite.min.js',
-  'dashboard/vendor/vega-embed.min.js',
-  'dashboard/vendor/LICENSES.txt'
-] as const
-
 /** What the page shows of one entry: no samples or per-run summaries, to keep the data small. */
-const DashboardEntrySchema = z.object({
-  id: z.string(),
+interface DashboardEntry {
+  id: string
   /** The entry's series (`<case id>/<profile key>`): a case's month file holds all its profiles. */
-  series: z.string(),
-  version: z.string(),
-  built: z.string(),
-  evaluated: z.string(),
-  origin: z.enum(['bench', 'legacy']),
-  ref: z.string(),
-  commit: z.string(),
-  url: z.string().nullable(),
-  message: z.string(),
-  best: z.record(z.number()),
-  dataRateMBps: z.number().nullable(),
-  legacyMBps: z.number().nullable(),
+  series: string
+  version: string
+  built: string
+  evaluated: string
+  origin: 'bench' | 'legacy'
+  ref: string
+  commit: string
+  url: string | null
+  message: string
+  best: Record<string, number>
+  dataRateMBps: number | null
+  legacyMBps: number | null
   /** A sweep's steps (percentiles only) and maximum throughput; null for other profiles. */
-  sweep: z
-    .object({
-      maxThroughput: z.number().nullable(),
-      points: z.array(
-        z.object({
-          offered: z.number(),
-          achieved: z.number(),
-          p50: z.number(),
-          p99: z.number(),
-          errors: z.number(),
-          sustained: z.boolean()
-        })
-      )
-    })
-    .nullable()
-})
-type DashboardEntry = z.infer<typeof DashboardEntrySchema>
+  sweep: {
+    maxThroughput: number | null
+    points: {
+      offered: number
+      achieved: number
+      p50: number
+      p99: number
+      errors: number
+      sustained: boolean
+    }[]
+  } | null
+}
 
 function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry {
   const ref = commitRef(e, repositoryUrl)
@@ -85,15 +68,6 @@ function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry
     }
   }
 }
-
-/** One case and month of the dashboard's data (`data/<case>/<DDD0>s/<YYYY>/<MM>.js`), newest first. */
-const MonthDataSchema = z.object({
-  schema: z.literal(DASHBOARD_SCHEMA),
-  caseId: z.string(),
-  month: z.string().regex(/^\d{4}-\d{2}$/),
-  entries: z.array(DashboardEntrySchema)
-})
-type MonthData = z.infer<typeof MonthDataSchema>
 
 /** One series of the page's selector: a case under one load profile. */
 interface DashboardCase {
@@ -136,18 +110,6 @@ const script = (fn: string, payload: unknown): string =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029')});\n`
 
-/** `data/<case>/<DDD0>s/<YYYY>/<MM>.js`: under its decade and year, so no directory grows with the history. */
-export const monthDataPath = (caseId: string, month: string): string =>
-  `data/${encodeSegment(caseId)}/${monthDir(month)}.js`
-
-/**
- * Month data files as renderReport names them, so files of pruned months can be removed; the
- * other forms are the layouts before the decade level (`data/<case>/<YYYY>/<MM>.js`) and before
- * the year level (`data/<case>/<YYYY-MM>.js`), removed the same way.
- */
-export const MONTH_DATA_FILE =
-  /^data\/[A-Za-z0-9._~-]+\/(\d{3}0s\/\d{4}\/\d{2}|\d{4}\/\d{2}|\d{4}-\d{2})\.js$/
-
 const newestFirst = (a: DashboardEntry, b: DashboardEntry): number =>
   a.built < b.built
     ? 1
@@ -161,39 +123,19 @@ const newestFirst = (a: DashboardEntry, b: DashboardEntry): number =>
             ? -1
             : 1
 
-function parseMonthData(file: string, text: string): MonthData {
-  const m = /^window\.glbData\.month\(([\s\S]*)\);\n?$/.exec(text)
-  let raw: unknown
-  try {
-    raw = m ? JSON.parse(m[1]) : undefined
-  } catch {
-    raw = undefined
-  }
-  const parsed = MonthDataSchema.safeParse(raw)
-  if (!parsed.success)
-    throw new Error(`${file}: not dashboard data this version wrote; remove it to rebuild it`)
-  return parsed.data
-}
-
 /**
- * The month's data file with `added` merged into its previous text (null when new): an append
- * rewrites one small file per case and month, never one that grows with the whole history.
+ * One case and month of the dashboard's data (`monthDataPath`), every profile's entries newest
+ * first: an append rewrites one small file per case and month, never one that grows with the
+ * whole history.
  */
-export function mergeMonthData(
-  file: string,
+export function monthData(
   caseId: string,
   month: string,
-  previous: string | null,
-  added: HistoryEntry[],
+  entries: HistoryEntry[],
   repositoryUrl?: string
 ): string {
-  const old = previous === null ? [] : parseMonthData(file, previous).entries
-  const ids = new Set(added.map(e => e.id))
-  const entries = [
-    ...old.filter(e => !ids.has(e.id)),
-    ...added.map(e => dashboardEntry(e, repositoryUrl))
-  ].sort(newestFirst)
-  return script('month', { schema: DASHBOARD_SCHEMA, caseId, month, entries })
+  const shown = entries.map(e => dashboardEntry(e, repositoryUrl)).sort(newestFirst)
+  return script('month', { schema: DASHBOARD_SCHEMA, caseId, month, entries: shown })
 }
 
 /**

@@ -1,11 +1,21 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { profileKey, profileLabel, type Profile } from '../client/profile'
-import { monthOf } from '../history/layout'
 import { toRanges } from '../history/month-ranges'
 import type { CaseView } from '../history/render-hook'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
+import {
+  CASES_DATA,
+  chartPath,
+  CHARTS_SCRIPT,
+  DASHBOARD_ASSETS,
+  DASHBOARD_PAGE,
+  monthDataPath,
+  monthOf,
+  README
+} from '../site/layout'
+import { writeSite, type Site } from '../site/site'
 import type { Topology } from '../topology/schema'
 import {
   CHART_TEMPLATE_NAMES,
@@ -14,31 +24,21 @@ import {
   seriesCharts,
   ENTRY_AXIS_TITLE
 } from './charts'
-import {
-  casesScript,
-  chartsScript,
-  DASHBOARD_ASSETS,
-  dashboardCase,
-  mergeMonthData,
-  MONTH_DATA_FILE,
-  monthDataPath
-} from './dashboard'
+import { casesScript, chartsScript, dashboardCase, monthData } from './dashboard'
 import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
 import type { Series } from './series'
-import { checkInside, writeInside } from '../safe-write'
 
 export { jobSummary } from './summary'
 export { topologyMermaid } from './mermaid'
 export { templateProblem } from './readme'
-export { mergeMonthData, monthDataPath } from './dashboard'
+export { monthData } from './dashboard'
 
 interface RenderOptions {
   entries: HistoryEntry[]
   /** Topologies by case id; a case without one gets no diagram. */
   topologies: Record<string, Topology>
-  outDir: string
   /** A user's Handlebars README template; templates/README.template.md when absent. */
   template?: string
   /** Rows per series in the README tables and points in the static charts (newest first). */
@@ -47,7 +47,7 @@ interface RenderOptions {
   repositoryUrl?: string
 }
 
-type StaticOptions = Omit<RenderOptions, 'entries'> & { cases: CaseView[] }
+type ReportOptions = Omit<RenderOptions, 'entries'> & { cases: CaseView[] }
 
 /**
  * Ends the README and heads the dashboard: how `render` tells our own files from a user's README.md
@@ -58,7 +58,7 @@ export const GENERATED_MARKER =
 
 /** Files in `dir` that exist but were not written by us (they lack the marker). */
 export function foreignFiles(dir: string): string[] {
-  return ['README.md', 'index.html'].filter(name => {
+  return [README, DASHBOARD_PAGE].filter(name => {
     const file = path.join(dir, name)
     return fs.existsSync(file) && !fs.readFileSync(file, 'utf8').includes(GENERATED_MARKER)
   })
@@ -94,21 +94,11 @@ function byCase(entries: readonly HistoryEntry[]): [string, HistoryEntry[]][] {
     .map(([id, list]) => [id, newestFirst(list)])
 }
 
-const CHART_FILE = /^case-[\w.-]+-(roundtrip|rate|hops|latency|curve|throughput)\.(svg|vl\.json)$/
-
-function writer(outDir: string, written: string[]) {
-  // Names derive from case ids (slugs by schema); nothing may land outside outDir regardless,
-  // through a name or through a linked subdirectory.
-  return (rel: string, content: string | Buffer): void => {
-    written.push(writeInside(outDir, rel, content))
-  }
-}
-
 /**
  * The series of each case's newest entries. A view that holds the whole case gives exact counts;
  * otherwise older entries of a series may lie beyond it, so its count is unknown.
  */
-function seriesOf(o: StaticOptions, templates: ReturnType<typeof loadChartTemplates>): Series[] {
+function seriesOf(o: ReportOptions, templates: ReturnType<typeof loadChartTemplates>): Series[] {
   return [...o.cases]
     .sort((a, b) => compareCaseIds(a.id, b.id))
     .flatMap(view => {
@@ -136,10 +126,10 @@ function seriesOf(o: StaticOptions, templates: ReturnType<typeof loadChartTempla
 }
 
 /**
- * Writes what depends only on each case's newest entries: README.md, charts/*.svg with their
- * Vega-Lite specs, the dashboard page and its series list. Returns the absolute paths written.
+ * What depends only on each case's newest entries: README.md, charts/*.svg with their Vega-Lite
+ * specs, the dashboard page and its series list.
  */
-export async function renderStatic(o: StaticOptions): Promise<string[]> {
+export async function reportSite(o: ReportOptions): Promise<Site> {
   if (!Number.isInteger(o.maxEntries) || o.maxEntries < 1) {
     throw new Error(`max-entries must be a whole number of at least 1, got ${o.maxEntries}`)
   }
@@ -148,30 +138,31 @@ export async function renderStatic(o: StaticOptions): Promise<string[]> {
     o.template ?? assetPath('templates', 'README.template.md'),
     'utf8'
   )
-  const written: string[] = []
-  const write = writer(o.outDir, written)
+  const site: Site = new Map()
+  const put = (rel: string, content: string | Buffer): void => {
+    site.set(rel, typeof content === 'string' ? Buffer.from(content) : content)
+  }
   const series = seriesOf(o, templates)
 
   for (const s of series) {
     for (const chart of s.charts) {
-      write(`charts/${chart.name}.vl.json`, `${JSON.stringify(chart.spec, null, 2)}\n`)
-      write(`charts/${chart.name}.svg`, await renderSvg(chart.spec))
+      put(chartPath(chart.name, 'vl.json'), `${JSON.stringify(chart.spec, null, 2)}\n`)
+      put(chartPath(chart.name, 'svg'), await renderSvg(chart.spec))
     }
   }
-  removeStaleCharts(o.outDir, written)
 
   const context = readmeContext(series, o.topologies, o.repositoryUrl)
-  write('README.md', `${renderReadme(readmeTemplate, context).trimEnd()}\n\n${GENERATED_MARKER}\n`)
+  put(README, `${renderReadme(readmeTemplate, context).trimEnd()}\n\n${GENERATED_MARKER}\n`)
 
   const shipped = assetPath('templates', 'dashboard')
   for (const rel of DASHBOARD_ASSETS)
-    write(rel, fs.readFileSync(path.join(shipped, rel.replace(/^dashboard\//, ''))))
-  write(
-    'dashboard/charts.js',
+    put(rel, fs.readFileSync(path.join(shipped, rel.replace(/^dashboard\//, ''))))
+  put(
+    CHARTS_SCRIPT,
     chartsScript(Object.fromEntries(CHART_TEMPLATE_NAMES.map(n => [n, templates[n]])))
   )
-  write(
-    'data/cases.js',
+  put(
+    CASES_DATA,
     casesScript(
       series.map(s =>
         dashboardCase({
@@ -194,17 +185,16 @@ export async function renderStatic(o: StaticOptions): Promise<string[]> {
         : 'Latency benchmark'
     )
   )
-  return written
+  return site
 }
 
 /**
- * Writes the whole report from the whole history: renderStatic plus one dashboard data file per
- * case and month, holding every profile's entries (files of months no longer in the history are
- * removed). Returns the paths written.
+ * The whole site from the whole history: reportSite plus one dashboard data file per case and
+ * month, holding every profile's entries.
  */
-export async function renderReport(o: RenderOptions): Promise<string[]> {
+export async function wholeSite(o: RenderOptions): Promise<Site> {
   const groups = byCase(o.entries)
-  const written = await renderStatic({
+  const site = await reportSite({
     ...o,
     cases: groups.map(([id, entries]) => ({
       id,
@@ -213,8 +203,6 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
       months: [...new Set(entries.map(e => monthOf(e.timestampEval)))].sort().reverse()
     }))
   })
-  const write = writer(o.outDir, written)
-  const data = new Set<string>()
   for (const [id, entries] of groups) {
     const months = new Map<string, HistoryEntry[]>()
     for (const e of entries) {
@@ -222,33 +210,16 @@ export async function renderReport(o: RenderOptions): Promise<string[]> {
       months.set(m, [...(months.get(m) ?? []), e])
     }
     for (const [month, list] of months) {
-      const rel = monthDataPath(id, month)
-      data.add(rel)
-      write(rel, mergeMonthData(rel, id, month, null, list, o.repositoryUrl))
+      site.set(monthDataPath(id, month), Buffer.from(monthData(id, month, list, o.repositoryUrl)))
     }
   }
-  removeStaleData(o.outDir, data)
-  return written
+  return site
 }
 
-/** Charts of cases no longer in the history would linger on gh-pages; only our own names go. */
-function removeStaleCharts(outDir: string, keep: readonly string[]): void {
-  const dir = path.join(outDir, 'charts')
-  if (!fs.existsSync(dir)) return
-  const kept = new Set(keep.map(f => path.resolve(f)))
-  for (const name of fs.readdirSync(dir)) {
-    const file = path.resolve(dir, name)
-    if (CHART_FILE.test(name) && !kept.has(file)) fs.rmSync(checkInside(outDir, file))
-  }
-}
-
-/** Month data files of pruned months or cases, and of the older layout; only files named as ours go. */
-function removeStaleData(outDir: string, keep: Set<string>): void {
-  const data = path.join(outDir, 'data')
-  if (!fs.existsSync(data)) return
-  for (const d of fs.readdirSync(data, { withFileTypes: true, recursive: true })) {
-    if (!d.isFile()) continue
-    const rel = path.relative(outDir, path.join(d.parentPath, d.name)).split(path.sep).join('/')
-    if (MONTH_DATA_FILE.test(rel) && !keep.has(rel)) fs.rmSync(checkInside(outDir, rel))
-  }
+/**
+ * The whole site written into `outDir` (the render command's preview): charts and month data
+ * files of vanished cases and pruned months there are removed. Returns the paths written.
+ */
+export async function renderReport(o: RenderOptions & { outDir: string }): Promise<string[]> {
+  return writeSite(o.outDir, await wholeSite(o), true)
 }

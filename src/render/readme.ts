@@ -9,6 +9,7 @@ import { escapeMarkdownText, inlineCode } from '../text/escape'
 import { markdownTable, sweepTable } from './table'
 import { profileLabel } from '../client/profile'
 import type { Series } from './series'
+import { chartPath } from '../site/layout'
 
 interface ReadmeSeries {
   key: string
@@ -156,7 +157,10 @@ export function readmeContext(
         series: own.map(s => ({
           key: s.key,
           label: profileLabel(s.profile, generic(s)),
-          charts: s.charts.map(ch => ({ alt: CHART_ALT[ch.kind], file: `charts/${ch.name}.svg` })),
+          charts: s.charts.map(ch => ({
+            alt: CHART_ALT[ch.kind],
+            file: chartPath(ch.name, 'svg')
+          })),
           table:
             s.profile.kind === 'sweep'
               ? sweepTable(s.shown, repositoryUrl)

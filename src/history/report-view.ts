@@ -1,12 +1,10 @@
-import * as fs from 'node:fs'
-import * as os from 'node:os'
-import * as path from 'node:path'
+import { monthIndexPath } from '../site/layout'
 import type { Clone } from './clone'
 import { HistoryError } from './errors'
-import { monthIndexPath, MonthIndexSchema, monthSummaries, parseIndex } from './manifest'
-import type { CaseView, Render } from './render-hook'
+import { MonthIndexSchema, monthSummaries, parseIndex } from './manifest'
+import type { CaseView } from './render-hook'
 import type { HistoryEntry } from './schema'
-import { readBlobs, writeBlob } from './tree'
+import { readBlobs } from './tree'
 
 /** One case as the report reads it from the index. */
 export interface ReportCase {
@@ -23,17 +21,17 @@ export interface ReportCase {
 export type Locate = (paths: string[]) => Promise<Map<string, string>>
 
 /**
- * Renders README, charts and pages from the entry summaries of each case's newest months, read
- * from the month indexes a month at a time (one fetch per round for every case still short) until
- * they hold `render.recent` entries; no entry file is read. Returns path → blob id of the files.
+ * What the report shows of each case: the entry summaries of its newest months, read from the
+ * month indexes a month at a time (one fetch per round for every case still short) until they
+ * hold `recent` entries; no entry file is read.
  */
-export async function renderReport(
+export async function reportViews(
   clone: Clone,
   cases: ReportCase[],
-  render: Render,
+  recent: number,
   name: (rel: string) => string,
   locate: Locate
-): Promise<Map<string, string>> {
+): Promise<CaseView[]> {
   const reading = cases.map(c => {
     const months = [...new Set([...c.months, ...c.known.keys()])].sort().reverse()
     const view: CaseView = { id: c.caseId, recent: [], total: c.total, months }
@@ -42,7 +40,7 @@ export async function renderReport(
   for (;;) {
     const wanted: { r: (typeof reading)[number]; month: string; path: string }[] = []
     for (const r of reading) {
-      while (r.view.recent.length < render.recent && r.next < r.view.months.length) {
+      while (r.view.recent.length < recent && r.next < r.view.months.length) {
         const month = r.view.months[r.next++]
         const known = r.c.known.get(month)
         if (known) {
@@ -72,23 +70,16 @@ export async function renderReport(
       r.view.recent.push(...monthSummaries(file, index).values())
     }
   }
-
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-report-'))
-  try {
-    await render.report(
-      scratch,
-      reading.map(r => r.view)
-    )
-    const files = fs
-      .readdirSync(scratch, { recursive: true, withFileTypes: true })
-      .filter(d => d.isFile())
-      .map(d => path.relative(scratch, path.join(d.parentPath, d.name)).split(path.sep).join('/'))
-    const out = new Map<string, string>()
-    // Queued with the append's other objects, as bytes: written by its one flush.
-    for (const f of files)
-      out.set(f, await writeBlob(clone.git, fs.readFileSync(path.join(scratch, f))))
-    return out
-  } finally {
-    fs.rmSync(scratch, { recursive: true, force: true })
-  }
+  return reading.map(r => r.view)
 }
+
+/**
+ * What a report rendered from `views` shows, as a key: a retry whose views give the same key
+ * applies the site it rendered before (an entry's summary never changes under its id).
+ */
+export const viewsKey = (views: CaseView[]): string =>
+  JSON.stringify(
+    views
+      .map(v => [v.id, v.total, v.months, v.recent.map(e => e.id).sort()] as const)
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+  )
