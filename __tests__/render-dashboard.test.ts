@@ -342,3 +342,38 @@ test('the data appends write, month by month on a branch, is what the page shows
     await filePage.close()
   }
 })
+
+test('a step in the history: listed under recent changes and ruled on the headline trend', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-dashboard-steps-'))
+  const entries = Array.from({ length: 40 }, (_, i) =>
+    benchEntry(i, '1', {
+      best: { ...benchEntry(i).best, roundtrip: (i >= 30 ? 0.11 : 0.1) * (1 + ((i * 7) % 5) / 500) }
+    })
+  )
+  await renderReport({ entries, topologies: {}, outDir: dir, maxEntries: 50 })
+  const { page: filePage, errors } = await openFile(dir, '1/burst')
+  try {
+    const changes = await filePage.locator('#changes li.slower').allTextContents()
+    expect(changes).toHaveLength(1)
+    expect(changes[0]).toMatch(
+      /^Case 1 — burst.*: step \+10\.\d % \[.*\] between 000001d and 000001e/
+    )
+    expect(
+      await filePage
+        .locator('#trend .mark-rule.role-mark path, #trend .mark-rule.role-mark line')
+        .count()
+    ).toBe(1)
+    // Another metric of the series has no change points of its own: no rule.
+    await filePage.selectOption('#metric', 'f:send')
+    await filePage.waitForSelector('body[data-rendered="1/burst/f:send"]')
+    expect(
+      await filePage
+        .locator('#trend .mark-rule.role-mark path, #trend .mark-rule.role-mark line')
+        .count()
+    ).toBe(0)
+    expect(errors).toEqual([])
+  } finally {
+    await filePage.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -69,9 +69,10 @@ describe('README from the legacy import', () => {
     })
   })
 
-  test('has the old page structure: set-up, how to run, metrics, then a section per case', () => {
+  test('has the old page structure after the recent changes: set-up, how to run, metrics, then a section per case', () => {
     const headings = readme.match(/^## .*/gm)
     expect(headings).toEqual([
+      '## Recent changes',
       '## Set-up',
       '## How to run it',
       '## Metrics',
@@ -281,5 +282,55 @@ describe("an append's render, from each case's newest entries only", () => {
       ['1/minimal@0.5', ['2025-12..2026-01'], 40],
       ['1/burst', ['2025-12..2026-01'], 40]
     ])
+  })
+})
+
+describe('change points in the report', () => {
+  /** 40 burst entries of case 1, the roundtrip 10 % higher from the 30th on, a little noise. */
+  const stepped = Array.from({ length: 40 }, (_, i) =>
+    benchEntry(i, '1', {
+      best: { ...benchEntry(i).best, roundtrip: (i >= 30 ? 0.11 : 0.1) * (1 + ((i * 7) % 5) / 500) }
+    })
+  )
+
+  test('the README lists the step with its size, interval and commits; its chart marks it', async () => {
+    const site = await reportSite({
+      cases: [{ id: '1', recent: stepped, total: 40, months: ['2026-01'] }],
+      topologies,
+      maxEntries: 50
+    })
+    const readme = site.get('README.md')!.toString()
+    const table = readme.slice(readme.indexOf('## Recent changes'), readme.indexOf('## Set-up'))
+    const rows = table.split('\n').filter(l => l.startsWith('| 1 '))
+    expect(rows).toHaveLength(1)
+    // Between the 30th entry's commit (index 29) and the 31st's, linked to the repository.
+    const sha = (i: number) => benchEntry(i).commit.sha!
+    expect(rows[0]).toContain('🔴 slower +10.0 % [+')
+    expect(rows[0]).toContain(
+      `[${sha(29).slice(0, 7)}](https://github.com/acme/gnes-bench/commit/${sha(29)})`
+    )
+    expect(rows[0]).toContain(
+      `[${sha(30).slice(0, 7)}](https://github.com/acme/gnes-bench/commit/${sha(30)})`
+    )
+    const spec = JSON.parse(site.get('charts/case-1-roundtrip.vl.json')!.toString())
+    const marked = spec.data.values.filter((r: { step?: string }) => r.step)
+    expect(marked).toHaveLength(1)
+    expect(marked[0].point).toBe(`31 · ${sha(30).slice(0, 7)}`)
+    expect(marked[0].step).toMatch(/^step \+10\.\d % \[\+\d+\.\d %, \+\d+\.\d %\] between/)
+    const svg = site.get('charts/case-1-roundtrip.svg')!.toString()
+    expect(svg).toMatch(/class="mark-rule role-mark[^"]*"/)
+    expect(svg).toMatch(/\+10\.\d %/)
+  })
+
+  test('without a step the README says none was found, and no chart has a mark', async () => {
+    const flat = stepped.slice(0, 30)
+    const site = await reportSite({
+      cases: [{ id: '1', recent: flat, total: 30, months: ['2026-01'] }],
+      topologies,
+      maxEntries: 50
+    })
+    expect(site.get('README.md')!.toString()).toContain('finds no step in the headline figure')
+    const spec = JSON.parse(site.get('charts/case-1-roundtrip.vl.json')!.toString())
+    expect(spec.data.values.filter((r: { step?: string }) => r.step)).toEqual([])
   })
 })

@@ -6,6 +6,7 @@ import type { HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
 import { buildTime, commitRef, entryPoint, gnesRelease, versionLabel } from './format'
 import { hopMetrics } from './metrics'
+import type { StepMark } from './steps'
 import { profileKey, profileLabel, type Profile } from '../client/profile'
 
 /** A Vega-Lite spec template: JSON whose strings may hold `{{name}}` placeholders. */
@@ -72,13 +73,24 @@ interface PointRow {
   evaluated: string
   commit: string
   message: string
+  /** On the first entry after a change point: what the step's rule says, and its colour. */
+  step?: string
+  stepLabel?: string
+  stepColor?: string
 }
 
-/** Entries newest first in, one row per entry that has the value, oldest build ordered first. */
+const stepFields = (m: StepMark | undefined) =>
+  m ? { step: m.text, stepLabel: m.label, stepColor: m.color } : {}
+
+/**
+ * Entries newest first in, one row per entry that has the value, oldest build ordered first;
+ * `steps` puts the series' change points on the entries that begin them.
+ */
 function pointRows(
   entries: readonly HistoryEntry[],
   series: string,
-  value: (e: HistoryEntry) => number | null | undefined
+  value: (e: HistoryEntry) => number | null | undefined,
+  steps: ReadonlyMap<string, StepMark> = new Map()
 ): PointRow[] {
   const rows: PointRow[] = []
   entries.forEach((e, i) => {
@@ -94,7 +106,8 @@ function pointRows(
       built: buildTime(e),
       evaluated: e.timestampEval,
       commit: commitRef(e)?.sha.slice(0, 7) ?? '',
-      message: (e.commit.message ?? '').split('\n')[0]
+      message: (e.commit.message ?? '').split('\n')[0],
+      ...stepFields(steps.get(e.id))
     })
   })
   return rows
@@ -123,6 +136,8 @@ interface SeriesInput {
   caseName: string
   profile: Profile
   entries: readonly HistoryEntry[]
+  /** Change points of the headline metric, by the first entry at the new level. */
+  stepMarks?: ReadonlyMap<string, StepMark>
 }
 
 /** `minimal@0.5` → `minimal-0.5`: a profile key as a file-name part. */
@@ -136,7 +151,7 @@ export const SWEEP_CURVES = 3
 
 /** A series' charts (a chart without any data is left out); entries newest first. */
 export function seriesCharts(series: SeriesInput, templates: ChartTemplates): ChartSpec[] {
-  const { caseId, entries, profile } = series
+  const { caseId, entries, profile, stepMarks } = series
   const title = `Case ${caseId}: ${series.caseName}`
   const xTitle = ENTRY_AXIS_TITLE
   // GNES entries are coloured by release, so a new version stands out; generic ones by series.
@@ -184,7 +199,7 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
   if (profile.kind === 'burst') {
     trend(
       'roundtrip',
-      pointRows(entries, SERIES.roundtrip, e => e.best.roundtrip),
+      pointRows(entries, SERIES.roundtrip, e => e.best.roundtrip, stepMarks),
       {
         subtitle: 'roundtrip per entry',
         yTitle: 'roundtrip (s)',
@@ -208,7 +223,7 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
   const label = profile.kind === 'minimal' ? SERIES.latency : SERIES.paced
   trend(
     'latency',
-    pointRows(entries, label, e => ms(e.best.latency)),
+    pointRows(entries, label, e => ms(e.best.latency), stepMarks),
     {
       subtitle: `${profileLabel(profile)}: latency per entry`,
       yTitle: 'latency (ms)',

@@ -29,6 +29,7 @@ import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
 import type { Series } from './series'
+import { dashboardSteps, stepMarks, stepsOfSeries } from './steps'
 
 export { jobSummary } from './summary'
 export { topologyMermaid } from './mermaid'
@@ -108,6 +109,8 @@ function seriesOf(o: ReportOptions, templates: ReturnType<typeof loadChartTempla
         const caseName = o.topologies[caseId]?.name ?? entries[0].caseName
         const profile = entries[0].profile
         const shown = entries.slice(0, o.maxEntries)
+        const steps = stepsOfSeries(entries)
+        const marks = stepMarks(steps, o.repositoryUrl)
         return {
           caseId,
           caseName,
@@ -117,7 +120,11 @@ function seriesOf(o: ReportOptions, templates: ReturnType<typeof loadChartTempla
           truncated: !complete || shown.length < entries.length,
           shown,
           metrics: metricOrder(entries),
-          charts: seriesCharts({ caseId, caseName, profile, entries: shown }, templates),
+          steps,
+          charts: seriesCharts(
+            { caseId, caseName, profile, entries: shown, stepMarks: marks },
+            templates
+          ),
           caseMonths: view.months,
           caseTotal: view.total
         }
@@ -176,6 +183,8 @@ export async function reportSite(o: ReportOptions): Promise<Site> {
           xTitle: ENTRY_AXIS_TITLE,
           description: o.topologies[s.caseId]?.description ?? '',
           metrics: s.metrics,
+          headline: s.shown[0]?.headline ?? '',
+          steps: dashboardSteps(s.steps, o.repositoryUrl),
           months: toRanges(s.caseMonths).reverse(),
           total: s.caseTotal
         })

@@ -9,6 +9,7 @@ import { escapeMarkdownText, inlineCode } from '../text/escape'
 import { markdownTable, sweepTable } from './table'
 import { profileLabel } from '../client/profile'
 import type { Series } from './series'
+import { changeRows, type ChangeRow } from './steps'
 import { chartPath } from '../site/layout'
 
 interface ReadmeSeries {
@@ -49,6 +50,8 @@ interface ReadmeContext {
   generic: boolean
   /** The `cases` value that runs this history's cases again: ids, and `<id>.yml` for custom ones. */
   runCases: string
+  /** Change points of the series' headlines, newest first (cells escaped: emit raw). */
+  changes: ChangeRow[]
 }
 
 /** The burst of a generic case: no stream, no legacy history to compare with. */
@@ -82,15 +85,15 @@ const PROFILE_DOCS: { label: string; description: string }[] = [
 /** What of a series the README reads. */
 type SeriesShown = Pick<
   Series,
-  'caseId' | 'key' | 'profile' | 'total' | 'truncated' | 'shown' | 'metrics' | 'charts'
+  'caseId' | 'key' | 'profile' | 'total' | 'truncated' | 'shown' | 'metrics' | 'charts' | 'steps'
 >
 
 const CHART_ALT: Record<string, string> = {
-  roundtrip: 'roundtrip over versions',
-  rate: 'data rate and legacy MB/s over versions',
-  hops: 'time per hop over versions',
-  latency: 'latency over versions',
-  throughput: 'maximum sustainable throughput over versions',
+  roundtrip: 'roundtrip over entries',
+  rate: 'data rate and legacy MB/s over entries',
+  hops: 'time per hop over entries',
+  latency: 'latency over entries',
+  throughput: 'maximum sustainable throughput over entries',
   curve: 'throughput–latency curves of the newest entries'
 }
 
@@ -144,6 +147,7 @@ export function readmeContext(
       }))
     ],
     runCases: caseIds.map(id => (/^\d+$/.test(id) ? id : `${id}.yml`)).join(','),
+    changes: changeRows(series, repositoryUrl),
     cases: caseIds.map(id => {
       const topology = topologies[id]
       const own = series.filter(s => s.caseId === id)

@@ -1,5 +1,6 @@
 import type { Profile } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
+import type { TrendStep } from '../trend/series'
 import type { ChartSpec } from './charts'
 
 /** Entries of one case and profile, newest first, with what the README and dashboard show of them. */
@@ -16,6 +17,8 @@ export interface Series {
   /** The newest `maxEntries`, which the README and the static charts show. */
   shown: HistoryEntry[]
   metrics: string[]
+  /** Change points of the headline among the entries read (not only those shown), newest first. */
+  steps: TrendStep[]
   charts: ChartSpec[]
   /** The case's months holding entries (newest first) and its entries of every profile. */
   caseMonths: string[]

@@ -87,11 +87,23 @@
     return c.gnes ? e.version.split(' ')[0] : series
   }
 
+  // Change points are of the headline: marked on its trend, at the first entry of the new level.
+  function stepsOf(c, metric) {
+    var marks = {}
+    if (metric === c.headline)
+      (c.steps || []).forEach(function (s) {
+        marks[s.id] = s
+      })
+    return marks
+  }
+
   function trendRows(c, entries, metric) {
     var rows = []
+    var marks = stepsOf(c, metric)
     entries.forEach(function (e, i) {
       var v = valueOf(e, metric)
       if (typeof v !== 'number' || !isFinite(v)) return
+      var step = marks[e.id]
       rows.push({
         point: entryPoint(e, entries.length - i),
         release: release(c, e, metricLabel(metric)),
@@ -102,7 +114,10 @@
         built: e.built,
         evaluated: e.evaluated,
         commit: e.commit,
-        message: e.message
+        message: e.message,
+        step: step ? step.text : undefined,
+        stepLabel: step ? step.label : undefined,
+        stepColor: step ? step.color : undefined
       })
     })
     return rows
@@ -465,6 +480,32 @@
     $('status').className = 'error'
   }
 
+  // Every series' change points, newest first: where to look before reading any chart.
+  function renderChanges(cases) {
+    var all = []
+    cases.forEach(function (c) {
+      ;(c.steps || []).forEach(function (s) {
+        all.push({ c: c, s: s })
+      })
+    })
+    all.sort(function (a, b) {
+      return a.s.when < b.s.when ? 1 : a.s.when > b.s.when ? -1 : 0
+    })
+    var box = $('changes')
+    box.replaceChildren(cell('h2', 'Recent changes'))
+    if (!all.length) {
+      box.appendChild(cell('p', 'Change-point detection finds no step among the newest entries.'))
+      return
+    }
+    var list = document.createElement('ul')
+    all.slice(0, 10).forEach(function (x) {
+      var text =
+        'Case ' + x.c.caseId + ' — ' + x.c.profile + ': ' + x.s.text + ' (' + x.s.when + ')'
+      list.appendChild(cell('li', text, x.s.label.charAt(0) === '+' ? 'slower' : 'faster'))
+    })
+    box.appendChild(list)
+  }
+
   function start() {
     Promise.all([loadScript('data/cases.js'), loadScript('dashboard/charts.js')])
       .then(function () {
@@ -475,6 +516,7 @@
           document.title = state.data.title
           document.querySelector('h1').textContent = state.data.title
         }
+        renderChanges(state.data.cases)
         state.data.cases.forEach(function (c) {
           var option = cell('option', 'Case ' + c.caseId + ': ' + c.name + ' — ' + c.profile)
           option.value = c.id

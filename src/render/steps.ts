@@ -1,0 +1,114 @@
+import type { HistoryEntry } from '../history/schema'
+import { comparableKey, seriesSteps, type TrendStep } from '../trend/series'
+import { profileLabel } from '../client/profile'
+import { escapeMarkdown, markdownLink, safeUrl } from '../text/escape'
+import { commitRef, fmtTime } from './format'
+import type { Series } from './series'
+
+/**
+ * The steps a series' entries show (entries newest first, as render holds them): change points
+ * of its headline metric, found within each group of entries measured alike, newest first.
+ */
+export function stepsOfSeries(entries: readonly HistoryEntry[]): TrendStep[] {
+  if (!entries.length) return []
+  const metric = entries[0].headline
+  const groups = new Map<string, HistoryEntry[]>()
+  for (const e of [...entries].reverse()) {
+    const key = comparableKey(e)
+    groups.set(key, [...(groups.get(key) ?? []), e])
+  }
+  return [...groups.values()]
+    .flatMap(g => seriesSteps(g, metric))
+    .sort((a, b) => Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval))
+}
+
+const pct = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} %`
+
+/** `+5.2 % [+3.1 %, +7.3 %]`: a step's size with its interval. */
+export const stepSize = (s: TrendStep): string =>
+  `${pct(s.change)} [${pct(s.interval[0])}, ${pct(s.interval[1])}]`
+
+/** `abc1234 → def5678`: the commits a step lies between (days where no commit is known). */
+export function stepRange(s: TrendStep, repositoryUrl?: string): { from: string; to: string } {
+  const label = (e: HistoryEntry) =>
+    commitRef(e, repositoryUrl)?.sha.slice(0, 7) ?? e.timestampEval.slice(0, 10)
+  return { from: label(s.lastBefore), to: label(s.firstAfter) }
+}
+
+/** Slower is a regression in every metric this project publishes (seconds). */
+export const isRegression = (s: TrendStep): boolean => s.change > 0
+
+/** What a chart's mark of a step says, and its colour. */
+export interface StepMark {
+  text: string
+  /** The size alone, written beside the rule. */
+  label: string
+  color: string
+}
+
+/** The marks of a series' steps, by the id of the first entry at the new level. */
+export function stepMarks(
+  steps: readonly TrendStep[],
+  repositoryUrl?: string
+): Map<string, StepMark> {
+  return new Map(
+    steps.map(s => {
+      const r = stepRange(s, repositoryUrl)
+      return [
+        s.firstAfter.id,
+        {
+          text: `step ${stepSize(s)} between ${r.from} and ${r.to}`,
+          label: pct(s.change),
+          color: isRegression(s) ? '#c0392b' : '#1e8449'
+        }
+      ]
+    })
+  )
+}
+
+/** The dashboard's change points of a series: its marks, with when the new level began. */
+export const dashboardSteps = (steps: readonly TrendStep[], repositoryUrl?: string) => {
+  const marks = stepMarks(steps, repositoryUrl)
+  return steps.map(s => ({
+    id: s.firstAfter.id,
+    ...marks.get(s.firstAfter.id)!,
+    when: fmtTime(s.firstAfter.timestampEval)
+  }))
+}
+
+/** Rows of the README's recent changes, newest first: each cell Markdown, escaped here. */
+export interface ChangeRow {
+  case: string
+  profile: string
+  step: string
+  between: string
+  when: string
+}
+
+/** The newest steps of every series, at most `max`, as the README's table shows them. */
+export function changeRows(
+  series: readonly Pick<Series, 'caseId' | 'profile' | 'steps' | 'shown'>[],
+  repositoryUrl?: string,
+  max = 10
+): ChangeRow[] {
+  const link = (e: HistoryEntry, text: string) =>
+    markdownLink(escapeMarkdown(text), safeUrl(commitRef(e, repositoryUrl)?.url ?? null))
+  return series
+    .flatMap(s => s.steps.map(step => ({ s, step })))
+    .sort(
+      (a, b) =>
+        Date.parse(b.step.firstAfter.timestampEval) - Date.parse(a.step.firstAfter.timestampEval)
+    )
+    .slice(0, max)
+    .map(({ s, step }) => {
+      const r = stepRange(step, repositoryUrl)
+      return {
+        case: escapeMarkdown(s.caseId),
+        // The profile, the size and the time are this project's own text, safe as written.
+        profile: profileLabel(s.profile, s.shown[0]?.gnes === null),
+        step: `${isRegression(step) ? '🔴 slower' : '🟢 faster'} ${stepSize(step)}`,
+        between: `${link(step.lastBefore, r.from)} → ${link(step.firstAfter, r.to)}`,
+        when: fmtTime(step.firstAfter.timestampEval)
+      }
+    })
+}
