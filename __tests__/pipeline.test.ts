@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 /**
  * The pipeline API both front ends call, called directly: the workflow context read once, the
  * action's targets derived once, a result written, read back, recorded in a plain history
@@ -20,6 +21,7 @@ import {
 } from '../src/pipeline'
 import { workflowContext } from '../src/result/context'
 import { resolveCases } from '../src/topology/cases'
+import { synthetic } from '../bench/synthetic-series'
 import { makeEntry, makeResult } from './fixtures/report/samples'
 
 let tmp: string
@@ -180,6 +182,36 @@ describe('result, record, compare', () => {
     expect(
       (await recordResult(result, { kind: 'dir', dir }, { inputs, cases })).added
     ).toHaveLength(0)
+  })
+
+  test('recording push by push announces a step once, by the push that first shows it', async () => {
+    const dir = path.join(tmp, 'history')
+    const inputs = parseInputs({ cases: '1' })
+    const cases = resolveCases(inputs)
+    // Roundtrip 130 ms ± 1 %, 5 % higher from the 20th push on.
+    const values = synthetic({ length: 30, cv: 0.01, steps: [{ at: 19, size: 0.05 }] }, 31)
+    const announced: { push: number; at: string | null; change: number }[] = []
+    for (const [i, v] of values.entries()) {
+      const sha = `${String(i).padStart(4, '0')}${'a'.repeat(36)}`
+      const pushed = makeResult([{ id: '1', metrics: { roundtrip: runs(v / 1000) } }], {
+        event: 'push',
+        ref: 'refs/heads/main',
+        sha
+      })
+      const at = new Date(Date.UTC(2026, 10, 1, i)).toISOString()
+      const result = {
+        ...pushed,
+        id: randomUUID(),
+        cases: pushed.cases.map(c => ({ ...c, runs: c.runs.map(r => ({ ...r, startedAt: at })) }))
+      }
+      const out = await recordResult(result, { kind: 'dir', dir }, { inputs, cases })
+      for (const s of out.steps)
+        announced.push({ push: i + 1, at: s.firstAfter.commit.sha, change: s.change })
+    }
+    expect(announced).toHaveLength(1)
+    expect(announced[0].push).toBeGreaterThanOrEqual(20)
+    expect(announced[0].at).toBe(`0019${'a'.repeat(36)}`)
+    expect(announced[0].change).toBeGreaterThan(0.03)
   })
 
   test('a result lacking a case that was asked for is refused and records nothing', async () => {

@@ -1,8 +1,11 @@
 import type { Inputs } from '../config/inputs'
-import { entriesFromResult } from '../history'
+import { entriesFromResult, type HistoryEntry, type Render } from '../history'
+import { seriesKey } from '../history/schema'
 import type { Log } from '../log'
+import { newestFirst } from '../render/format'
 import type { Result } from '../result/schema'
 import type { CaseSpec } from '../topology/cases'
+import { alike, pushSteps, type TrendStep } from '../trend/series'
 import { appendEntries, type HistoryLocation, type Recorded } from './location'
 import { renderHook } from './render'
 
@@ -15,6 +18,45 @@ interface RecordSettings {
   log?: Log
 }
 
+/** A recording's outcome, and the steps its entries made detectable for the first time. */
+export interface RecordedRun extends Recorded {
+  steps: TrendStep[]
+}
+
+/**
+ * The render a write calls, keeping the entries of each case it was last shown: what the
+ * branch holds after the write, as far as the report reads it.
+ */
+function watched(render: Render): { render: Render; shown: () => HistoryEntry[][] } {
+  let shown: HistoryEntry[][] = []
+  return {
+    render: {
+      ...render,
+      report: cases => {
+        shown = cases.map(c => c.recent)
+        return render.report(cases)
+      },
+      full: all => {
+        shown = [all]
+        return render.full(all)
+      }
+    },
+    shown: () => shown
+  }
+}
+
+/**
+ * Steps of each series' headline among the entries read that the entries `added` first show: a
+ * push announces a step once, when its entries make it detectable.
+ */
+export function stepsAdded(shown: HistoryEntry[][], added: ReadonlySet<string>): TrendStep[] {
+  const series = new Map<string, HistoryEntry[]>()
+  for (const e of shown.flat()) series.set(seriesKey(e), [...(series.get(seriesKey(e)) ?? []), e])
+  return [...series.values()].flatMap(entries =>
+    alike([...newestFirst(entries)].reverse()).flatMap(g => pushSteps(g, g[0].headline, added))
+  )
+}
+
 /**
  * Records a suite's result in the history and re-renders the report there, in one write. A result
  * lacking a case that was asked for is refused before anything is written.
@@ -23,7 +65,7 @@ export async function recordResult(
   result: Result,
   location: HistoryLocation,
   { inputs, cases, repositoryUrl, log }: RecordSettings
-): Promise<Recorded> {
+): Promise<RecordedRun> {
   const topologies = cases.map(c => c.topology)
   const render = renderHook({
     topologies,
@@ -33,5 +75,12 @@ export async function recordResult(
     repositoryUrl
   })
   const expected = topologies.map(t => t.id)
-  return appendEntries(entriesFromResult(result, expected), location, render, log)
+  const watch = watched(render)
+  const recorded = await appendEntries(
+    entriesFromResult(result, expected),
+    location,
+    watch.render,
+    log
+  )
+  return { ...recorded, steps: stepsAdded(watch.shown(), new Set(recorded.added)) }
 }

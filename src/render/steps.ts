@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '../history/schema'
-import { comparableKey, seriesSteps, type TrendStep } from '../trend/series'
+import { alike, seriesSteps, type TrendStep } from '../trend/series'
 import { profileLabel } from '../client/profile'
 import { escapeMarkdown, markdownLink, safeUrl } from '../text/escape'
 import { commitRef, fmtTime } from './format'
@@ -12,12 +12,7 @@ import type { Series } from './series'
 export function stepsOfSeries(entries: readonly HistoryEntry[]): TrendStep[] {
   if (!entries.length) return []
   const metric = entries[0].headline
-  const groups = new Map<string, HistoryEntry[]>()
-  for (const e of [...entries].reverse()) {
-    const key = comparableKey(e)
-    groups.set(key, [...(groups.get(key) ?? []), e])
-  }
-  return [...groups.values()]
+  return alike([...entries].reverse())
     .flatMap(g => seriesSteps(g, metric))
     .sort((a, b) => Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval))
 }

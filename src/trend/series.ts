@@ -26,6 +26,16 @@ export const comparableKey = (e: HistoryEntry): string =>
     runnerKind(e.runner)
   ])
 
+/** Entries (oldest first) split into series of entries measured alike, each oldest first. */
+export function alike(entries: readonly HistoryEntry[]): HistoryEntry[][] {
+  const groups = new Map<string, HistoryEntry[]>()
+  for (const e of entries) {
+    const key = comparableKey(e)
+    groups.set(key, [...(groups.get(key) ?? []), e])
+  }
+  return [...groups.values()]
+}
+
 /** A step of one metric of one series, with the entries on either side of it. */
 export interface TrendStep extends Step {
   caseId: string

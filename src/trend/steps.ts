@@ -41,16 +41,25 @@ function stepOf(p: ChangePoint, before: number, after: number): Step {
   }
 }
 
+/**
+ * A step is a level that several entries hold: a change point with fewer entries than this on
+ * either side (which the t-test can pass on a short, quiet series: one or two odd entries) is
+ * not reported. A new level is thus reported from its third entry on.
+ */
+export const MIN_SIDE = 3
+
 /** The steps of a series (oldest first), each with the entries on either side of it. */
 export function stepsOf(values: readonly number[], options?: ChangePointOptions): Step[] {
   const points = changePoints(values, options)
-  return points.map((p, i) =>
-    stepOf(
-      p,
-      p.index - (i > 0 ? points[i - 1].index : 0),
-      (i + 1 < points.length ? points[i + 1].index : values.length) - p.index
+  return points
+    .map((p, i) =>
+      stepOf(
+        p,
+        p.index - (i > 0 ? points[i - 1].index : 0),
+        (i + 1 < points.length ? points[i + 1].index : values.length) - p.index
+      )
     )
-  )
+    .filter(s => s.before >= MIN_SIDE && s.after >= MIN_SIDE)
 }
 
 /**
