@@ -377,3 +377,35 @@ test('a step in the history: listed under recent changes and ruled on the headli
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('a link names the series and metric shown, and two picked entries show their difference', async () => {
+  const linked = await browser.newPage()
+  try {
+    await linked.goto(`${base}#2/burst/legacyMBps`)
+    await linked.waitForSelector('body[data-rendered="2/burst/legacyMBps"]', { timeout: 60_000 })
+    await linked.selectOption('#metric', 'roundtrip')
+    await linked.waitForSelector('body[data-rendered="2/burst/roundtrip"]')
+    expect(new URL(linked.url()).hash).toBe('#2/burst/roundtrip')
+    // A hash naming nothing listed shows the first series, as without one.
+    await linked.goto(`${base}#<img src=x>/nothing`)
+    await linked.reload()
+    await linked.waitForSelector('body[data-rendered="1/minimal@0.5/latency"]', { timeout: 60_000 })
+
+    await linked.goto(`${base}#2/burst/roundtrip`)
+    await linked.reload()
+    await linked.waitForSelector('body[data-rendered="2/burst/roundtrip"]', { timeout: 60_000 })
+    const boxes = linked.locator('#table tbody input[type=checkbox]')
+    await boxes.nth(0).check()
+    expect(await linked.locator('#diff li').count()).toBe(0)
+    await boxes.nth(1).check()
+    const lines = await linked.locator('#diff li').allTextContents()
+    expect(lines.find(l => l.startsWith('roundtrip'))).toMatch(/→ .* \([+−]\d+\.\d %\)$/)
+    // A third pick replaces the first: still two.
+    await boxes.nth(2).check()
+    expect(
+      await boxes.evaluateAll(b => b.filter(x => (x as HTMLInputElement).checked).length)
+    ).toBe(2)
+  } finally {
+    await linked.close()
+  }
+})

@@ -240,7 +240,7 @@
     table.replaceChildren()
     var head = document.createElement('tr')
     var cols = columns(c)
-    var names = ['Build', 'Version', 'Commit', 'Message'].concat(
+    var names = ['Compare', 'Build', 'Version', 'Commit', 'Message'].concat(
       cols.map(function (col) {
         return col.title
       })
@@ -251,8 +251,25 @@
     var thead = document.createElement('thead')
     thead.appendChild(head)
     var tbody = document.createElement('tbody')
+    var picked = []
+    $('diff').replaceChildren()
     entries.slice(0, MAX_ROWS).forEach(function (e) {
       var tr = document.createElement('tr')
+      var pick = document.createElement('input')
+      pick.type = 'checkbox'
+      pick.setAttribute('aria-label', 'compare ' + (e.commit || e.evaluated))
+      pick.addEventListener('change', function () {
+        picked = picked.filter(function (p) {
+          return p.box !== pick
+        })
+        if (pick.checked) picked.push({ box: pick, e: e })
+        // Two at a time: a third pick replaces the first.
+        if (picked.length > 2) picked.shift().box.checked = false
+        renderDiff(c, picked)
+      })
+      var pickCell = cell('td', '')
+      pickCell.appendChild(pick)
+      tr.appendChild(pickCell)
       tr.appendChild(cell('td', e.built))
       tr.appendChild(cell('td', e.version))
       var commit = cell('td', '')
@@ -279,6 +296,36 @@
       entries.length > MAX_ROWS
         ? 'Showing the newest ' + MAX_ROWS + ' of ' + entries.length + ' entries.'
         : entries.length + ' entries, newest first.'
+  }
+
+  // Two picked entries side by side: each column's value in both, and the change, older first.
+  function renderDiff(c, picked) {
+    var box = $('diff')
+    box.replaceChildren()
+    if (picked.length < 2) return
+    var pair = picked
+      .map(function (p) {
+        return p.e
+      })
+      .sort(function (a, b) {
+        return a.evaluated < b.evaluated ? -1 : 1
+      })
+    var label = function (e) {
+      return (e.commit || e.evaluated) + ' (' + e.evaluated + ')'
+    }
+    box.appendChild(cell('h2', label(pair[0]) + ' → ' + label(pair[1])))
+    var list = document.createElement('ul')
+    columns(c).forEach(function (col) {
+      var a = col.value(pair[0])
+      var b = col.value(pair[1])
+      if (typeof a !== 'number' || typeof b !== 'number' || !isFinite(a) || !isFinite(b)) return
+      var change =
+        a === 0 ? '' : ' (' + (b >= a ? '+' : '−') + Math.abs((b / a - 1) * 100).toFixed(1) + ' %)'
+      list.appendChild(
+        cell('li', col.title + ': ' + fixed(a, col.digits) + ' → ' + fixed(b, col.digits) + change)
+      )
+    })
+    box.appendChild(list)
   }
 
   function selectedCase() {
@@ -385,8 +432,27 @@
     })
   }
 
+  // The URL's hash names what is shown (`#<case id>/<profile key>/<metric>`), so a view can be
+  // linked to and survives a reload. Read as plain text and matched against the listed series.
+  function fromHash() {
+    var hash = decodeURIComponent(window.location.hash.replace(/^#/, ''))
+    var c = state.data.cases.filter(function (x) {
+      return hash === x.id || hash.indexOf(x.id + '/') === 0
+    })[0]
+    if (!c) return false
+    $('case').value = c.id
+    fillMetrics(c, hash.slice(c.id.length + 1) || undefined)
+    return true
+  }
+
+  function toHash() {
+    var hash = '#' + encodeURI($('case').value + '/' + $('metric').value)
+    if (window.location.hash !== hash) window.history.replaceState(null, '', hash)
+  }
+
   function draw() {
     var c = selectedCase()
+    toHash()
     $('status').textContent = 'Loading case ' + c.caseId + ' (' + c.profile + ')…'
     return seriesEntries(c).then(function (entries) {
       return drawEntries(c, entries)
@@ -522,7 +588,10 @@
           option.value = c.id
           $('case').appendChild(option)
         })
-        fillMetrics(selectedCase())
+        if (!fromHash()) fillMetrics(selectedCase())
+        window.addEventListener('hashchange', function () {
+          if (fromHash()) draw().catch(fail)
+        })
         $('case').addEventListener('change', function () {
           fillMetrics(selectedCase(), $('metric').value)
           draw().catch(fail)
