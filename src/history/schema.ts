@@ -12,7 +12,7 @@ const isoTime = z.string().datetime({ offset: true })
  * Per-request values: about 1,200 numbers per entry. One check per array instead of one zod parse
  * (and several allocations) per number halves reading a 10,000-entry history; same type, no copy.
  */
-const numbers = z.custom<number[]>(
+export const SampleValuesSchema = z.custom<number[]>(
   v => Array.isArray(v) && v.every(x => typeof x === 'number' && Number.isFinite(x)),
   'expected an array of finite numbers'
 )
@@ -57,7 +57,7 @@ export const HistoryEntrySchema = z.object({
   legacyMBps: z.number().nullable(),
   runs: z.array(z.object({ warmup: z.boolean(), summaries: z.record(SummarySchema) })),
   /** Per-request values of the non-warm-up runs, pooled; null where the source had none (legacy). */
-  samples: z.record(numbers).nullable(),
+  samples: z.record(SampleValuesSchema).nullable(),
   /** A rate sweep's steps and maximum throughput; null for other profiles. */
   sweep: SweepResultSchema.nullable()
 })
