@@ -5,7 +5,7 @@ import { checkPairedRun } from '../preflight'
 import { selectEngine } from '../../engine/select'
 import type { Engine } from '../../engine/types'
 import { consoleLog, type Log } from '../../log'
-import type { CaseResult, Result } from '../../result/schema'
+import type { CaseResult, GitMeta, Result } from '../../result/schema'
 import type { CasePair } from '../../topology/cases'
 import type { Topology } from '../../topology/schema'
 import {
@@ -19,7 +19,6 @@ import {
 import { inSuite, suiteEngine, type SuiteOptions } from './setup'
 import { checkoutBase, checkoutPairs, checkoutPath } from '../base-checkout'
 import { gitMeta } from '../../result/meta'
-import type { GitMeta } from '../../result/schema'
 import { lookSchedule, type Sequence } from '../../report/sequential'
 import { runPairedCase, SIDES, type PairedProfile, type PairedSettings } from './paired-case'
 
@@ -111,10 +110,16 @@ interface PairedOptions extends SuiteOptions {
   workspace?: string
 }
 
+/** A base from a commit's checkout: the head's paths as the checkout's, and that commit. */
+interface SidesOptions extends PairedOptions {
+  moved?: (file: string) => string
+  baseGit?: GitMeta
+}
+
 /** The engine of each side: the head's as a single suite's, the base's on the same platform. */
 async function sideEngines(
   inputs: Inputs,
-  options: PairedOptions & { moved?: (file: string) => string },
+  options: SidesOptions,
   ids: Record<Side, string>,
   log: Log
 ): Promise<Record<Side, Engine>> {
@@ -130,7 +135,7 @@ async function sideEngines(
 async function runSides(
   inputs: Inputs,
   pairs: CasePair[],
-  options: PairedOptions & { moved?: (file: string) => string; baseGit?: GitMeta }
+  options: SidesOptions
 ): Promise<PairedRun> {
   const log = options.log ?? consoleLog
   const ids: Record<Side, string> = {
