@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { buildEntry } from './helpers/cli'
+import { buildEntry } from './helpers/bundle'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'action-preflight-'))
 let main: string

@@ -10,7 +10,8 @@ import * as path from 'node:path'
 import { readBranchHistory } from '../src/history'
 import { COMMENT_MARKER } from '../src/report'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
-import { buildEntry } from './helpers/cli'
+import { buildEntry } from './helpers/bundle'
+import { pullRequestEvent as pullRequest } from './helpers/workflow'
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' })
 
@@ -30,11 +31,6 @@ function parseOutputs(text: string): Record<string, string> {
   for (let m = re.exec(text); m; m = re.exec(text)) outputs[m[1]] = m[3]
   return outputs
 }
-
-/** The event payload of a pull request into main: its number, title, base and head commits. */
-const pullRequest = (number: number, title: string, base: string, head: string) => ({
-  pull_request: { number, title, base: { ref: 'main', sha: base }, head: { sha: head } }
-})
 
 describe('the action (local engine, local bare remote, local server speaking GitHub’s REST endpoints)', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-action-'))

@@ -76,3 +76,16 @@ test('the check sees an import that climbs, a type-only one included', () => {
   const text = "import type {\n  Engine\n} from '../engine/types'\nexport * from '../text/escape'\n"
   expect(climbs(probe, text)).toEqual(['config/probe.ts -> engine/types.ts'])
 })
+
+test('the run both front ends make knows nothing of Actions: the action comes in through ports', () => {
+  const actions = (file: string) =>
+    ts
+      .preProcessFile(fs.readFileSync(file, 'utf8'), true, true)
+      .importedFiles.some(i => i.fileName.startsWith('@actions/'))
+  const pipeline = sources(path.join(src, 'pipeline'))
+  expect(pipeline.map(f => path.relative(src, f))).toContain(path.join('pipeline', 'run.ts'))
+  expect(pipeline.filter(actions)).toEqual([])
+  // main.ts reads the inputs and calls the run; what it shows goes through action/'s ports.
+  expect(actions(path.join(src, 'main.ts'))).toBe(false)
+  expect(imports(path.join(src, 'main.ts'))).toContain(path.join(src, 'pipeline', 'index.ts'))
+})

@@ -9,7 +9,7 @@ import { parse } from 'yaml'
 import { commands } from '../src/commands'
 import { commandHelp, describeFlag } from '../src/commands/help'
 import { DEFAULTS } from '../src/config/inputs'
-import { buildCli } from './helpers/cli'
+import { buildCli } from './helpers/bundle'
 
 const action = parse(fs.readFileSync(path.join(__dirname, '..', 'action.yml'), 'utf8')) as {
   inputs: Record<string, { description: string }>

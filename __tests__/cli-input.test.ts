@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { buildCli } from './helpers/cli'
+import { buildCli } from './helpers/bundle'
 import { git } from './fixtures/history/git'
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-input-'))

@@ -8,6 +8,8 @@ import {
   holdWithSudo
 } from '../src/engine/cpu-wake'
 import { keepCpusAwake } from '../src/pipeline/suite/cpus-awake'
+import { quiet } from './helpers/log'
+import { sleep } from './helpers/processes'
 
 /** The kernel's effective request, in µs: what reading the device returns. */
 function request(): number {
@@ -32,13 +34,7 @@ const halts = (): number | null => {
   return Number(fs.readFileSync(path.join(dir, states.sort().at(-1)!, 'usage'), 'utf8'))
 }
 
-const sleep = (ms: number) => new Promise(r => setTimeout(r, ms))
 const asRoot = process.getuid?.() === 0 && fs.existsSync(CPU_LATENCY_DEVICE)
-const quiet = {
-  info: () => undefined,
-  warn: () => undefined,
-  group: <T>(_: string, w: () => Promise<T>) => w()
-}
 
 /** A `sudo` that runs its command as this (root) user, as passwordless sudo does. */
 function fakeSudo(dir: string, body = 'shift; exec "$@"'): string {

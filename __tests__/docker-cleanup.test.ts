@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
 import { cleanupCommand } from '../src/commands/cleanup'
 import { LABEL } from '../src/engine/docker'
-import { BASE_IMAGE, describeDocker, labelled } from './docker-helpers'
+import { BASE_IMAGE, describeDocker, labelled } from './helpers/docker'
 import { sleep } from './helpers/processes'
 import { bundleSuiteChild, runPostStep, startChildSuite } from './helpers/suite-child'
 

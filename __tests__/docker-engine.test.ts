@@ -19,12 +19,12 @@ import {
   describeDocker,
   labelled,
   leftovers,
-  quiet,
-  TEST_ENGINE,
-  tmp
-} from './docker-helpers'
+  TEST_ENGINE
+} from './helpers/docker'
 import { engineConformance } from './helpers/conformance'
 import { expectStorableResult } from './helpers/result'
+import { quiet } from './helpers/log'
+import { tmp } from './helpers/tmp'
 
 describeDocker('docker engine', () => {
   engineConformance('docker', {

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
 import * as fs from 'node:fs'
 import * as http from 'node:http'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs, type RawInputs } from '../src/config/inputs'
 import { createDockerEngine, LABEL } from '../src/engine/docker'
@@ -16,13 +15,14 @@ import { LocalEngine } from '../src/engine/local/engine'
 import { ServiceFailure } from '../src/engine/types'
 import { runSuite } from '../src/pipeline'
 import { parseTopology, resolveTopology } from '../src/topology/load'
-import { describeDocker, leftovers, quiet, TEST_ENGINE } from './docker-helpers'
+import { describeDocker, leftovers, TEST_ENGINE } from './helpers/docker'
 import { pidsWithEnv, survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
+import { quiet } from './helpers/log'
+import { tmp } from './helpers/tmp'
 
 const EXAMPLES = path.join(__dirname, '..', 'topologies', 'examples', 'http')
 const example = (name: string) => path.join(EXAMPLES, `${name}.yml`)
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'glb-generic-'))
 
 /** A small suite of one example; every figure real. */
 function suite(engine: 'local' | 'docker', topology: string, raw: Partial<RawInputs>, id: string) {

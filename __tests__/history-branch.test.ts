@@ -8,6 +8,7 @@ import { earlierEntryPaths, entryPath } from '../src/site/layout'
 import { git, initBare, lsTree, seedMain, show, treeHash } from './fixtures/history/git'
 import { makeResult } from './fixtures/history/result'
 import { listRender } from './fixtures/history/render'
+import { branchTarget as target } from './helpers/history'
 
 let tmp: string
 let bare: string
@@ -17,8 +18,6 @@ beforeEach(() => {
   seedMain(bare, path.join(tmp, 'seed'))
 })
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }))
-
-const target = { branch: 'gh-pages', dir: 'benchmarks', render: listRender }
 
 test('first run creates gh-pages as an orphan branch holding the entries and the render', async () => {
   const entries = entriesFromResult(makeResult())

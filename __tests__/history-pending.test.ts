@@ -12,6 +12,7 @@ import type { HistoryEntry } from '../src/history/schema'
 import { git, initBare, lsTree, show } from './fixtures/history/git'
 import { makeResult } from './fixtures/history/result'
 import { listRender } from './fixtures/history/render'
+import { branchTarget as target } from './helpers/history'
 
 let tmp: string
 let bare: string
@@ -21,7 +22,6 @@ beforeEach(() => {
 })
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
-const target = { branch: 'gh-pages', dir: 'benchmarks', render: listRender }
 const pendingRefs = () =>
   git(bare, 'for-each-ref', '--format=%(refname)', 'refs/gnes-bench/pending').trim()
 

@@ -18,7 +18,7 @@ import { appendToDir, writeEntryFiles } from '../src/history/dir-store'
 import { renderCommand } from '../src/commands/render'
 import { describeLocation } from '../src/pipeline'
 import { git, initBare, lsTree, seedMain, show, treeHash } from './fixtures/history/git'
-import { listRender } from './fixtures/history/render'
+import { branchTarget as target } from './helpers/history'
 import { makeResult } from './fixtures/history/result'
 
 let tmp: string
@@ -29,7 +29,6 @@ beforeEach(() => {
 })
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
-const target = { branch: 'gh-pages', dir: 'benchmarks', render: listRender }
 const entryFiles = (ref = 'gh-pages') =>
   lsTree(bare, ref).filter(f => f.startsWith('benchmarks/entries/'))
 

@@ -5,16 +5,15 @@
  */
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs, type RawInputs } from '../src/config/inputs'
 import type { Log } from '../src/log'
 import type { CaseResult, Result } from '../src/result/schema'
 import { runSuite } from '../src/pipeline'
-import { daemonSuite, describeDocker, labelled, quiet } from './docker-helpers'
+import { daemonSuite, describeDocker, labelled } from './helpers/docker'
 import { pidsWithEnv, sleep } from './helpers/processes'
-
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-profiles-'))
+import { quiet } from './helpers/log'
+import { tmp } from './helpers/tmp'
 
 const SMALL: Partial<RawInputs> = {
   docs: '20',

@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs } from '../src/config/inputs'
 import { LocalEngine } from '../src/engine/local/engine'
@@ -15,12 +14,11 @@ import { ServiceFailure } from '../src/engine/types'
 import { resolveTopology } from '../src/topology/load'
 import type { Log } from '../src/log'
 import { runSuite } from '../src/pipeline'
-import { buildCli } from './helpers/cli'
+import { buildCli } from './helpers/bundle'
 import { engineConformance } from './helpers/conformance'
 import { pidsWithEnv, sleep, survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
-
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-bench-'))
+import { tmp } from './helpers/tmp'
 
 /** A log that records lines and, when services come up, how many suite processes are alive. */
 function probeLog(suiteId: string) {

@@ -10,8 +10,9 @@ import type { Log } from '../src/log'
 import { comparePaired } from '../src/report/paired'
 import { orderLetters } from '../src/client/interleave'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
-import { BASE_IMAGE, describeDocker, labelled, leftovers, tmp } from './docker-helpers'
+import { BASE_IMAGE, describeDocker, labelled, leftovers } from './helpers/docker'
 import { expectStorableResult } from './helpers/result'
+import { tmp } from './helpers/tmp'
 
 describeDocker('paired mode on Docker with real GNES', () => {
   it('measures a 0.0.46 image beside a 0.0.47 one, both at once with their requests alternating, both deployed once, and leaves nothing', async () => {

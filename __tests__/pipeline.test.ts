@@ -23,6 +23,8 @@ import { workflowContext } from '../src/result/context'
 import { resolveCases } from '../src/topology/cases'
 import { synthetic } from '../bench/synthetic-series'
 import { makeEntry, makeResult } from './fixtures/report/samples'
+import { runs } from './helpers/samples'
+import { pullRequestEvent } from './helpers/workflow'
 
 let tmp: string
 beforeEach(() => {
@@ -30,26 +32,13 @@ beforeEach(() => {
 })
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
-const runs = (v: number) => [
-  [v, v * 1.01, v * 0.99],
-  [v * 1.02, v, v * 0.98],
-  [v * 0.99, v * 1.01, v]
-]
-
 function eventEnv(payload: object, env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const file = path.join(tmp, 'event.json')
   fs.writeFileSync(file, JSON.stringify(payload))
   return { GITHUB_EVENT_PATH: file, ...env }
 }
 
-const prPayload = {
-  pull_request: {
-    number: 7,
-    title: 'Faster router',
-    base: { ref: 'main', sha: 'a'.repeat(40) },
-    head: { sha: 'b'.repeat(40) }
-  }
-}
+const prPayload = pullRequestEvent(7, 'Faster router', 'a'.repeat(40), 'b'.repeat(40))
 
 describe('the workflow context', () => {
   test('a pull request: the head commit, its title and the base, from one read of the payload', () => {

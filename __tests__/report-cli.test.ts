@@ -5,12 +5,7 @@ import { compareCommand } from '../src/commands/compare'
 import { entryPath } from '../src/site/layout'
 import { serializeEntry } from '../src/history/schema'
 import { makeEntry, makeResult } from './fixtures/report/samples'
-
-const runs = (v: number) => [
-  [v, v * 1.01, v * 0.99],
-  [v * 1.02, v, v * 0.98],
-  [v * 0.99, v * 1.01, v]
-]
+import { runs } from './helpers/samples'
 
 let dir: string
 let out: string[]

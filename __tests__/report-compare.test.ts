@@ -1,5 +1,6 @@
 import { compareMetric, compareResult, type Verdict } from '../src/report/compare'
-import { median, trimmedTTest } from '../src/report/stats'
+import { median } from '../src/metrics/statistics'
+import { trimmedTTest } from '../src/report/stats'
 import { makeEntry, makeResult, makeRuns, rng, type RunShape } from './fixtures/report/samples'
 
 /** Non-blocking case: per-request noise ±20%, autocorrelated along the run, runs drift ±3%. */

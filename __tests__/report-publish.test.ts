@@ -7,12 +7,8 @@ import { renderComparisonMarkdown } from '../src/report/markdown'
 import { publishPullRequestReport } from '../src/action/publish'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { makeEntry, makeResult } from './fixtures/report/samples'
+import { runs } from './helpers/samples'
 
-const runs = (v: number) => [
-  [v, v * 1.01, v * 0.99],
-  [v * 1.02, v, v * 0.98],
-  [v * 0.99, v * 1.01, v]
-]
 const regressed = compareResult(
   makeResult([{ id: '1', metrics: { roundtrip: runs(0.13) } }]),
   [makeEntry({ id: '1', metrics: { roundtrip: runs(0.1) } })],

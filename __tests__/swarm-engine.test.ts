@@ -22,14 +22,14 @@ import {
   describeDocker,
   dockerUp,
   leftovers,
-  quiet,
   swarmDown,
   swarmUp,
-  TEST_ENGINE,
-  tmp
-} from './docker-helpers'
+  TEST_ENGINE
+} from './helpers/docker'
 import { engineConformance } from './helpers/conformance'
 import { bundleSuiteChild, runPostStep, startChildSuite } from './helpers/suite-child'
+import { quiet } from './helpers/log'
+import { tmp } from './helpers/tmp'
 
 const root = path.join(__dirname, '..')
 const WORKER = 'glb-worker-1'

@@ -1,9 +1,10 @@
 import { runLoadClient, type ClientPlan } from '../../src/client/load-client'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import type { Engine } from '../../src/engine/types'
 import { ServiceFailure } from '../../src/engine/types'
+import { parseTopology, resolveTopology } from '../../src/topology/load'
+import { tmp } from './tmp'
 
 /** One burst stream of `docs` documents in requests of 10. */
 const plan = (docs: number, docBytes = 1000): ClientPlan => ({
@@ -11,7 +12,6 @@ const plan = (docs: number, docBytes = 1000): ClientPlan => ({
   docBytes,
   streams: [{ docs, rate: null }]
 })
-import { parseTopology, resolveTopology } from '../../src/topology/load'
 
 /** How a conformance run makes one engine and sees what of its run is still around. */
 export interface EngineUnderTest {
@@ -19,8 +19,6 @@ export interface EngineUnderTest {
   /** Processes, containers, services or networks of the run still present (0 when clean). */
   leftovers(runId: string): Promise<number>
 }
-
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'glb-conformance-'))
 
 /**
  * Case 1 with a flag Router2's `gnes route` does not know, so Router2 dies at start (a model GNES

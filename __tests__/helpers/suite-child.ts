@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { STATE_RUN_ID } from '../../src/engine/docker'
-import { BASE_IMAGE, bundle, tmp } from '../docker-helpers'
+import { bundle, buildEntry } from './bundle'
+import { BASE_IMAGE } from './docker'
+import { tmp } from './tmp'
 import { sleep } from './processes'
 
 /**
@@ -29,7 +31,7 @@ export async function bundleSuiteChild(): Promise<{ child: string; post: string 
   fs.writeFileSync(path.join(dir, 'child.ts'), CHILD)
   return {
     child: await bundle(path.join(dir, 'child.ts'), 'suite-child.js'),
-    post: await bundle(path.join(root, 'src', 'post-index.ts'), 'post.js')
+    post: await buildEntry('post')
   }
 }
 

@@ -2,16 +2,8 @@ import * as path from 'node:path'
 import { DEFAULTS, InputError, parseInputs, type RawInputs } from '../config/inputs'
 import { localGitMeta, type GitFlags } from '../result/local-git'
 import { gitMeta } from '../result/meta'
-import { shouldRecord } from '../history'
-import {
-  comparePairedRun,
-  describeLocation,
-  preflight,
-  recordResult,
-  runPairedSuite,
-  runSuite,
-  writeResult
-} from '../pipeline'
+import { consoleLog } from '../log'
+import { describeLocation, runBenchmark } from '../pipeline'
 import { resultTable } from '../result/table'
 import type { Command, Flag } from './command'
 import { flagLocation, flagText, HISTORY_FLAGS } from './history-flags'
@@ -95,46 +87,31 @@ export const runCommand: Command = {
             ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== null))
           }
         : await localGitMeta(process.cwd(), flags)
-    const record = shouldRecord(inputs.record, null)
     // On a laptop the history is a plain directory, `<out-dir>/history` unless given.
     const location = flagLocation(values, path.join(inputs['out-dir'], 'history'))
-    const pairs = await preflight(
-      inputs,
-      !record
-        ? {}
-        : location.kind === 'dir'
-          ? { dir: location.dir }
-          : {
-              repository: {
-                url: location.repo,
-                token: location.token,
-                branch: location.branch,
-                dir: location.dir,
-                writes: true,
-                adopt: location.adopt
-              }
-            }
-    )
-    const cases = pairs.map(p => p.head)
-    const paired =
-      inputs.baseline === 'paired' ? await runPairedSuite(inputs, { pairs, git }) : null
-    const result = paired?.head ?? (await runSuite(inputs, { cases, git }))
-    const file = writeResult(result, inputs['out-dir'])
-    print(`\nresult: ${file}\n\n${resultTable(result)}`)
-    if (paired) {
-      // The base is kept for inspection beside the head's result, never recorded.
-      const base = writeResult(paired.base, path.join(inputs['out-dir'], 'base'))
-      const { markdown } = comparePairedRun(paired, { threshold: inputs['alert-threshold'] }, {})
-      print(`\nbase result: ${base}\n\n${markdown}`)
-    }
-    if (record) {
-      const recorded = await recordResult(result, location, { inputs, cases })
-      const total = recorded.total === null ? '' : ` (${recorded.total} in all)`
-      print(
-        `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)}` +
-          `${total}; report: README.md and index.html there`
-      )
-    }
+    await runBenchmark(inputs, {
+      log: consoleLog,
+      git,
+      event: null,
+      history: location,
+      links: {},
+      pullRequest: null,
+      async written(result, file) {
+        print(`\nresult: ${file}\n\n${resultTable(result)}`)
+      },
+      async judged(verdict) {
+        if (verdict) print(`\nbase result: ${verdict.base}\n\n${verdict.markdown}`)
+      },
+      async record(append) {
+        if (!append) return
+        const recorded = await append(location)
+        const total = recorded.total === null ? '' : ` (${recorded.total} in all)`
+        print(
+          `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)}` +
+            `${total}; report: README.md and index.html there`
+        )
+      }
+    })
     return 0
   }
 }

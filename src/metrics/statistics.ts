@@ -2,7 +2,7 @@ import type { Summary } from './schema'
 
 /** Linear interpolation between closest ranks (the common "type 7" quantile). */
 export function quantile(sorted: number[], q: number): number {
-  if (sorted.length === 0) throw new Error('quantile of an empty sample')
+  if (sorted.length === 0) throw new RangeError('quantile of an empty sample')
   const pos = (sorted.length - 1) * q
   const lo = Math.floor(pos)
   const hi = Math.ceil(pos)
@@ -13,19 +13,22 @@ export function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length
 }
 
-export function median(xs: number[]): number {
+export function median(xs: readonly number[]): number {
   return quantile(
     [...xs].sort((a, b) => a - b),
     0.5
   )
 }
 
-/** Sample standard deviation (n − 1); 0 for a single value. */
-function std(xs: number[]): number {
-  if (xs.length < 2) return 0
+/** Unbiased (n − 1) sample variance. */
+export function variance(xs: readonly number[]): number {
+  if (xs.length < 2) throw new RangeError('variance needs at least 2 values')
   const m = mean(xs)
-  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))
+  return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)
 }
+
+/** Sample standard deviation (n − 1); 0 for a single value. */
+const std = (xs: number[]): number => (xs.length < 2 ? 0 : Math.sqrt(variance(xs)))
 
 export function summarize(xs: number[]): Summary {
   if (xs.length === 0) throw new Error('cannot summarize an empty sample')

@@ -1,7 +1,6 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import type { Inputs } from '../config/inputs'
 import { invalidInput } from '../config/preflight'
 import { gitIn } from '../history/git'
 import type { CasePair } from '../topology/cases'
@@ -80,14 +79,11 @@ export function checkoutPairs(
   })
 }
 
-/** The base engine's Dockerfile, context and GNES source: the commit's copies of the head's. */
-export function checkoutInputs(inputs: Inputs, workspace: string, base: BaseCheckout): Inputs {
-  const moved = (v: string | null): string | null =>
-    v === null ? null : (inCheckout(v, workspace, base.dir) ?? v)
-  return {
-    ...inputs,
-    dockerfile: moved(inputs.dockerfile),
-    'docker-context': moved(inputs['docker-context']),
-    'gnes-source': moved(inputs['gnes-source'])
-  }
-}
+/**
+ * A path of the head's inputs (Dockerfile, build context, GNES source tree) as the checkout's
+ * copy: the same path inside it, or the path itself when it lies outside the workspace.
+ */
+export const checkoutPath =
+  (workspace: string, base: BaseCheckout) =>
+  (file: string): string =>
+    inCheckout(file, workspace, base.dir) ?? file

@@ -1,8 +1,10 @@
 /**
- * The pipeline both front ends (the action in src/main.ts, the CLI in src/cli.ts) call: check
- * the inputs, run the suite (or a paired run of base and head), write the result, record it in
- * the history with the report re-rendered, compare it.
+ * The pipeline both front ends (the action in src/main.ts, the CLI in src/cli.ts) call: the run
+ * (`runBenchmark`, with each front end's ports), and its steps: check the inputs, run the suite
+ * (or a paired run of base and head), write the result, record it in the history with the report
+ * re-rendered, compare it.
  */
+export { runBenchmark, type Append, type RunPorts, type RunVerdict } from './run'
 export { preflight } from './preflight'
 export { runSuite } from './suite/run'
 export { runPairedSuite, type PairedRun } from './suite/paired'

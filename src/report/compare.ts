@@ -2,7 +2,8 @@ import { profileKey } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
 import type { CaseResult, Result } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
-import { median, trimmedMean, trimmedTTest } from './stats'
+import { median } from '../metrics/statistics'
+import { trimmedMean, trimmedTTest } from './stats'
 import { caseVerdicts, judgement, verdictMetric, type CaseVerdict, type Verdict } from './verdict'
 
 export type { Verdict }

@@ -1,33 +1,12 @@
-import betainc from '@stdlib/math-base-special-betainc'
-import gammaln from '@stdlib/math-base-special-gammaln'
 import tCdf from '@stdlib/stats-base-dists-t-cdf'
 import tQuantile from '@stdlib/stats-base-dists-t-quantile'
-import { mean } from '../metrics/statistics'
+import { mean, variance } from '../metrics/statistics'
 
 /**
- * Statistics for the regression verdict: pure functions over number arrays. The special functions
- * and the t distribution come from stdlib; this file holds only the robust test built on them.
+ * Statistics for the regression verdict: pure functions over number arrays. The t distribution
+ * comes from stdlib, the mean and variance from metrics; this file holds only the robust test
+ * built on them.
  */
-
-export function median(xs: readonly number[]): number {
-  if (xs.length === 0) throw new RangeError('median of an empty sample')
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2
-}
-
-/** Unbiased (n − 1) sample variance. */
-export function variance(xs: readonly number[]): number {
-  if (xs.length < 2) throw new RangeError('variance needs at least 2 values')
-  const m = mean(xs)
-  return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)
-}
-
-/** ln Γ(x) for x > 0. */
-export const logGamma = (x: number): number => gammaln(x)
-
-/** Regularized incomplete beta I_x(a, b). */
-export const incompleteBeta = (x: number, a: number, b: number): number => betainc(x, a, b)
 
 /** P(T ≤ t) for Student's t with df degrees of freedom (df may be fractional, as Welch's is). */
 export const studentTCdf = (t: number, df: number): number => tCdf(t, df)

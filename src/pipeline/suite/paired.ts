@@ -4,8 +4,8 @@ import type { Inputs } from '../../config/inputs'
 import { checkPairedRun } from '../preflight'
 import { selectEngine } from '../../engine/select'
 import type { Engine } from '../../engine/types'
-import { consoleLog } from '../../log'
-import type { CaseResult, Result } from '../../result/schema'
+import { consoleLog, type Log } from '../../log'
+import type { CaseResult, GitMeta, Result } from '../../result/schema'
 import type { CasePair } from '../../topology/cases'
 import type { Topology } from '../../topology/schema'
 import {
@@ -16,12 +16,9 @@ import {
   type Interleave,
   type Side
 } from '../../client/interleave'
-import { caseSettings, loadOf, suiteResult, type SuiteOptions } from './run'
-import { checkoutBase, checkoutInputs, checkoutPairs } from '../base-checkout'
+import { inSuite, suiteEngine, type SuiteOptions } from './setup'
+import { checkoutBase, checkoutPairs, checkoutPath } from '../base-checkout'
 import { gitMeta } from '../../result/meta'
-import type { GitMeta } from '../../result/schema'
-import { keepCpusAwake, NOT_HELD } from './cpus-awake'
-import { onInterrupt } from './signals'
 import { lookSchedule, type Sequence } from '../../report/sequential'
 import { runPairedCase, SIDES, type PairedProfile, type PairedSettings } from './paired-case'
 
@@ -45,16 +42,27 @@ export interface PairedRun {
 }
 
 /**
- * The inputs the base is provisioned from: the head's, with the base's GNES or image; a release as
- * the base replaces the head's source tree.
+ * The inputs the base is provisioned from, the one place a paired run makes inputs of its own
+ * (the engine is chosen from inputs): the head's, on the head's engine, with the base's GNES or
+ * image; a release as the base replaces the head's source tree. `moved` maps the head's
+ * Dockerfile, build context and source tree to the base's (a commit's checkout has its own).
  */
-export const baseInputs = (inputs: Inputs, engine: Engine['kind']): Inputs => ({
-  ...inputs,
-  engine,
-  'gnes-version': inputs['baseline-gnes-version'] ?? inputs['gnes-version'],
-  'gnes-source': inputs['baseline-gnes-version'] === null ? inputs['gnes-source'] : null,
-  image: inputs['baseline-image'] ?? inputs.image
-})
+export function baseInputs(
+  inputs: Inputs,
+  engine: Engine['kind'],
+  moved: (file: string) => string = file => file
+): Inputs {
+  const move = (v: string | null): string | null => (v === null ? null : moved(v))
+  return {
+    ...inputs,
+    engine,
+    dockerfile: move(inputs.dockerfile),
+    'docker-context': move(inputs['docker-context']),
+    'gnes-version': inputs['baseline-gnes-version'] ?? inputs['gnes-version'],
+    'gnes-source': inputs['baseline-gnes-version'] === null ? move(inputs['gnes-source']) : null,
+    image: inputs['baseline-image'] ?? inputs.image
+  }
+}
 
 /**
  * The profile both sides are measured under: minimal load when listed, else the burst. Both sides
@@ -77,18 +85,17 @@ export async function runPairedSuite(
 ): Promise<PairedRun> {
   const pairs = options.pairs ?? checkPairedRun(inputs)
   const ref = inputs['baseline-ref']
-  if (ref === null) return runSides(inputs, inputs, pairs, options)
+  if (ref === null) return runSides(inputs, pairs, options)
   // The base is a commit of the workspace's repository, checked out beside it for this run.
   const workspace = options.workspace ?? process.env.GITHUB_WORKSPACE ?? process.cwd()
   const log = options.log ?? consoleLog
   const checkout = await log.group(`Check out the base: ${ref}`, () => checkoutBase(workspace, ref))
   try {
     log.info(`base: commit ${checkout.sha} in ${checkout.dir}`)
-    const basePairs = checkoutPairs(pairs, workspace, checkout)
-    const baseFrom = checkoutInputs(inputs, workspace, checkout)
     const git = options.git ?? gitMeta()
-    return await runSides(inputs, baseFrom, basePairs, {
+    return await runSides(inputs, checkoutPairs(pairs, workspace, checkout), {
       ...options,
+      moved: checkoutPath(workspace, checkout),
       baseGit: { ...git, sha: checkout.sha, ref }
     })
   } finally {
@@ -103,43 +110,56 @@ interface PairedOptions extends SuiteOptions {
   workspace?: string
 }
 
-/** Both sides: the head from `inputs`, the base from `baseFrom` (its GNES, image, Dockerfile). */
+/** A base from a commit's checkout: the head's paths as the checkout's, and that commit. */
+interface SidesOptions extends PairedOptions {
+  moved?: (file: string) => string
+  baseGit?: GitMeta
+}
+
+/** The engine of each side: the head's as a single suite's, the base's on the same platform. */
+async function sideEngines(
+  inputs: Inputs,
+  options: SidesOptions,
+  ids: Record<Side, string>,
+  log: Log
+): Promise<Record<Side, Engine>> {
+  const head = await suiteEngine(inputs, options, ids.head, log)
+  const base = await selectEngine(baseInputs(inputs, head.kind, options.moved), ids.base, log)
+  return { base, head }
+}
+
+/**
+ * Both sides: the head from `inputs`, the base from the base's GNES, image, or (`moved`) a
+ * commit's Dockerfile, context and source tree; `pairs` hold each side's topology.
+ */
 async function runSides(
   inputs: Inputs,
-  baseFrom: Inputs,
   pairs: CasePair[],
-  options: PairedOptions & { baseGit?: GitMeta }
+  options: SidesOptions
 ): Promise<PairedRun> {
   const log = options.log ?? consoleLog
-  const id = options.suiteId ?? randomUUID()
-  const head = options.engine ?? (await selectEngine(inputs, id, log))
-  // A run id of its own (Docker names containers by run id, case and deployment number); it is
-  // also the base result's id, as the head's is the suite id.
-  const baseId = options.baseSuiteId ?? randomUUID()
-  const base = await selectEngine(baseInputs(baseFrom, head.kind), baseId, log)
-  const engines = { base, head }
-  const shutdown = async (): Promise<void> => {
-    await Promise.all([base.shutdown(), head.shutdown()])
+  const ids: Record<Side, string> = {
+    head: options.suiteId ?? randomUUID(),
+    // A run id of its own (Docker names containers by run id, case and deployment number); it is
+    // also the base result's id, as the head's is the suite id.
+    base: options.baseSuiteId ?? randomUUID()
   }
-  const removeHandlers = onInterrupt(shutdown, m => log.warn(m))
-  const load = loadOf(inputs)
-  // Requests interleave only where they are paced: a burst hands every request over at once.
-  const interleave: Interleave = inputs.profiles.includes('minimal')
-    ? inputs['paired-interleave']
-    : 'blocks'
-  const settings: PairedSettings = {
-    ...caseSettings(inputs, load),
-    redeploy: inputs['paired-deploy'] === 'per-pair',
-    interleave,
-    looks: lookSchedule(inputs.runs, inputs['max-pairs']),
-    budgetSec: inputs['pairs-budget-minutes'] * 60,
-    threshold: inputs['alert-threshold']
-  }
-  const order = interleave === 'requests' ? interleavedOrder(inputs.runs) : abbaOrder(inputs.runs)
-  const startedAt = new Date().toISOString()
-  let awake = NOT_HELD
-  try {
-    awake = await keepCpusAwake(inputs['keep-cpus-awake'], log)
+  const engines = await sideEngines(inputs, options, ids, log)
+  const { base, head } = engines
+  return inSuite(inputs, [base, head], log, async ({ load, settings: common, logDir, result }) => {
+    // Requests interleave only where they are paced: a burst hands every request over at once.
+    const interleave: Interleave = inputs.profiles.includes('minimal')
+      ? inputs['paired-interleave']
+      : 'blocks'
+    const settings: PairedSettings = {
+      ...common,
+      redeploy: inputs['paired-deploy'] === 'per-pair',
+      interleave,
+      looks: lookSchedule(inputs.runs, inputs['max-pairs']),
+      budgetSec: inputs['pairs-budget-minutes'] * 60,
+      threshold: inputs['alert-threshold']
+    }
+    const order = interleave === 'requests' ? interleavedOrder(inputs.runs) : abbaOrder(inputs.runs)
     const gnes = {
       base: await log.group(`Provision the base (${base.kind})`, () =>
         base.prepare(pairs.some(p => p.base.topology.kind === 'gnes'))
@@ -158,11 +178,11 @@ async function runSides(
         log.info(`paired mode measures ${profile.kind} only; not run: ${skipped.join(', ')}`)
       }
       const { id: caseId, name } = pair.head.topology
-      const logDir = path.resolve(inputs['out-dir'], 'logs', `case-${caseId}`)
+      const dir = logDir(caseId)
       const { sides, sequence } = await log.group(
         `Case ${caseId}: ${name}, paired on this runner (${orderText(order, interleave)}; ` +
           `A = base, B = head; ${lookText(settings.looks)})`,
-        () => runPairedCase(engines, pair, profile, settings, load, logDir, log)
+        () => runPairedCase(engines, pair, profile, settings, load, dir, log)
       )
       for (const side of SIDES) cases[side].push(sides[side])
       sequences.push(sequence)
@@ -177,7 +197,7 @@ async function runSides(
                   profile,
                   { ...settings, looks: [settings.looks[0]] },
                   load,
-                  path.join(logDir, 'canary'),
+                  path.join(dir, 'canary'),
                   log
                 )
               )
@@ -185,27 +205,21 @@ async function runSides(
           : null
       )
     }
-    const result = (side: Side, resultId: string): Result =>
-      suiteResult({
-        id: resultId,
+    const sideResult = (side: Side): Result =>
+      result({
+        id: ids[side],
+        engine: engines[side],
         gnes: gnes[side],
-        engine: engines[side].kind,
-        load,
-        startedAt,
         cases: cases[side],
-        cpusAwake: awake.held,
         git: side === 'base' ? (options.baseGit ?? options.git) : options.git
       })
     return {
-      head: result('head', id),
-      base: result('base', baseId),
+      head: sideResult('head'),
+      base: sideResult('base'),
       order,
       interleave,
       sequences,
       canaries
     }
-  } finally {
-    removeHandlers()
-    await Promise.all([shutdown(), awake.release()])
-  }
+  })
 }

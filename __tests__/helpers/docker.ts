@@ -1,15 +1,14 @@
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
-import { build } from 'esbuild'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
-import { parseInputs, type RawInputs } from '../src/config/inputs'
-import { LABEL } from '../src/engine/docker'
-import type { Log } from '../src/log'
-import { runSuite } from '../src/pipeline'
-import type { Result } from '../src/result/schema'
+import { parseInputs, type RawInputs } from '../../src/config/inputs'
+import { LABEL } from '../../src/engine/docker'
+import { runSuite } from '../../src/pipeline'
+import type { Result } from '../../src/result/schema'
+import { quiet } from './log'
+import { tmp } from './tmp'
 
 /**
  * Shared by the Docker integration tests. They need a daemon (scripts/docker-setup.sh starts one
@@ -35,15 +34,6 @@ export const describeDocker = dockerUp ? describe : describe.skip
 
 /** The registry-free base image from scripts/docker-base-image.sh (python:3.11-slim elsewhere). */
 export const BASE_IMAGE = process.env.GLB_BASE_IMAGE || 'gnes-latency-bench/base:bookworm'
-
-export const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'glb-docker-'))
-
-/** The tests read results and errors, not progress. */
-export const quiet: Log = {
-  info: () => undefined,
-  warn: () => undefined,
-  group: (_n, work) => work()
-}
 
 /** What the conformance suite's Docker and Swarm engines are made with. */
 export const TEST_ENGINE = { gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }
@@ -80,7 +70,7 @@ export async function leftovers(runId: string): Promise<number> {
   return containers + networks + services.length
 }
 
-const scripts = path.join(__dirname, '..', 'scripts')
+const scripts = path.join(__dirname, '..', '..', 'scripts')
 const STATE = process.env.GLB_STATE_DIR || '/var/run/gnes-latency-bench'
 
 /**
@@ -109,19 +99,4 @@ export function swarmUp(worker: boolean): boolean {
 export function swarmDown(): void {
   const r = spawnSync('bash', [path.join(scripts, 'swarm-teardown.sh')], { encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`scripts/swarm-teardown.sh failed:\n${r.stdout}${r.stderr}`)
-}
-
-/** Bundles a TypeScript entry into build/ (inside the project, so it finds its assets). */
-export async function bundle(entry: string, name: string): Promise<string> {
-  const outfile = path.join(__dirname, '..', 'build', name)
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    external: ['cpu-features', './crypto/build/Release/sshcrypto.node'],
-    logLevel: 'warning'
-  })
-  return outfile
 }

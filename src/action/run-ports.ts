@@ -1,0 +1,110 @@
+import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import type { Inputs } from '../config/inputs'
+import { selectEngine } from '../engine/select'
+import { readBranchHistory } from '../history'
+import { describeLocation, type HistoryLocation, type RunPorts, type RunVerdict } from '../pipeline'
+import { jobSummary } from '../render'
+import type { WorkflowContext } from '../result/context'
+import { fetchBranchIntoWorkspace } from './local-branch'
+import { actionsLog } from './log'
+import { mergeBase } from './merge-base'
+import { publishPullRequestReport } from './publish'
+import { STATE_ENGINE } from './state'
+import { actionTargets, type ActionTargets } from './targets'
+
+/** With `auto-push: false` the history commit lands on the workspace's branch, unpushed. */
+async function recordTarget(inputs: Inputs, targets: ActionTargets): Promise<HistoryLocation> {
+  const { history } = targets
+  if (inputs['auto-push']) return history
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd()
+  await fetchBranchIntoWorkspace(workspace, history.repo, history.branch, history.token)
+  actionsLog.info(
+    `auto-push is false: committing to ${history.branch} in ${workspace}; push it yourself`
+  )
+  return { ...history, repo: workspace }
+}
+
+/** A verdict's report, outputs and exit status; the comment only on a pull request. */
+async function publish(
+  verdict: RunVerdict,
+  inputs: Inputs,
+  targets: ActionTargets,
+  pullRequest: number | null
+): Promise<void> {
+  await publishPullRequestReport({
+    comparison: verdict,
+    markdown: verdict.markdown,
+    reportPath: targets.reportPath,
+    failOnRegression: inputs['fail-on-regression'],
+    onInconclusive: inputs['on-inconclusive'],
+    comment:
+      pullRequest !== null && inputs['comment-on-pr'] && targets.comment
+        ? { ...targets.comment, issueNumber: pullRequest }
+        : null
+  })
+}
+
+/**
+ * The run as the action shows it: the engine's kind saved for the `post:` step, outputs and the
+ * job summary, the verdict published (a pull request's against the history on the branch; a
+ * paired run's on every event, a release paired with the previous GNES judged too) and the
+ * history committed, pushed or (with `auto-push: false`) left in the workspace.
+ */
+export function actionPorts(inputs: Inputs, ctx: WorkflowContext): RunPorts {
+  const targets = actionTargets(inputs, ctx)
+  const pr = ctx.pullRequest
+  const workspace = process.env.GITHUB_WORKSPACE
+  return {
+    log: actionsLog,
+    git: ctx.git,
+    event: ctx.git.event,
+    history: targets.history,
+    links: { dashboardUrl: targets.dashboardUrl, repositoryUrl: targets.repositoryUrl },
+    pullRequest: pr && {
+      baseRef: pr.baseRef,
+      history: () =>
+        core.group(`Read the history on ${targets.history.branch}`, () =>
+          readBranchHistory(targets.history)
+        ),
+      mergeBase: async head =>
+        (pr.baseSha && head && workspace ? await mergeBase(workspace, pr.baseSha, head) : null) ??
+        pr.baseSha
+    },
+    async chooseEngine(suiteId) {
+      const engine = await selectEngine(inputs, suiteId, actionsLog)
+      // The post: step cleans up after Docker only (the Docker engine saves its run id at prepare).
+      core.saveState(STATE_ENGINE, engine.kind)
+      return engine
+    },
+    async written(result, file) {
+      core.setOutput('result', file)
+      core.setOutput('engine', result.meta.engine)
+      await core.summary.addRaw(jobSummary(result)).write()
+    },
+    async judged(verdict, result) {
+      if (verdict) {
+        await publish(verdict, inputs, targets, pr?.number ?? null)
+        return
+      }
+      fs.writeFileSync(targets.reportPath, jobSummary(result))
+      core.setOutput('report', targets.reportPath)
+      core.setOutput('regression', 'false')
+      core.setOutput('verdict', 'none')
+      core.setOutput('verdicts', '[]')
+    },
+    async record(append) {
+      if (!append) {
+        actionsLog.info(`history: not recorded (record: ${inputs.record}, event: ${ctx.git.event})`)
+        return
+      }
+      const target = await recordTarget(inputs, targets)
+      const recorded = await core.group(`Record the result on ${targets.history.branch}`, () =>
+        append(target, actionsLog)
+      )
+      actionsLog.info(
+        `history: ${recorded.added.length} entries added at ${describeLocation(target)}`
+      )
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import * as path from 'node:path'
+import type { Load } from '../../client/load'
+import type { Inputs } from '../../config/inputs'
+import type { GnesMeta } from '../../engine/gnes-meta'
+import { selectEngine } from '../../engine/select'
+import type { Engine } from '../../engine/types'
+import type { Log } from '../../log'
+import { gitMeta, hostMeta } from '../../result/meta'
+import {
+  RESULT_SCHEMA,
+  ResultSchema,
+  type CaseResult,
+  type GitMeta,
+  type Result
+} from '../../result/schema'
+import type { CaseSpec } from '../../topology/cases'
+import type { CaseSettings, PlannedProfile } from './case'
+import { keepCpusAwake, NOT_HELD } from './cpus-awake'
+import { onInterrupt } from './signals'
+
+/**
+ * The set-up a single suite and a paired one share: engines chosen, interrupts and CPUs held for
+ * the run, the load and case settings from the inputs, and each side's result framed alike.
+ */
+
+export interface SuiteOptions {
+  log?: Log
+  /** A ready engine (the action's, or a test's); otherwise chosen from `inputs.engine`. */
+  engine?: Engine
+  /** The result's id, also used to label every process/container of the suite. */
+  suiteId?: string
+  /** The cases `preflight` resolved; otherwise checked and read here. */
+  cases?: CaseSpec[]
+  /** The commit benchmarked, as the action read its workflow; otherwise read from the environment. */
+  git?: GitMeta
+}
+
+/** The suite's engine: the one it was given, or the one `inputs.engine` names. */
+export const suiteEngine = (inputs: Inputs, options: SuiteOptions, id: string, log: Log) =>
+  options.engine ? Promise.resolve(options.engine) : selectEngine(inputs, id, log)
+
+/**
+ * A sweep runs last on its deployment: a failed step may leave requests in the topology. A
+ * burst's warm-up stream serves every profile after it on the topology, so a burst after another
+ * profile has none; paced streams and sweep steps each lead in with requests of their own (every
+ * StreamCall reconnects).
+ */
+function plannedProfiles(inputs: Inputs, load: Load): PlannedProfile[] {
+  const order = [...inputs.profiles].sort((a, b) => Number(a === 'sweep') - Number(b === 'sweep'))
+  return order.map((kind, i) => {
+    switch (kind) {
+      case 'minimal':
+        return { request: { kind, rate: inputs['minimal-rate'] }, load }
+      case 'paced':
+        return { request: { kind, rate: inputs.rate! }, load }
+      case 'burst':
+        return { request: { kind }, load: i > 0 ? { ...load, warmupRequests: 0 } : load }
+      case 'sweep':
+        return { request: { kind }, load }
+    }
+  })
+}
+
+const loadOf = (inputs: Inputs): Load => ({
+  docs: inputs.docs,
+  batchSize: inputs['batch-size'],
+  docBytes: inputs['doc-bytes'],
+  runs: inputs.runs,
+  requests: inputs.requests,
+  warmupRequests: inputs['warmup-requests']
+})
+
+function caseSettings(inputs: Inputs, load: Load): CaseSettings {
+  return {
+    profiles: plannedProfiles(inputs, load),
+    sweep: {
+      rates: inputs['sweep-rates'],
+      stepSeconds: inputs['sweep-step-seconds'],
+      maxSteps: inputs['sweep-max-steps'],
+      bound: inputs['sweep-max-latency'].bound,
+      boundText: inputs['sweep-max-latency'].text
+    },
+    caseTimeoutSec: inputs['case-timeout']
+  }
+}
+
+/** What a suite's cases run with, once its engines are chosen. */
+export interface SuiteFrame {
+  load: Load
+  settings: CaseSettings
+  /** Where a case's services and load client write their logs. */
+  logDir(caseId: string): string
+  /** The validated result of `cases`, run on `engine`, on this host and commit. */
+  result(side: {
+    id: string
+    engine: Engine
+    gnes: GnesMeta | null
+    cases: CaseResult[]
+    git?: GitMeta
+  }): Result
+}
+
+/**
+ * Runs `work` on the suite's engines: an interrupt shuts them down, the CPUs are kept awake while
+ * it runs, and whatever happens every engine is shut down after it.
+ */
+export async function inSuite<T>(
+  inputs: Inputs,
+  engines: readonly Engine[],
+  log: Log,
+  work: (frame: SuiteFrame) => Promise<T>
+): Promise<T> {
+  const shutdown = async (): Promise<void> => {
+    await Promise.all(engines.map(e => e.shutdown()))
+  }
+  const removeHandlers = onInterrupt(shutdown, m => log.warn(m))
+  const load = loadOf(inputs)
+  const settings = caseSettings(inputs, load)
+  const startedAt = new Date().toISOString()
+  let awake = NOT_HELD
+  try {
+    awake = await keepCpusAwake(inputs['keep-cpus-awake'], log)
+    return await work({
+      load,
+      settings,
+      logDir: caseId => path.resolve(inputs['out-dir'], 'logs', `case-${caseId}`),
+      result: side =>
+        ResultSchema.parse({
+          schema: RESULT_SCHEMA,
+          id: side.id,
+          meta: {
+            gnes: side.gnes,
+            engine: side.engine.kind,
+            load,
+            host: hostMeta(),
+            cpusAwake: awake.held,
+            git: side.git ?? gitMeta(),
+            startedAt,
+            finishedAt: new Date().toISOString()
+          },
+          cases: side.cases
+        })
+    })
+  } finally {
+    removeHandlers()
+    await Promise.all([shutdown(), awake.release()])
+  }
+}
