@@ -23,7 +23,7 @@ import {
   TEST_ENGINE,
   tmp
 } from './docker-helpers'
-import { engineConformance } from './helpers/conformance'
+import { engineConformance, gnesCase } from './helpers/conformance'
 import { expectStorableResult } from './helpers/result'
 
 describeDocker('docker engine', () => {
@@ -63,7 +63,7 @@ describeDocker('docker engine', () => {
     const engines = [1, 2].map(() => createDockerEngine(TEST_ENGINE))
     try {
       await Promise.all(engines.map(e => e.prepare()))
-      const topology = resolveTopology('1').topology
+      const topology = gnesCase('1')
       const deps = await Promise.all(
         engines.map(e => e.start(topology, { logDir: tmp(), readyTimeoutMs: 60_000 }))
       )

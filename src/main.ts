@@ -7,7 +7,7 @@ import { fetchBranchIntoWorkspace } from './action/local-branch'
 import { actionsLog } from './action/log'
 import { mergeBase } from './action/merge-base'
 import { publishPullRequestReport } from './action/publish'
-import { STATE_ENGINE } from './action/state'
+import { runIdKeeper, STATE_ENGINE } from './action/state'
 import { actionTargets, type ActionTargets } from './action/targets'
 import { InputError, parseInputs, type Inputs } from './config/inputs'
 import { selectEngine } from './engine/select'
@@ -16,6 +16,7 @@ import {
   comparePairedRun,
   compareWithHistory,
   describeLocation,
+  engineSettings,
   preflight,
   recordResult,
   runPairedSuite,
@@ -149,10 +150,11 @@ export async function run(): Promise<void> {
   )
   const cases = pairs.map(p => p.head)
   const suiteId = randomUUID()
-  const engine = await selectEngine(inputs, suiteId, actionsLog)
-  // The post: step cleans up after Docker only (the Docker engine saves its run id at prepare).
+  // Every Docker-based engine hands its run id over at prepare, for the post: step to clean up.
+  const keepRunId = runIdKeeper()
+  const engine = await selectEngine(engineSettings(inputs, keepRunId), suiteId, actionsLog)
   core.saveState(STATE_ENGINE, engine.kind)
-  const options = { log: actionsLog, suiteId, engine, git: ctx.git }
+  const options = { log: actionsLog, suiteId, engine, git: ctx.git, keepRunId }
   const pairedRun = paired ? await runPairedSuite(inputs, { ...options, pairs }) : null
   const result = pairedRun?.head ?? (await runSuite(inputs, { ...options, cases }))
   core.setOutput('result', writeResult(result, inputs['out-dir']))

@@ -3,6 +3,7 @@
  * the inputs, run the suite (or a paired run of base and head), write the result, record it in
  * the history with the report re-rendered, compare it.
  */
+export { engineSettings } from './engine-settings'
 export { preflight } from './preflight'
 export { runSuite } from './suite/run'
 export { runPairedSuite, type PairedRun } from './suite/paired'

@@ -3,6 +3,7 @@ import * as path from 'node:path'
 import type { Inputs } from '../../config/inputs'
 import { checkPairedRun } from '../preflight'
 import { selectEngine } from '../../engine/select'
+import { engineSettings } from '../engine-settings'
 import type { Engine } from '../../engine/types'
 import { consoleLog } from '../../log'
 import type { CaseResult, Result } from '../../result/schema'
@@ -112,11 +113,16 @@ async function runSides(
 ): Promise<PairedRun> {
   const log = options.log ?? consoleLog
   const id = options.suiteId ?? randomUUID()
-  const head = options.engine ?? (await selectEngine(inputs, id, log))
+  const head =
+    options.engine ?? (await selectEngine(engineSettings(inputs, options.keepRunId), id, log))
   // A run id of its own (Docker names containers by run id, case and deployment number); it is
   // also the base result's id, as the head's is the suite id.
   const baseId = options.baseSuiteId ?? randomUUID()
-  const base = await selectEngine(baseInputs(baseFrom, head.kind), baseId, log)
+  const base = await selectEngine(
+    engineSettings(baseInputs(baseFrom, head.kind), options.keepRunId),
+    baseId,
+    log
+  )
   const engines = { base, head }
   const shutdown = async (): Promise<void> => {
     await Promise.all([base.shutdown(), head.shutdown()])

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'
 import type { Inputs } from '../../config/inputs'
 import { selectEngine } from '../../engine/select'
+import { engineSettings } from '../engine-settings'
 import type { GnesMeta } from '../../engine/gnes-meta'
 import type { Engine } from '../../engine/types'
 import { gitMeta, hostMeta } from '../../result/meta'
@@ -103,6 +104,8 @@ export interface SuiteOptions {
   cases?: CaseSpec[]
   /** The commit benchmarked, as the action read its workflow; otherwise read from the environment. */
   git?: GitMeta
+  /** Takes the run id of every Docker-based engine the suite makes (EngineSettings' keepRunId). */
+  keepRunId?: (runId: string) => void
 }
 
 /**
@@ -114,7 +117,8 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
   // Every input, topology and input file is checked before anything starts.
   const specs = options.cases ?? checkRun(inputs)
   const id = options.suiteId ?? randomUUID()
-  const engine = options.engine ?? (await selectEngine(inputs, id, log))
+  const engine =
+    options.engine ?? (await selectEngine(engineSettings(inputs, options.keepRunId), id, log))
   const removeHandlers = onInterrupt(
     () => engine.shutdown(),
     m => log.warn(m)
