@@ -41,6 +41,7 @@ export async function openPlace(
     network,
     labels: service => ({ ...caseLabels, [LABEL.service]: service }),
     image: s => (s.runs === 'gnes' ? gnes! : images.get(s.name)!),
+    // The GNES image is asked for when a script runs: only a GNES deployment runs one.
     runScript: (...args) =>
       scriptRunner(docker, {
         prefix,
