@@ -67,10 +67,7 @@ class DockerPlatform implements Platform<'docker'> {
         settleAll(service.instances, async i => {
           const name = `${place.prefix}-${i.name}`
           const gnes = service.runs === 'gnes'
-          const limits =
-            service.limits === 'engine'
-              ? hostLimits(this.ctx.cpus, this.ctx.memory)
-              : hostLimits(service.limits.cpus, service.limits.memoryBytes)
+          const { cpus, memoryBytes } = place.limits(service)
           const { container, exited } = await startContainer(
             docker,
             {
@@ -85,7 +82,7 @@ class DockerPlatform implements Platform<'docker'> {
               Labels: place.labels(service.name),
               StopTimeout: STOP_GRACE_MS / 1000,
               // An init as PID 1 passes SIGTERM on, so a stop is quick and clean.
-              HostConfig: { NetworkMode: network.id, Init: true, ...limits },
+              HostConfig: { NetworkMode: network.id, Init: true, ...hostLimits(cpus, memoryBytes) },
               NetworkingConfig: {
                 EndpointsConfig: { [network.id]: { Aliases: [i.name, service.name] } }
               }

@@ -16,6 +16,8 @@ export interface Place {
   labels(service: string): Record<string, string>
   /** The image a service runs: the GNES image prepare() ensured, or its own. */
   image(service: ServicePlan): string
+  /** A service's CPU and memory limits: the run's, or its own. */
+  limits(service: ServicePlan): { cpus: number | null; memoryBytes: number | null }
   /** Scripts (the load client) in a throwaway GNES container on the network. */
   runScript: Site['runScript']
 }
@@ -41,6 +43,7 @@ export async function openPlace(
     network,
     labels: service => ({ ...caseLabels, [LABEL.service]: service }),
     image: s => (s.runs === 'gnes' ? gnes! : images.get(s.name)!),
+    limits: s => (s.limits === 'engine' ? { cpus: ctx.cpus, memoryBytes: ctx.memory } : s.limits),
     // The GNES image is asked for when a script runs: only a GNES deployment runs one.
     runScript: (...args) =>
       scriptRunner(docker, {

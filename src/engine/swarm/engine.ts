@@ -95,10 +95,6 @@ class SwarmPlatform implements Platform<'swarm'> {
         const [first] = service.instances
         const gnes = service.runs === 'gnes'
         const image = place.image(service)
-        const limits =
-          service.limits === 'engine'
-            ? { cpus: this.ctx.cpus, memoryBytes: this.ctx.memory }
-            : service.limits
         const created = await docker.createService(
           serviceSpec({
             name: `${place.prefix}-${service.name}`,
@@ -116,7 +112,7 @@ class SwarmPlatform implements Platform<'swarm'> {
               ...service.constraints,
               ...(service.pinned ? [`node.id==${this.nodeId}`] : [])
             ],
-            ...limits,
+            ...place.limits(service),
             network: place.network.id,
             alias: service.name,
             endpointMode: service.endpointMode ?? this.endpointMode
