@@ -89,3 +89,20 @@ test('the run both front ends make knows nothing of Actions: the action comes in
   expect(actions(path.join(src, 'main.ts'))).toBe(false)
   expect(imports(path.join(src, 'main.ts'))).toContain(path.join(src, 'pipeline', 'index.ts'))
 })
+
+test('the engine knows nothing of Actions, and a plan nothing of the platforms that run it', () => {
+  const engine = path.join(src, 'engine')
+  const packages = (file: string): string[] =>
+    ts
+      .preProcessFile(fs.readFileSync(file, 'utf8'), true, true)
+      .importedFiles.map(i => i.fileName)
+      .filter(spec => !spec.startsWith('.'))
+  expect(sources(engine).filter(f => packages(f).some(p => p.startsWith('@actions/')))).toEqual([])
+  const plan = path.join(engine, 'plan')
+  const topology = path.join(src, 'topology')
+  const reached = sources(plan).flatMap(f => [
+    ...packages(f),
+    ...imports(f).filter(to => !to.startsWith(plan) && !to.startsWith(topology))
+  ])
+  expect(reached).toEqual([])
+})

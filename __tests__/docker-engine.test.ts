@@ -21,7 +21,7 @@ import {
   leftovers,
   TEST_ENGINE
 } from './helpers/docker'
-import { engineConformance } from './helpers/conformance'
+import { engineConformance, gnesCase } from './helpers/conformance'
 import { expectStorableResult } from './helpers/result'
 import { quiet } from './helpers/log'
 import { tmp } from './helpers/tmp'
@@ -63,7 +63,7 @@ describeDocker('docker engine', () => {
     const engines = [1, 2].map(() => createDockerEngine(TEST_ENGINE))
     try {
       await Promise.all(engines.map(e => e.prepare()))
-      const topology = resolveTopology('1').topology
+      const topology = gnesCase('1')
       const deps = await Promise.all(
         engines.map(e => e.start(topology, { logDir: tmp(), readyTimeoutMs: 60_000 }))
       )

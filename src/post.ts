@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { actionsLog } from './action/log'
-import { STATE_ENGINE } from './action/state'
-import { describeSweep, dockerAvailable, STATE_RUN_ID, sweep } from './engine/docker'
+import { STATE_ENGINE, STATE_RUN_ID } from './action/state'
+import { describeSweep, dockerAvailable, sweep } from './engine/docker'
 
 /**
  * The action's `post:` step: it runs even when the job is cancelled or the main step was killed,

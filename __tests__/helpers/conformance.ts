@@ -4,6 +4,7 @@ import * as path from 'node:path'
 import type { Engine } from '../../src/engine/types'
 import { ServiceFailure } from '../../src/engine/types'
 import { parseTopology, resolveTopology } from '../../src/topology/load'
+import type { GnesTopology } from '../../src/topology/schema'
 import { tmp } from './tmp'
 
 /** One burst stream of `docs` documents in requests of 10. */
@@ -18,6 +19,13 @@ export interface EngineUnderTest {
   make(): Engine
   /** Processes, containers, services or networks of the run still present (0 when clean). */
   leftovers(runId: string): Promise<number>
+}
+
+/** A standard case's topology, as GNES (the load client and the route dump are GNES's). */
+export function gnesCase(id: string): GnesTopology {
+  const { topology } = resolveTopology(id)
+  if (topology.kind !== 'gnes') throw new Error(`case ${id} is not a GNES topology`)
+  return topology
 }
 
 /**
@@ -53,7 +61,7 @@ export function engineConformance(name: string, under: EngineUnderTest): void {
 
     it('starts case 1, runs the client, reads the route dump, and stop() leaves nothing', async () => {
       const logDir = tmp()
-      const dep = await engine.start(resolveTopology('1').topology, {
+      const dep = await engine.start(gnesCase('1'), {
         logDir,
         readyTimeoutMs: 90_000
       })
@@ -96,7 +104,7 @@ export function engineConformance(name: string, under: EngineUnderTest): void {
     })
 
     it('a failing client is a ServiceFailure naming it, and the topology stays usable', async () => {
-      const dep = await engine.start(resolveTopology('1').topology, {
+      const dep = await engine.start(gnesCase('1'), {
         logDir: tmp(),
         readyTimeoutMs: 90_000
       })

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { STATE_RUN_ID } from '../../src/engine/docker'
+import { STATE_RUN_ID } from '../../src/action/state'
 import { bundle, buildEntry } from './bundle'
 import { BASE_IMAGE } from './docker'
 import { tmp } from './tmp'
@@ -14,9 +14,13 @@ import { sleep } from './processes'
  */
 const root = path.join(__dirname, '..', '..')
 const CHILD = `
+import { runIdKeeper } from '${root}/src/action/state'
 import { parseInputs } from '${root}/src/config/inputs'
 import { runSuite } from '${root}/src/pipeline/suite/run'
-runSuite(parseInputs(JSON.parse(process.argv[2])), { suiteId: process.env.GLB_RUN_ID }).then(
+// As the action's main step keeps the run id for its post step; as the CLI, a reaper removes it.
+const keepRunId = process.env.GITHUB_STATE ? runIdKeeper() : undefined
+const options = { suiteId: process.env.GLB_RUN_ID, keepRunId }
+runSuite(parseInputs(JSON.parse(process.argv[2])), options).then(
   () => process.exit(0),
   err => {
     console.error(err.message)

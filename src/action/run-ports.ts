@@ -3,14 +3,20 @@ import * as fs from 'node:fs'
 import type { Inputs } from '../config/inputs'
 import { selectEngine } from '../engine/select'
 import { readBranchHistory } from '../history'
-import { describeLocation, type HistoryLocation, type RunPorts, type RunVerdict } from '../pipeline'
+import {
+  describeLocation,
+  engineSettings,
+  type HistoryLocation,
+  type RunPorts,
+  type RunVerdict
+} from '../pipeline'
 import { jobSummary } from '../render'
 import type { WorkflowContext } from '../result/context'
 import { fetchBranchIntoWorkspace } from './local-branch'
 import { actionsLog } from './log'
 import { mergeBase } from './merge-base'
 import { publishPullRequestReport } from './publish'
-import { STATE_ENGINE } from './state'
+import { runIdKeeper, STATE_ENGINE } from './state'
 import { actionTargets, type ActionTargets } from './targets'
 
 /** With `auto-push: false` the history commit lands on the workspace's branch, unpushed. */
@@ -53,6 +59,8 @@ async function publish(
  */
 export function actionPorts(inputs: Inputs, ctx: WorkflowContext): RunPorts {
   const targets = actionTargets(inputs, ctx)
+  // Every Docker-based engine hands its run id over at prepare, for the post: step to clean up.
+  const keepRunId = runIdKeeper()
   const pr = ctx.pullRequest
   const workspace = process.env.GITHUB_WORKSPACE
   return {
@@ -71,9 +79,10 @@ export function actionPorts(inputs: Inputs, ctx: WorkflowContext): RunPorts {
         (pr.baseSha && head && workspace ? await mergeBase(workspace, pr.baseSha, head) : null) ??
         pr.baseSha
     },
+    keepRunId,
     async chooseEngine(suiteId) {
-      const engine = await selectEngine(inputs, suiteId, actionsLog)
-      // The post: step cleans up after Docker only (the Docker engine saves its run id at prepare).
+      const engine = await selectEngine(engineSettings(inputs, keepRunId), suiteId, actionsLog)
+      // The post: step cleans up after Docker only, by the run ids keepRunId saved.
       core.saveState(STATE_ENGINE, engine.kind)
       return engine
     },

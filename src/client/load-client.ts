@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Deployment } from '../engine/types'
+import type { GnesDeployment } from '../engine/types'
 import { assetPath } from '../paths'
 
 /**
@@ -80,7 +80,7 @@ function readClientReports(output: string, plan: ClientPlan): StreamReport[] {
 
 /** Runs `plan` on a deployment; each stream's report, or a failure naming the client. */
 export async function runLoadClient(
-  dep: Deployment,
+  dep: GnesDeployment,
   plan: ClientPlan,
   timeoutSec: number
 ): Promise<StreamReport[]> {

@@ -1,7 +1,10 @@
 import * as fs from 'node:fs'
 import { Writable } from 'node:stream'
+import { withDeadline } from './deadline'
 
 const TAIL_LINES = 30
+/** An exited instance's last output may still be in flight; wait this long for it. */
+const OUTPUT_DRAIN_MS = 2000
 
 /**
  * The output of one service instance or client, whatever runs it: every byte goes to its log file,
@@ -73,4 +76,10 @@ export class LogTail extends Writable {
   text(): string {
     return [...this.lines, this.partial].filter(l => l.trim() !== '').join('\n')
   }
+}
+
+/** The output's last lines once it ended, or once OUTPUT_DRAIN_MS passed. */
+export async function drainedText(output: LogTail): Promise<string> {
+  await withDeadline(output.ended, OUTPUT_DRAIN_MS, () => new Error('drain')).catch(() => undefined)
+  return output.text()
 }

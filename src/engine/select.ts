@@ -1,9 +1,9 @@
-import type { Inputs } from '../config/inputs'
 import { invalidInput } from '../config/preflight'
 import type { Log } from '../log'
-import { createDockerEngine, daemonAddress, dockerAvailable, dockerEngineOptions } from './docker'
+import { createDockerEngine, daemonAddress, dockerAvailable } from './docker'
 import { LocalEngine } from './local/engine'
 import { createSwarmEngine } from './swarm/engine'
+import type { EngineSettings } from './settings'
 import type { Engine } from './types'
 import type { Topology } from '../topology/schema'
 
@@ -13,9 +13,12 @@ import type { Topology } from '../topology/schema'
  * ever asked for: its prepare() refuses a daemon that is not a swarm manager. A GNES source tree
  * runs on local processes.
  */
-export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): Promise<Engine> {
-  const wanted = inputs.engine
-  const source = inputs['gnes-source']
+export async function selectEngine(
+  settings: EngineSettings,
+  suiteId: string,
+  log: Log
+): Promise<Engine> {
+  const { engine: wanted, gnesSource: source } = settings
   if (source !== null) {
     // Pre-flight refused docker and swarm: a source tree is installed into a local venv.
     log.info(`engine: local processes (gnes-source ${source} is installed into a venv)`)
@@ -23,15 +26,13 @@ export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): P
   }
   if (wanted === 'swarm') {
     log.info(`engine: swarm (the manager at ${daemonAddress()})`)
-    return createSwarmEngine(dockerEngineOptions(inputs, { runId: suiteId, log: m => log.info(m) }))
+    return createSwarmEngine({ ...settings, runId: suiteId, log: m => log.info(m) })
   }
   if (wanted !== 'local') {
     const available = await dockerAvailable()
     if (available) {
       log.info(`engine: docker (daemon at ${daemonAddress()} answered; engine input '${wanted}')`)
-      return createDockerEngine(
-        dockerEngineOptions(inputs, { runId: suiteId, log: m => log.info(m) })
-      )
+      return createDockerEngine({ ...settings, runId: suiteId, log: m => log.info(m) })
     }
     if (wanted === 'docker') {
       throw new Error(
@@ -42,7 +43,7 @@ export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): P
   } else {
     log.info('engine: local processes on loopback (engine input local)')
   }
-  return new LocalEngine({ version: inputs['gnes-version'] }, suiteId, m => log.info(m))
+  return new LocalEngine({ version: settings.gnesVersion }, suiteId, m => log.info(m))
 }
 
 /**
@@ -51,11 +52,11 @@ export async function selectEngine(inputs: Inputs, suiteId: string, log: Log): P
  * alone) could not start. Docker is asked only when either is at stake.
  */
 export async function checkAutoEngine(
-  inputs: Inputs,
+  settings: Pick<EngineSettings, 'engine' | 'cpus' | 'memory'>,
   topologies: readonly { file: string; topology: Topology }[]
 ): Promise<void> {
-  if (inputs.engine !== 'auto') return
-  const limit = inputs.cpus !== null ? 'cpus' : inputs.memory !== null ? 'memory' : null
+  if (settings.engine !== 'auto') return
+  const limit = settings.cpus ? 'cpus' : settings.memory ? 'memory' : null
   const imageOnly = topologies.flatMap(({ file, topology: t }) =>
     t.kind === 'http' ? t.services.filter(s => !s.command).map(s => ({ file, name: s.name })) : []
   )
@@ -63,7 +64,7 @@ export async function checkAutoEngine(
   if (limit) {
     throw invalidInput(
       limit,
-      inputs[limit]!,
+      settings[limit]!,
       `${limit} limits Docker containers, but no Docker daemon answers, so engine 'auto' would run local processes without it; start Docker or drop ${limit}`
     )
   }

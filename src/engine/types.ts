@@ -1,5 +1,5 @@
 import type { GnesMeta } from './gnes-meta'
-import type { Topology } from '../topology/schema'
+import type { GnesTopology, Topology } from '../topology/schema'
 
 export interface StartOptions {
   /** Directory for this case's service logs. */
@@ -28,6 +28,14 @@ export interface Deployment {
    * port; for a generic topology, where this host reaches the load service's first replica.
    */
   readonly frontend: { host: string; port: number }
+  /** The Swarm node of each service's instances, by service name; empty on a single host. */
+  readonly nodes: Record<string, string[]>
+  /** Stops every service of this topology; idempotent. */
+  stop(): Promise<void>
+}
+
+/** A running GNES topology: the load client runs beside it, and its frontend dumps routes. */
+export interface GnesDeployment extends Deployment {
   /**
    * Runs a script to completion and resolves with its output; rejects with a ServiceFailure
    * naming it when it exits non-zero, overruns its deadline, or a service dies meanwhile.
@@ -37,10 +45,6 @@ export interface Deployment {
   readRouteDump(): Promise<string>
   /** Where that file is, for messages (a path, or container:path). */
   readonly routeDumpName: string
-  /** The Swarm node of each service's instances, by service name; empty on a single host. */
-  readonly nodes: Record<string, string[]>
-  /** Stops every service of this topology; idempotent. */
-  stop(): Promise<void>
 }
 
 export type EngineKind = 'local' | 'docker' | 'swarm'
@@ -56,6 +60,7 @@ export interface Engine {
    */
   prepare(gnes?: boolean): Promise<GnesMeta | null>
   /** Starts one topology; resolves when every service is ready. */
+  start(topology: GnesTopology, options: StartOptions): Promise<GnesDeployment>
   start(topology: Topology, options: StartOptions): Promise<Deployment>
   /** Stops everything this engine started; safe to call from a signal handler, idempotent. */
   shutdown(): Promise<void>

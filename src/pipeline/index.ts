@@ -5,6 +5,7 @@
  * re-rendered, compare it.
  */
 export { runBenchmark, type Append, type RunPorts, type RunVerdict } from './run'
+export { engineSettings } from './engine-settings'
 export { preflight } from './preflight'
 export { runSuite } from './suite/run'
 export { runPairedSuite, type PairedRun } from './suite/paired'

@@ -2,6 +2,7 @@ import { checkInputs, checkWritableDir, invalidInput } from '../config/preflight
 import { templateProblem } from '../render'
 import type { Inputs } from '../config/inputs'
 import { checkAutoEngine } from '../engine/select'
+import { engineSettings } from './engine-settings'
 import { checkBranchWritable } from '../history'
 import { checkReachable } from '../history/git'
 import { checkBranchNames } from '../history/ref-names'
@@ -49,7 +50,7 @@ export const checkRun = (inputs: Inputs): CaseSpec[] => checkPairedRun(inputs).m
 export async function preflight(inputs: Inputs, history: HistoryTarget = {}): Promise<CasePair[]> {
   const cases = checkPairedRun(inputs)
   await checkAutoEngine(
-    inputs,
+    engineSettings(inputs),
     cases.flatMap(p => [p.head, p.base])
   )
   if (history.dir) checkWritableDir('history-dir', history.dir)

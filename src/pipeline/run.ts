@@ -48,6 +48,8 @@ export interface RunPorts {
   pullRequest: PullRequestBaseline | null
   /** The engine, where the front end chooses it before the suite; otherwise the suite does. */
   chooseEngine?(suiteId: string): Promise<Engine>
+  /** Takes the run id of every Docker-based engine (the action's post: step removes them). */
+  keepRunId?: (runId: string) => void
   /** The head's result, written to `file`. */
   written(result: Result, file: string): Promise<void>
   /** The verdict, or null when the run is judged by nothing (neither paired nor a pull request). */
@@ -82,7 +84,7 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
   const cases = pairs.map(p => p.head)
   const suiteId = randomUUID()
   const engine = await ports.chooseEngine?.(suiteId)
-  const options = { log, suiteId, engine, git }
+  const options = { log, suiteId, engine, git, keepRunId: ports.keepRunId }
   const pairedRun = paired ? await runPairedSuite(inputs, { ...options, pairs }) : null
   const result = pairedRun?.head ?? (await runSuite(inputs, { ...options, cases }))
   await ports.written(result, writeResult(result, inputs['out-dir']))

@@ -1,10 +1,10 @@
-import * as core from '@actions/core'
 import type Docker from 'dockerode'
 import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'
 import { checkSupportedVersion } from '../../config/gnes-version'
-import { InputError, type Inputs } from '../../config/inputs'
+import { InputError } from '../../config/inputs'
 import type { GnesMeta } from '../gnes-meta'
+import type { DaemonSettings } from '../settings'
 import { withTimeout } from '../deadline'
 import { daemonAddress, dockerClient } from './client'
 import { sweep, type Swept } from './cleanup'
@@ -13,50 +13,14 @@ import { currentRepository, LABEL, runLabels } from './labels'
 import { parseCpus, parseMemory } from './limits'
 import { startReaper } from './reaper'
 
-/** The action saves the run id under this name; its `post:` step sweeps what carries it. */
-export const STATE_RUN_ID = 'docker-run-id'
-
-/** Run ids of every Docker or Swarm engine this process prepared, as the post step gets them. */
-const preparedRunIds = new Set<string>()
 /** Leftovers of this repository's earlier runs older than this are swept at prepare(). */
 const LEFTOVER_AGE_MS = 6 * 3600 * 1000
 
 /** Options of the engines that talk to a Docker daemon (docker, swarm). */
-export interface DockerEngineOptions {
-  gnesVersion: string
-  /** An existing image reference; pulled when missing. Wins over the other two sources. */
-  image?: string | null
-  /** A Dockerfile to build (e.g. a GNES checkout); its context defaults to its directory. */
-  dockerfile?: string | null
-  dockerContext?: string | null
-  /** Base of the shipped Dockerfile when GNES is built from PyPI. */
-  baseImage: string
-  /** Wheels for an offline build; default: scripts/docker-wheelhouse.sh's cache, if present. */
-  wheelhouse?: string | null
-  /** Per-service limits, as docker run's --cpus and --memory spell them. */
-  cpus?: string | null
-  memory?: string | null
+export interface DockerEngineOptions extends DaemonSettings {
   runId?: string
   repository?: string
   log?: (line: string) => void
-}
-
-/** Engine options from the action's inputs / CLI flags. */
-export function dockerEngineOptions(
-  inputs: Inputs,
-  extra: Partial<DockerEngineOptions> = {}
-): DockerEngineOptions {
-  return {
-    gnesVersion: inputs['gnes-version'],
-    image: inputs.image,
-    dockerfile: inputs.dockerfile,
-    dockerContext: inputs['docker-context'],
-    baseImage: inputs['base-image'],
-    wheelhouse: inputs.wheelhouse,
-    cpus: inputs.cpus,
-    memory: inputs.memory,
-    ...extra
-  }
 }
 
 function imageSource(o: DockerEngineOptions): ImageSource {
@@ -112,7 +76,7 @@ export class DaemonContext {
   }
 
   /**
-   * Pings, lets `check` refuse the daemon (before any work), records the run id for the post step,
+   * Pings, lets `check` refuse the daemon (before any work), hands the run id to who removes it,
    * sweeps old leftovers and ensures the GNES image when `gnes`.
    */
   async prepare(
@@ -130,15 +94,10 @@ export class DaemonContext {
     check(info)
     this.cpus = parseCpus(this.options.cpus, info.NCPU)
     this.log(`Docker ${info.ServerVersion} at ${daemonAddress()}; run id ${this.runId}`)
-    if (process.env.GITHUB_STATE) {
-      // A paired run prepares two engines (base and head): the post step must clean up after both.
-      preparedRunIds.add(this.runId)
-      core.saveState(STATE_RUN_ID, [...preparedRunIds].join(','))
-    } else {
-      // Outside the action (which has its post step), before anything is created: whatever
-      // ends this process, what carries the run id goes.
-      startReaper(this.runId, this.log)
-    }
+    // Before anything is created: whatever ends this process, what carries the run id goes,
+    // removed by the caller that keeps the id (the action's post step), else by a reaper.
+    if (this.options.keepRunId) this.options.keepRunId(this.runId)
+    else startReaper(this.runId, this.log)
     const old = await sweep(
       { repository: this.labels[LABEL.repository], olderThan: LEFTOVER_AGE_MS },
       this.docker

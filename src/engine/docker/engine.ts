@@ -1,35 +1,30 @@
 import type Docker from 'dockerode'
-import * as path from 'node:path'
 import type { GnesMeta } from '../gnes-meta'
-import { READY_PATTERN, startOrder } from '../../topology/commands'
-import type { Topology } from '../../topology/schema'
-import {
-  LifecycleEngine,
-  settleAll,
-  STOP_GRACE_MS,
-  type DeploymentDriver,
-  type Instance,
-  type Platform
-} from '../lifecycle'
-import { LogTail } from '../log-tail'
+import type { Addressing } from '../../topology/commands'
+import type { ContainerAddressing } from '../../topology/containers'
+import type { GnesTopology, HttpTopology } from '../../topology/schema'
+import { LifecycleEngine, settleAll, STOP_GRACE_MS } from '../lifecycle'
+import type { Plan } from '../plan/types'
+import type { Platform, Site, Started } from '../platform'
 import type { Engine } from '../types'
 import { readContainerFile } from './archive'
 import { sweep } from './cleanup'
-import { containerAddressing, GRPC_PORT, ROUTE_DUMP } from './command'
-import { removeContainer, scriptRunner, startContainer } from './container'
+import { containerAddressing } from './command'
+import { removeContainer, startContainer } from './container'
 import { DaemonContext, type DockerEngineOptions } from './daemon'
-import { openGenericContainers } from './generic'
-import { LABEL } from './labels'
 import { hostLimits } from './limits'
-import { createNetwork, removeNetwork } from './network'
+import { removeNetwork } from './network'
+import { openPlace } from './place'
 
 interface DockerEngine extends Engine {
   readonly kind: 'docker'
 }
 
 /**
- * Each topology in containers on a user-defined bridge network of its own; the load client runs
- * in a container on that network too, so no host port is published.
+ * Each topology in containers on a user-defined bridge network of its own. Peers reach a service
+ * by its name (Docker's DNS answers with every replica) or one replica by `<service>-<n>`; the
+ * load client runs in a container on that network, and this host reaches a container at its
+ * address on the bridge, so no port is published and no userland proxy sits in the measured path.
  */
 class DockerPlatform implements Platform<'docker'> {
   readonly kind = 'docker' as const
@@ -44,60 +39,73 @@ class DockerPlatform implements Platform<'docker'> {
     return this.ctx.prepare(gnes)
   }
 
-  async open(topology: Topology, index: number, logDir: string): Promise<DeploymentDriver> {
-    if (topology.kind === 'http') return openGenericContainers(this.ctx, topology, index, logDir)
-    const { docker, labels } = this.ctx
-    const image = this.ctx.requireImage()
-    const prefix = this.ctx.prefix(topology.id, index)
-    const caseLabels = { ...labels, [LABEL.caseId]: topology.id }
-    const limits = hostLimits(this.ctx.cpus, this.ctx.memory)
-    const network = await createNetwork(docker, prefix, caseLabels)
-    const containers: Docker.Container[] = []
-    let frontend: Docker.Container | undefined
+  async gnesAddressing(topology: GnesTopology): Promise<Addressing> {
+    return containerAddressing(topology)
+  }
+
+  async httpAddressing(topology: HttpTopology): Promise<ContainerAddressing> {
+    const byName = new Map(topology.services.map(s => [s.name, s]))
+    const portOf = (service: string): number => byName.get(service)!.port
     return {
-      order: startOrder(topology, containerAddressing(topology)),
-      frontend: {
-        host: topology.services.find(s => s.role === 'frontend')!.name,
-        port: GRPC_PORT
-      },
-      routeDumpName: `${prefix}-${topology.services.find(s => s.role === 'frontend')!.name}-0:${ROUTE_DUMP}`,
-      startService: commands =>
-        settleAll(commands, async (c): Promise<Instance> => {
-          if (c.kind !== 'gnes') throw new Error(`${c.instance}: not a GNES service`)
-          const output = new LogTail(path.join(logDir, `${c.instance}.log`), READY_PATTERN[c.role])
+      port: portOf,
+      addr: service => `${service}:${portOf(service)}`,
+      addrs: service =>
+        Array.from(
+          { length: byName.get(service)!.replicas },
+          (_, r) => `${service}-${r}:${portOf(service)}`
+        )
+    }
+  }
+
+  async open(plan: Plan, index: number): Promise<Site> {
+    const { docker } = this.ctx
+    const place = await openPlace(this.ctx, plan, index, 'bridge')
+    const { network } = place
+    const containers: Docker.Container[] = []
+    return {
+      start: (service, io) =>
+        settleAll(service.instances, async i => {
+          const name = `${place.prefix}-${i.name}`
+          const gnes = service.runs === 'gnes'
+          const { cpus, memoryBytes } = place.limits(service)
           const { container, exited } = await startContainer(
             docker,
             {
-              name: `${prefix}-${c.instance}`,
-              Hostname: c.instance,
-              Image: image,
-              Entrypoint: ['gnes'],
-              Cmd: c.argv,
-              Env: ['PYTHONUNBUFFERED=1'],
-              Labels: { ...caseLabels, [LABEL.service]: c.service },
+              name,
+              Hostname: i.name,
+              Image: place.image(service),
+              ...(gnes ? { Entrypoint: ['gnes'] } : {}),
+              ...(i.argv ? { Cmd: i.argv } : {}),
+              Env: gnes
+                ? ['PYTHONUNBUFFERED=1']
+                : Object.entries(i.env).map(([k, v]) => `${k}=${v}`),
+              Labels: place.labels(service.name),
               StopTimeout: STOP_GRACE_MS / 1000,
-              // An init as PID 1 passes SIGTERM on to GNES, so a stop is quick and clean.
-              HostConfig: { NetworkMode: network.id, Init: true, ...limits },
+              // An init as PID 1 passes SIGTERM on, so a stop is quick and clean.
+              HostConfig: { NetworkMode: network.id, Init: true, ...hostLimits(cpus, memoryBytes) },
               NetworkingConfig: {
-                EndpointsConfig: { [network.id]: { Aliases: [c.instance, c.service] } }
+                EndpointsConfig: { [network.id]: { Aliases: [i.name, service.name] } }
               }
             },
-            output
+            io.output(i)
           )
           containers.push(container)
-          if (c.role === 'frontend') frontend = container
-          const reason = exited.then(code => `exited (code ${code})`)
-          return {
-            name: c.instance,
-            service: c.service,
-            output,
-            exited: reason,
+          let address: Promise<string> | undefined
+          const started: Started = {
+            exited: exited.then(code => `exited (code ${code})`),
             node: null,
-            ready: output.ready
+            address: () =>
+              (address ??= container.inspect().then(info => {
+                const host = Object.values(info.NetworkSettings.Networks)[0]?.IPAddress
+                if (!host) throw new Error(`${i.name}: the container has no address on its network`)
+                return host
+              })),
+            readFile: file => readContainerFile(container, file),
+            fileName: file => `${name}:${file}`
           }
-        }),
-      runScript: scriptRunner(docker, { prefix, image, labels: caseLabels, network: network.id }),
-      readRouteDump: async () => (frontend ? readContainerFile(frontend, ROUTE_DUMP) : ''),
+          void io.started(i, started)
+        }).then(() => undefined),
+      runScript: place.runScript,
       async remove() {
         await Promise.allSettled(containers.map(c => removeContainer(c)))
         await removeNetwork(network)

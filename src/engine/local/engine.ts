@@ -1,14 +1,13 @@
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { GnesMeta } from '../gnes-meta'
-import { READY_PATTERN, startOrder } from '../../topology/commands'
-import type { Topology } from '../../topology/schema'
-import { LifecycleEngine, type DeploymentDriver, type Instance, type Platform } from '../lifecycle'
-import { LogTail } from '../log-tail'
+import type { Addressing } from '../../topology/commands'
+import type { ContainerAddressing } from '../../topology/containers'
+import type { GnesTopology, HttpTopology } from '../../topology/schema'
+import { LifecycleEngine } from '../lifecycle'
+import type { Platform, Site } from '../platform'
 import type { ServiceFailure } from '../types'
 import { freePorts } from './ports'
-import { deploymentSlot, ServiceProcess } from './process'
-import { openGeneric } from './generic'
+import { HOST, localSite } from './site'
 import { readGnesSource } from './source-tree'
 import { ensureGnesVenv, ensureSourceVenv, type GnesVenv } from './venv'
 
@@ -16,9 +15,8 @@ import { ensureGnesVenv, ensureSourceVenv, type GnesVenv } from './venv'
 export type GnesInstall = { version: string } | { source: string }
 
 /**
- * GNES processes on loopback, from a cached virtual environment. `runId` is set as
- * GNES_BENCH_SUITE in every process's environment, so anyone (a test, an operator) can find this
- * suite's processes in /proc.
+ * Processes on loopback, GNES from a cached virtual environment, each on ports of its own that
+ * its peers are told. Resource limits are the containers' business; here they do not apply.
  */
 class LocalPlatform implements Platform<'local'> {
   readonly kind = 'local' as const
@@ -42,11 +40,9 @@ class LocalPlatform implements Platform<'local'> {
     return { version: this.venv.version, tag, vcs: source.commit, buildDate: null }
   }
 
-  async open(topology: Topology, _index: number, logDir: string): Promise<DeploymentDriver> {
-    if (topology.kind === 'http') return openGeneric(topology, logDir, this.runId)
+  /** Two ports per service and the frontend's gRPC port; the route dump beside the logs. */
+  async gnesAddressing(topology: GnesTopology, logDir: string): Promise<Addressing> {
     if (!this.venv) throw new Error('local engine: prepare() must run before start()')
-    const venv = this.venv
-    const env = { GNES_BENCH_SUITE: this.runId }
     const [grpcPort, ...ports] = await freePorts(1 + 2 * topology.services.length)
     const portOf = new Map(
       topology.services.flatMap((s, i) => [
@@ -54,61 +50,44 @@ class LocalPlatform implements Platform<'local'> {
         [`${s.name}:out`, ports[2 * i + 1]]
       ])
     )
-    const dumpPath = path.join(logDir, 'route-dump.jsonl')
-    const procs: ServiceProcess[] = []
-    let removed = false
-    const spawnTracked = (executable: string, args: string[], output: LogTail) => {
-      const p = new ServiceProcess({ python: venv.python, executable, args, output, env })
-      procs.push(p)
-      return p
-    }
-    const addressing = {
-      host: () => '127.0.0.1',
-      port: (service: string, side: 'in' | 'out') => portOf.get(`${service}:${side}`)!,
-      grpcPort,
-      dumpPath
-    }
     return {
-      order: startOrder(topology, addressing),
-      frontend: { host: '127.0.0.1', port: grpcPort },
-      routeDumpName: dumpPath,
-      async startService(commands): Promise<Instance[]> {
-        const started: Instance[] = []
-        for (const c of commands) {
-          if (c.kind !== 'gnes') throw new Error(`${c.instance}: not a GNES service`)
-          const release = await deploymentSlot(c.instance, () => removed)
-          const output = new LogTail(path.join(logDir, `${c.instance}.log`), READY_PATTERN[c.role])
-          const proc = spawnTracked(venv.gnes, c.argv, output)
-          const exited = proc.exited.then(code => `exited (code ${code})`)
-          void Promise.race([output.ready, exited]).then(release, release)
-          started.push({
-            name: c.instance,
-            service: c.service,
-            output,
-            exited,
-            node: null,
-            ready: output.ready
-          })
-        }
-        return started
-      },
-      async runScript(_name, script, args, output, cancel) {
-        const proc = spawnTracked(venv.python, [script, ...args], output)
-        cancel.catch(() => proc.stop())
-        try {
-          return await proc.exited
-        } finally {
-          await proc.stop()
-        }
-      },
-      async readRouteDump() {
-        return fs.existsSync(dumpPath) ? fs.promises.readFile(dumpPath, 'utf8') : ''
-      },
-      async remove(urgent) {
-        removed = true
-        await Promise.all(procs.map(p => p.stop(urgent ? 0 : undefined)))
-      }
+      host: () => HOST,
+      port: (service, side) => portOf.get(`${service}:${side}`)!,
+      grpcPort,
+      dumpPath: path.join(logDir, 'route-dump.jsonl')
     }
+  }
+
+  /** A port per instance, which `${port}` and `${addr:S}` hand to it and its peers. */
+  async httpAddressing(topology: HttpTopology): Promise<ContainerAddressing> {
+    const missing = topology.services.find(s => !s.command)
+    if (missing) {
+      throw new Error(
+        `${topology.id}: service ${missing.name} has no command; the local engine runs one per service`
+      )
+    }
+    const slots = topology.services.flatMap(s =>
+      Array.from({ length: s.replicas }, (_, r) => `${s.name}-${r}`)
+    )
+    const ports = await freePorts(slots.length)
+    const portOf = new Map(slots.map((slot, i) => [slot, ports[i]]))
+    const replicas = new Map(topology.services.map(s => [s.name, s.replicas]))
+    return {
+      port: (service, replica) => portOf.get(`${service}-${replica}`)!,
+      addr: service => `${HOST}:${portOf.get(`${service}-0`)}`,
+      addrs: service =>
+        Array.from(
+          { length: replicas.get(service)! },
+          (_, r) => `${HOST}:${portOf.get(`${service}-${r}`)}`
+        )
+    }
+  }
+
+  async open(): Promise<Site> {
+    return localSite(this.runId, () => {
+      if (!this.venv) throw new Error('local engine: prepare() must run before start()')
+      return this.venv
+    })
   }
 
   async sweep(): Promise<void> {
@@ -124,7 +103,7 @@ class LocalPlatform implements Platform<'local'> {
   }
 }
 
-/** Runs topologies as GNES processes on loopback. */
+/** Runs topologies as processes on loopback. */
 export class LocalEngine extends LifecycleEngine<'local'> {
   constructor(gnes: GnesInstall, suiteId: string, log: (line: string) => void) {
     super(new LocalPlatform(gnes, suiteId, log), log)

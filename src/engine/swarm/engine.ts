@@ -1,22 +1,21 @@
 import type Docker from 'dockerode'
-import * as path from 'node:path'
 import { InputError } from '../../config/inputs'
 import type { GnesMeta } from '../gnes-meta'
-import { READY_PATTERN, startOrder } from '../../topology/commands'
-import type { Service, Topology } from '../../topology/schema'
+import type { Addressing } from '../../topology/commands'
+import type { ContainerAddressing } from '../../topology/containers'
+import type { GnesTopology, HttpTopology } from '../../topology/schema'
 import { daemonAddress } from '../docker/client'
 import { removeNetworkWhenFree, sweep } from '../docker/cleanup'
-import { containerAddressing, GRPC_PORT, ROUTE_DUMP } from '../docker/command'
-import { scriptRunner } from '../docker/container'
+import { containerAddressing } from '../docker/command'
 import { readContainerFile } from '../docker/archive'
 import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../docker/daemon'
-import { LABEL } from '../docker/labels'
-import { createNetwork } from '../docker/network'
-import { LifecycleEngine, type DeploymentDriver, type Instance, type Platform } from '../lifecycle'
-import { LogTail } from '../log-tail'
+import { openPlace } from '../docker/place'
+import { LifecycleEngine } from '../lifecycle'
+import type { Plan } from '../plan/types'
+import type { Platform, Site, Started } from '../platform'
 import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
-import { openGenericServices } from './generic'
+import { GATEWAY_NETWORK, gatewayAddressWithin } from './gateway'
 import { removeServices, serviceSpec } from './services'
 import { TaskSlot, TaskWatcher } from './tasks'
 
@@ -26,9 +25,13 @@ interface SwarmEngine extends Engine {
 
 /**
  * Each topology as Swarm services (replicas are service replicas) on an attachable overlay network
- * of its own. The frontend is pinned to the manager this engine talks to, so its route dump is read
- * from its container there, and the load client runs as a plain container on that manager,
- * attached to the overlay. Other services go where their `deploy.placement` says.
+ * of its own. Peers reach a service by its name; `${addrs:S}` is `tasks.S`, the name Swarm's DNS
+ * answers with every task. A pinned service (the GNES frontend, whose route dump is read from its
+ * container; a generic topology's load service) runs on the manager this engine talks to, and the
+ * load client runs as a plain container there, attached to the overlay; other services go where
+ * their `deploy.placement` says. This host reaches a container of a task on this node at its
+ * address on the gateway bridge, so nothing is published (the routing mesh needs IPVS, which not
+ * every kernel has); a task elsewhere is out of its reach.
  */
 class SwarmPlatform implements Platform<'swarm'> {
   readonly kind = 'swarm' as const
@@ -67,103 +70,87 @@ class SwarmPlatform implements Platform<'swarm'> {
     this.nodeId = swarm.NodeID
   }
 
-  async open(topology: Topology, index: number, logDir: string): Promise<DeploymentDriver> {
-    if (topology.kind === 'http') {
-      return openGenericServices(this.ctx, topology, index, logDir, {
-        nodeId: this.nodeId,
-        endpointMode: this.endpointMode
-      })
-    }
-    const { docker, labels } = this.ctx
-    const image = this.ctx.requireImage()
-    const prefix = this.ctx.prefix(topology.id, index)
-    const caseLabels = { ...labels, [LABEL.caseId]: topology.id }
-    const network = await createNetwork(docker, prefix, caseLabels, 'overlay')
-    const byName = new Map(topology.services.map(s => [s.name, s]))
-    const frontendName = topology.services.find(s => s.role === 'frontend')!.name
-    const services: Docker.Service[] = []
-    const watcher = new TaskWatcher(docker)
-    let frontend: TaskSlot | undefined
-    const spec = (s: Service, argv: string[], replicas: number) =>
-      this.serviceSpec(s, {
-        name: `${prefix}-${s.name}`,
-        image,
-        argv,
-        replicas,
-        network,
-        caseLabels
-      })
+  async gnesAddressing(topology: GnesTopology): Promise<Addressing> {
+    return containerAddressing(topology)
+  }
 
+  /** One spec serves every replica of a service: they share the first replica's command. */
+  async httpAddressing(topology: HttpTopology): Promise<ContainerAddressing> {
+    const byName = new Map(topology.services.map(s => [s.name, s]))
+    const port = (service: string): number => byName.get(service)!.port
     return {
-      order: startOrder(topology, containerAddressing(topology)),
-      frontend: { host: frontendName, port: GRPC_PORT },
-      routeDumpName: `${prefix}-${frontendName} (task on this manager):${ROUTE_DUMP}`,
-      async startService(all): Promise<Instance[]> {
-        const commands = all.flatMap(c => (c.kind === 'gnes' ? [c] : []))
-        const service = byName.get(commands[0].service)!
-        const created = await docker.createService(spec(service, commands[0].argv, commands.length))
-        services.push(created)
-        const slots = commands.map(
-          c =>
-            new TaskSlot(
-              c.instance,
-              new LogTail(path.join(logDir, `${c.instance}.log`), READY_PATTERN[c.role]),
-              image
-            )
-        )
-        if (service.role === 'frontend') frontend = slots[0]
-        watcher.watch(created.id, slots)
-        return slots.map(slot => ({
-          name: slot.name,
-          service: service.name,
-          output: slot.output,
-          exited: slot.exited,
-          get node() {
-            return slot.node
-          },
-          ready: slot.output.ready
-        }))
-      },
-      runScript: scriptRunner(docker, { prefix, image, labels: caseLabels, network: network.id }),
-      async readRouteDump() {
-        const id = frontend?.containerId
-        return id ? readContainerFile(docker.getContainer(id), ROUTE_DUMP) : ''
-      },
-      async remove() {
-        watcher.stop()
-        await removeServices(docker, services)
-        await removeNetworkWhenFree(network)
-      }
+      port,
+      addr: service => `${service}:${port(service)}`,
+      addrs: service => [`tasks.${service}:${port(service)}`]
     }
   }
 
-  private serviceSpec(
-    s: Service,
-    o: {
-      name: string
-      image: string
-      argv: string[]
-      replicas: number
-      network: Docker.Network
-      caseLabels: Record<string, string>
+  async open(plan: Plan, index: number): Promise<Site> {
+    const { docker } = this.ctx
+    const place = await openPlace(this.ctx, plan, index, 'overlay')
+    const services: Docker.Service[] = []
+    const watcher = new TaskWatcher(docker)
+    return {
+      start: async (service, io) => {
+        const [first] = service.instances
+        const gnes = service.runs === 'gnes'
+        const image = place.image(service)
+        const created = await docker.createService(
+          serviceSpec({
+            name: `${place.prefix}-${service.name}`,
+            labels: place.labels(service.name),
+            container: {
+              Image: image,
+              ...(gnes ? { Command: ['gnes'] } : {}),
+              ...(first.argv ? { Args: first.argv } : {}),
+              Env: gnes
+                ? ['PYTHONUNBUFFERED=1']
+                : Object.entries(first.env).map(([k, v]) => `${k}=${v}`)
+            },
+            replicas: service.instances.length,
+            constraints: [
+              ...service.constraints,
+              ...(service.pinned ? [`node.id==${this.nodeId}`] : [])
+            ],
+            ...place.limits(service),
+            network: place.network.id,
+            alias: service.name,
+            endpointMode: service.endpointMode ?? this.endpointMode
+          })
+        )
+        services.push(created)
+        const slots = service.instances.map(i => new TaskSlot(i.name, io.output(i), image))
+        watcher.watch(created.id, slots)
+        slots.forEach((slot, k) => {
+          const started: Started = {
+            exited: slot.exited,
+            get node() {
+              return slot.node
+            },
+            // A pinned task runs on this node, so its address must come; another's may be elsewhere.
+            address: async () => {
+              const host = await gatewayAddressWithin(docker, slot, service.pinned ? 30_000 : 2_000)
+              if (service.pinned && !host) {
+                throw new Error(`${slot.name}: no address on ${GATEWAY_NETWORK}`)
+              }
+              return host
+            },
+            readFile: async file =>
+              slot.containerId
+                ? readContainerFile(docker.getContainer(slot.containerId), file)
+                : '',
+            fileName: file => `${place.prefix}-${service.name} (task on this manager):${file}`
+          }
+          void io.started(service.instances[k], started)
+        })
+      },
+      runScript: place.runScript,
+      async remove() {
+        watcher.stop()
+        await removeServices(docker, services)
+        await removeNetworkWhenFree(place.network)
+      }
     }
-  ): Docker.CreateServiceOptions {
-    const labels = { ...o.caseLabels, [LABEL.service]: s.name }
-    const constraints = [...(s.deploy?.placement.constraints ?? [])]
-    // The route dump is read from the frontend's container, so it runs where we can reach it.
-    if (s.role === 'frontend') constraints.push(`node.id==${this.nodeId}`)
-    return serviceSpec({
-      name: o.name,
-      labels,
-      container: { Image: o.image, Command: ['gnes'], Args: o.argv, Env: ['PYTHONUNBUFFERED=1'] },
-      replicas: o.replicas,
-      constraints,
-      cpus: this.ctx.cpus,
-      memoryBytes: this.ctx.memory,
-      network: o.network.id,
-      alias: s.name,
-      endpointMode: s.deploy?.endpoint_mode ?? this.endpointMode
-    })
   }
 
   async sweep(): Promise<void> {

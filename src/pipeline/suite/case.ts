@@ -1,5 +1,5 @@
 import type { Profile } from '../../client/profile'
-import type { Deployment, Engine } from '../../engine/types'
+import type { Deployment, Engine, GnesDeployment, StartOptions } from '../../engine/types'
 import type { CaseResult, Load } from '../../result/schema'
 import type { CaseSpec } from '../../topology/cases'
 import type { HttpTopology, Topology } from '../../topology/schema'
@@ -49,12 +49,14 @@ export async function runCase(
     return s
   }
   const started = Date.now()
-  const dep = await engine.start(topology, { logDir, readyTimeoutMs: READY_TIMEOUT_MS })
+  const { dep, run } = await startCase(engine, topology, {
+    logDir,
+    readyTimeoutMs: READY_TIMEOUT_MS
+  })
   log.info(`services ready in ${((Date.now() - started) / 1000).toFixed(1)} s; logs in ${logDir}`)
   const minimalRate = topology.minimalRate
   const outcomes: ProfileOutcome[] = []
   try {
-    const run = caseRunner(dep, topology)
     for (const { request, load } of settings.profiles) {
       if (request.kind === 'sweep') {
         outcomes.push(
@@ -127,11 +129,24 @@ export interface CaseRunner {
   sweepStep: SweepStep
 }
 
-/** The runner of a deployed topology (one per deployment: GNES's reads its route dump in order). */
-export const caseRunner = (dep: Deployment, topology: Topology): CaseRunner =>
-  topology.kind === 'http' ? httpRunner(dep, topology) : gnesRunner(dep)
+/**
+ * Starts a topology and makes the runner of its deployment (one per deployment: GNES's reads its
+ * route dump in order).
+ */
+export async function startCase(
+  engine: Engine,
+  topology: Topology,
+  options: StartOptions
+): Promise<{ dep: Deployment; run: CaseRunner }> {
+  if (topology.kind === 'http') {
+    const dep = await engine.start(topology, options)
+    return { dep, run: httpRunner(dep, topology) }
+  }
+  const dep = await engine.start(topology, options)
+  return { dep, run: gnesRunner(dep) }
+}
 
-function gnesRunner(dep: Deployment): CaseRunner {
+function gnesRunner(dep: GnesDeployment): CaseRunner {
   const cursor = new DumpCursor(dep)
   return {
     profile: (profile, load, timeoutSec, log, startAt) =>

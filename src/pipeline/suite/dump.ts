@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Deployment } from '../../engine/types'
+import type { GnesDeployment } from '../../engine/types'
 import { parseRouteDump, RouteDumpError, type DumpedEnvelope } from '../../metrics/envelope'
 
 /** The frontend appends a response's envelope around the time it answers; allow it to land. */
@@ -12,7 +12,7 @@ const DUMP_GRACE_MS = 10_000
 export class DumpCursor {
   private seen = 0
 
-  constructor(private readonly dep: Deployment) {}
+  constructor(private readonly dep: GnesDeployment) {}
 
   /** The next `count` envelopes, waiting up to DUMP_GRACE_MS for the frontend to write them. */
   async next(count: number): Promise<DumpedEnvelope[]> {

@@ -9,7 +9,7 @@ import type { Sequence, StopReason } from '../../report/sequential'
 import { verdictMetric } from '../../report/verdict'
 import type { CaseResult, Load, RunResult } from '../../result/schema'
 import type { CaseSpec } from '../../topology/cases'
-import { caseResult, caseRunner, READY_TIMEOUT_MS, type CaseSettings } from './case'
+import { caseResult, READY_TIMEOUT_MS, startCase, type CaseRunner, type CaseSettings } from './case'
 import { profileOutcome, type ProfileOutcome } from './profile'
 
 /** The profiles a paired run measures: minimal load, or the burst (src/pipeline/suite/paired.ts). */
@@ -110,7 +110,7 @@ export async function runPairedCase(
   }
   const deps: Partial<Record<Side, Deployment>> = {}
   const stopAll = (): Promise<unknown> => Promise.all(Object.values(deps).map(d => d?.stop()))
-  const runners: Partial<Record<Side, ReturnType<typeof caseRunner>>> = {}
+  const runners: Partial<Record<Side, CaseRunner>> = {}
   /** Whether a side has yet to run a block on its current deployment. */
   const fresh: Record<Side, boolean> = { base: true, head: true }
   const deploy = async (pair: number): Promise<void> => {
@@ -120,11 +120,12 @@ export async function runPairedCase(
       const dir = settings.redeploy
         ? path.join(logDir, side, `pair-${pair + 1}`)
         : path.join(logDir, side)
-      deps[side] = await engines[side].start(specs[side].topology, {
+      const { dep, run } = await startCase(engines[side], specs[side].topology, {
         logDir: dir,
         readyTimeoutMs: READY_TIMEOUT_MS
       })
-      runners[side] = caseRunner(deps[side], specs[side].topology)
+      deps[side] = dep
+      runners[side] = run
       fresh[side] = true
       log.info(`${side}: services ready in ${((Date.now() - at) / 1000).toFixed(1)} s`)
     }

@@ -3,6 +3,7 @@ import * as path from 'node:path'
 import type { Inputs } from '../../config/inputs'
 import { checkPairedRun } from '../preflight'
 import { selectEngine } from '../../engine/select'
+import { engineSettings } from '../engine-settings'
 import type { Engine } from '../../engine/types'
 import { consoleLog, type Log } from '../../log'
 import type { CaseResult, GitMeta, Result } from '../../result/schema'
@@ -124,7 +125,11 @@ async function sideEngines(
   log: Log
 ): Promise<Record<Side, Engine>> {
   const head = await suiteEngine(inputs, options, ids.head, log)
-  const base = await selectEngine(baseInputs(inputs, head.kind, options.moved), ids.base, log)
+  const base = await selectEngine(
+    engineSettings(baseInputs(inputs, head.kind, options.moved), options.keepRunId),
+    ids.base,
+    log
+  )
   return { base, head }
 }
 

@@ -1,7 +1,7 @@
 import { runLoadClient } from '../../client/load-client'
 import { profilePlan, warmupRequestsOf } from '../../client/plan'
 import { headlineMetric, profileLabel, type Profile } from '../../client/profile'
-import type { Deployment } from '../../engine/types'
+import type { GnesDeployment } from '../../engine/types'
 import { splitStream } from '../../metrics/paced'
 import { bestOfRuns, bestRunMedians, runFigure, streamRun } from '../../metrics/run'
 import type { CaseResult, Load, RunResult } from '../../result/schema'
@@ -24,7 +24,7 @@ const ms = (s: number | undefined): string =>
  * ready.
  */
 export async function runProfile(
-  dep: Deployment,
+  dep: GnesDeployment,
   cursor: DumpCursor,
   profile: Exclude<Profile, { kind: 'sweep' }>,
   load: Load,

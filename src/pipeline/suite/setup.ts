@@ -3,6 +3,7 @@ import type { Load } from '../../client/load'
 import type { Inputs } from '../../config/inputs'
 import type { GnesMeta } from '../../engine/gnes-meta'
 import { selectEngine } from '../../engine/select'
+import { engineSettings } from '../engine-settings'
 import type { Engine } from '../../engine/types'
 import type { Log } from '../../log'
 import { gitMeta, hostMeta } from '../../result/meta'
@@ -33,11 +34,15 @@ export interface SuiteOptions {
   cases?: CaseSpec[]
   /** The commit benchmarked, as the action read its workflow; otherwise read from the environment. */
   git?: GitMeta
+  /** Takes the run id of every Docker-based engine the suite makes (EngineSettings' keepRunId). */
+  keepRunId?: (runId: string) => void
 }
 
 /** The suite's engine: the one it was given, or the one `inputs.engine` names. */
 export const suiteEngine = (inputs: Inputs, options: SuiteOptions, id: string, log: Log) =>
-  options.engine ? Promise.resolve(options.engine) : selectEngine(inputs, id, log)
+  options.engine
+    ? Promise.resolve(options.engine)
+    : selectEngine(engineSettings(inputs, options.keepRunId), id, log)
 
 /**
  * A sweep runs last on its deployment: a failed step may leave requests in the topology. A

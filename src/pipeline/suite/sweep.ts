@@ -2,7 +2,7 @@ import { runLoadClient } from '../../client/load-client'
 import { scheduledSeconds, sweepStepPlan } from '../../client/plan'
 import { fmtRate, type Profile } from '../../client/profile'
 import type { LatencyBound } from '../../config/latency-bound'
-import type { Deployment } from '../../engine/types'
+import type { Deployment, GnesDeployment } from '../../engine/types'
 import { splitStream } from '../../metrics/paced'
 import {
   boundSeconds,
@@ -43,7 +43,7 @@ export type SweepStep = (
 
 /** A GNES step: one client stream, read back through the frontend's route dump. */
 export const gnesSweepStep =
-  (dep: Deployment, cursor: DumpCursor): SweepStep =>
+  (dep: GnesDeployment, cursor: DumpCursor): SweepStep =>
   async (rate, step, timeoutSec) => {
     const [stream] = await runLoadClient(dep, step.plan, timeoutSec)
     // The step's own requests follow its lead-in, which is not counted.

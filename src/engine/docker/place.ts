@@ -1,0 +1,56 @@
+import type Docker from 'dockerode'
+import type { Plan, ServicePlan } from '../plan/types'
+import type { Site } from '../platform'
+import { scriptRunner } from './container'
+import type { DaemonContext } from './daemon'
+import { ensureServiceImages } from './image'
+import { LABEL } from './labels'
+import { createNetwork } from './network'
+
+/** One deployment's place on a daemon, shared by its containers (Docker) or services (Swarm). */
+export interface Place {
+  /** Names of its objects: glb-<run>-<case>-<n>. */
+  prefix: string
+  network: Docker.Network
+  /** The run's labels, the case's and the service's. */
+  labels(service: string): Record<string, string>
+  /** The image a service runs: the GNES image prepare() ensured, or its own. */
+  image(service: ServicePlan): string
+  /** A service's CPU and memory limits: the run's, or its own. */
+  limits(service: ServicePlan): { cpus: number | null; memoryBytes: number | null }
+  /** Scripts (the load client) in a throwaway GNES container on the network. */
+  runScript: Site['runScript']
+}
+
+/**
+ * Ensures a plan's service images, then creates its network (a bridge; an attachable overlay on
+ * Swarm, so the load client's plain container can join the services on it).
+ */
+export async function openPlace(
+  ctx: DaemonContext,
+  plan: Plan,
+  index: number,
+  driver: 'bridge' | 'overlay'
+): Promise<Place> {
+  const { docker } = ctx
+  const gnes = plan.kind === 'gnes' ? ctx.requireImage() : null
+  const images = await ensureServiceImages(docker, plan.images, ctx.log)
+  const prefix = ctx.prefix(plan.id, index)
+  const caseLabels = { ...ctx.labels, [LABEL.caseId]: plan.id }
+  const network = await createNetwork(docker, prefix, caseLabels, driver)
+  return {
+    prefix,
+    network,
+    labels: service => ({ ...caseLabels, [LABEL.service]: service }),
+    image: s => (s.runs === 'gnes' ? gnes! : images.get(s.name)!),
+    limits: s => (s.limits === 'engine' ? { cpus: ctx.cpus, memoryBytes: ctx.memory } : s.limits),
+    // The GNES image is asked for when a script runs: only a GNES deployment runs one.
+    runScript: (...args) =>
+      scriptRunner(docker, {
+        prefix,
+        image: ctx.requireImage(),
+        labels: caseLabels,
+        network: network.id
+      })(...args)
+  }
+}

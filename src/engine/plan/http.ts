@@ -1,0 +1,41 @@
+import { containerStartOrder, type ContainerAddressing } from '../../topology/containers'
+import type { HttpTopology } from '../../topology/schema'
+import type { HttpPlan, ServicePlan } from './types'
+
+/**
+ * A generic topology as a plan, its placeholders filled in from `addressing` (the platform's):
+ * every service runs its own image under its own limits, and is ready as its `ready` says.
+ */
+export function httpPlan(topology: HttpTopology, addressing: ContainerAddressing): HttpPlan {
+  const byName = new Map(topology.services.map(s => [s.name, s]))
+  const waves = containerStartOrder(topology, addressing).map(wave =>
+    wave.map((commands): ServicePlan => {
+      const s = byName.get(commands[0].service)!
+      return {
+        name: s.name,
+        runs: { image: s.image },
+        instances: commands.map(c => ({
+          name: c.instance,
+          service: c.service,
+          replica: c.replica,
+          argv: c.argv,
+          env: c.env,
+          cwd: c.cwd,
+          port: c.port,
+          wait: 'tcp' in c.ready ? { port: true } : c.ready
+        })),
+        limits: { cpus: commands[0].cpus, memoryBytes: commands[0].memoryBytes },
+        constraints: [...(s.deploy?.placement.constraints ?? [])],
+        endpointMode: s.deploy?.endpoint_mode ?? null,
+        pinned: s.name === topology.load.service
+      }
+    })
+  )
+  return {
+    kind: 'http',
+    id: topology.id,
+    waves,
+    images: topology.services,
+    entry: { service: topology.load.service, port: addressing.port(topology.load.service, 0) }
+  }
+}

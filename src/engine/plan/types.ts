@@ -1,0 +1,67 @@
+import type { ContainerService } from '../../topology/http-schema'
+
+/** How an instance tells it serves: a line of its log, a 2xx on an HTTP path, or an open port. */
+export type WaitStrategy = { log: RegExp } | { http: string } | { port: true }
+
+/** One instance to start: a process, a container, a Swarm task. */
+export interface InstancePlan {
+  /** `<service>-<replica>`, e.g. Router1-0; also its log file's name. */
+  name: string
+  service: string
+  replica: number
+  /** Its arguments: to `gnes`, or its service's own command; null runs the image's own command. */
+  argv: string[] | null
+  env: Record<string, string>
+  /** Where the local engine runs it: the build context, when there is one. */
+  cwd: string | null
+  /** The port it serves on, which a probe asks. */
+  port: number
+  wait: WaitStrategy
+}
+
+/** One service: its instances start together (a Swarm service holds them all). */
+export interface ServicePlan {
+  name: string
+  /** `gnes`: the GNES the engine provisioned runs it; else the service's image runs it. */
+  runs: 'gnes' | { image: string }
+  instances: InstancePlan[]
+  /** `engine`: the run's cpus and memory; else the service's own (null: none). */
+  limits: 'engine' | { cpus: number | null; memoryBytes: number | null }
+  /** Swarm placement constraints of its topology entry. */
+  constraints: string[]
+  /** Its topology entry's Swarm endpoint mode; null takes the engine's. */
+  endpointMode: 'vip' | 'dnsrr' | null
+  /**
+   * Runs where this host reaches it: the GNES frontend (its route dump is read from its
+   * container) and a generic topology's load service (the driver sends to it).
+   */
+  pinned: boolean
+}
+
+/**
+ * A topology compiled for one deployment: every service, in waves of start order (a wave starts
+ * once every earlier wave has started), and where the load enters.
+ */
+interface BasePlan {
+  id: string
+  waves: ServicePlan[][]
+  /** Images a generic topology's services need ensured (pulled or built) before they start. */
+  images: ContainerService[]
+}
+
+/** A GNES topology: the load client runs beside it, toward the frontend's gRPC port. */
+export interface GnesPlan extends BasePlan {
+  kind: 'gnes'
+  entry: { host: string; port: number }
+  /** The frontend's instance and where its `--dump_route` file is, inside it. */
+  routeDump: { instance: string; path: string }
+}
+
+/** A generic topology: this host's driver sends to the load service's first replica. */
+export interface HttpPlan extends BasePlan {
+  kind: 'http'
+  /** The load service; its first replica takes the load. */
+  entry: { service: string; port: number }
+}
+
+export type Plan = GnesPlan | HttpPlan

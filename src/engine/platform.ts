@@ -1,0 +1,76 @@
+import type { GnesMeta } from './gnes-meta'
+import type { LogTail } from './log-tail'
+import type { InstancePlan, Plan, ServicePlan } from './plan/types'
+import type { Addressing } from '../topology/commands'
+import type { ContainerAddressing } from '../topology/containers'
+import type { GnesTopology, HttpTopology } from '../topology/schema'
+import type { EngineKind, ServiceFailure } from './types'
+
+/**
+ * What a platform (local processes, Docker containers, Swarm services) provides to the lifecycle:
+ * where instances reach each other, and one deployment's place (ports or a network, labels) that
+ * starts, watches and removes instances. Plans, readiness, failures and the load's entry are the
+ * lifecycle's.
+ */
+
+/** One instance as its platform started it. */
+export interface Started {
+  /** Resolves with the reason (e.g. `exited (code 1)`) once it stops, for whatever cause. */
+  readonly exited: Promise<string>
+  /** The Swarm node it runs on; null where every instance shares one host. */
+  readonly node: string | null
+  /** Where this host reaches it; null where it cannot (a Swarm task on another node). */
+  address(): Promise<string | null>
+  /** A file inside it ('' while there is none). */
+  readFile(file: string): Promise<string>
+  /** How messages name that file: a path, or container:path. */
+  fileName(file: string): string
+}
+
+/** What a site asks of the lifecycle for each instance of a service it starts. */
+export interface StartIo {
+  /** The instance's output: its log file, and the tail for messages. */
+  output(instance: InstancePlan): LogTail
+  /** Takes a started instance on; resolves once it is ready, by its plan's wait strategy. */
+  started(instance: InstancePlan, started: Started): Promise<void>
+}
+
+/** One deployment's place on a platform. */
+export interface Site {
+  /** Creates and starts one service's instances, at once where it can; resolves once all started. */
+  start(service: ServicePlan, io: StartIo): Promise<void>
+  /**
+   * Runs a Python script beside the topology (where GNES is importable) to completion, its output
+   * into `output`, and resolves with its exit code; kills it as soon as `cancel` rejects.
+   */
+  runScript(
+    name: string,
+    script: string,
+    args: string[],
+    output: LogTail,
+    cancel: Promise<never>
+  ): Promise<number | null>
+  /**
+   * Removes everything this deployment created, including what a failed start left. `urgent`
+   * when it never became ready and the engine is shutting down (a signal during the start): its
+   * services have nothing to finish, so they need no grace.
+   */
+  remove(urgent: boolean): Promise<void>
+}
+
+export interface Platform<K extends EngineKind = EngineKind> {
+  readonly kind: K
+  readonly runId: string
+  /** Provisions GNES when `gnes` (a suite of generic topologies needs none). */
+  prepare(gnes: boolean): Promise<GnesMeta | null>
+  /** Where a GNES topology's sockets are here; `logDir` is the deployment's. */
+  gnesAddressing(topology: GnesTopology, logDir: string): Promise<Addressing>
+  /** Where a generic topology's instances serve and how peers name them here. */
+  httpAddressing(topology: HttpTopology): Promise<ContainerAddressing>
+  /** Makes a deployment's place; `index` counts the engine's deployments. */
+  open(plan: Plan, index: number): Promise<Site>
+  /** Removes anything of this run still around (e.g. created while shutting down). */
+  sweep(): Promise<void>
+  /** True for a start failure worth a fresh attempt (the local engine's port race). */
+  retryable?(failure: ServiceFailure): boolean
+}

@@ -1,0 +1,35 @@
+/**
+ * What an engine is made from: the few settings it takes (a front end converts its own inputs),
+ * the same for the Docker-based engines as for local processes.
+ */
+
+/** Which GNES runs and where (the daemon's engines' part). */
+export interface DaemonSettings {
+  gnesVersion: string
+  /** An existing image reference; pulled when missing. Wins over the other two sources. */
+  image?: string | null
+  /** A Dockerfile to build (e.g. a GNES checkout); its context defaults to its directory. */
+  dockerfile?: string | null
+  dockerContext?: string | null
+  /** Base of the shipped Dockerfile when GNES is built from PyPI. */
+  baseImage: string
+  /** Wheels for an offline build; default: scripts/docker-wheelhouse.sh's cache, if present. */
+  wheelhouse?: string | null
+  /** Per-service limits, as docker run's --cpus and --memory spell them. */
+  cpus?: string | null
+  memory?: string | null
+  /**
+   * Takes the run id before anything labelled with it is created, for a caller that removes the
+   * run's resources itself should this process die first (the action's `post:` step). Without
+   * it, the engine starts a reaper that does.
+   */
+  keepRunId?: (runId: string) => void
+}
+
+export type EngineChoice = 'auto' | 'local' | 'docker' | 'swarm'
+
+export interface EngineSettings extends DaemonSettings {
+  engine: EngineChoice
+  /** A GNES source tree, installed into a local venv (only local processes run one). */
+  gnesSource: string | null
+}
