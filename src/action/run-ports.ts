@@ -13,6 +13,7 @@ import {
 import { jobSummary } from '../render'
 import type { WorkflowContext } from '../result/context'
 import { fetchBranchIntoWorkspace } from './local-branch'
+import { announceSteps } from './alert'
 import { actionsLog } from './log'
 import { mergeBase } from './merge-base'
 import { publishPullRequestReport } from './publish'
@@ -105,6 +106,7 @@ export function actionPorts(inputs: Inputs, ctx: WorkflowContext): RunPorts {
     async record(append) {
       if (!append) {
         actionsLog.info(`history: not recorded (record: ${inputs.record}, event: ${ctx.git.event})`)
+        core.setOutput('change-points', '[]')
         return
       }
       const target = await recordTarget(inputs, targets)
@@ -114,6 +116,7 @@ export function actionPorts(inputs: Inputs, ctx: WorkflowContext): RunPorts {
       actionsLog.info(
         `history: ${recorded.added.length} entries added at ${describeLocation(target)}`
       )
+      await announceSteps(recorded.steps, inputs, targets, ctx)
     }
   }
 }

@@ -3,6 +3,7 @@ import { DEFAULTS, InputError, parseInputs, type RawInputs } from '../config/inp
 import { localGitMeta, type GitFlags } from '../result/local-git'
 import { gitMeta } from '../result/meta'
 import { consoleLog } from '../log'
+import { stepsText } from '../report/step-alert'
 import { describeLocation, runBenchmark } from '../pipeline'
 import { resultTable } from '../result/table'
 import type { Command, Flag } from './command'
@@ -110,6 +111,8 @@ export const runCommand: Command = {
           `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)}` +
             `${total}; report: README.md and index.html there`
         )
+        const steps = stepsText(recorded.steps, inputs['alert-threshold'])
+        if (steps) print(steps)
       }
     })
     return 0

@@ -264,7 +264,20 @@ export const InputsSchema = z.object({
   'on-inconclusive': z.enum(['warn', 'fail'], {
     errorMap: () => ({ message: 'on-inconclusive must be one of warn, fail' })
   }),
-  'comment-on-pr': bool('comment-on-pr')
+  'comment-on-pr': bool('comment-on-pr'),
+  'alert-comment': z.enum(['none', 'commit', 'issue'], {
+    errorMap: () => ({ message: 'alert-comment must be one of none, commit, issue' })
+  }),
+  // GitHub logins: letters, digits and single hyphens, at most 39 characters, so an alert can
+  // mention only people, never inject text.
+  'alert-cc': z
+    .string()
+    .trim()
+    .transform(v => (v === '' ? [] : v.split(',').map(u => u.trim().replace(/^@/, ''))))
+    .refine(
+      users => users.every(u => /^[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}$/.test(u)),
+      'alert-cc must list GitHub user names, comma-separated, such as octocat,hubot'
+    )
 })
 
 /** `runs`, `requests` and `max-pairs` resolved by `parseInputs`: every stage sees a number. */
@@ -327,7 +340,9 @@ export const DEFAULTS: RawInputs = {
   'alert-threshold': '10%',
   'fail-on-regression': 'false',
   'on-inconclusive': 'warn',
-  'comment-on-pr': 'true'
+  'comment-on-pr': 'true',
+  'alert-comment': 'none',
+  'alert-cc': ''
 }
 
 /**

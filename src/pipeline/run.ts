@@ -8,9 +8,9 @@ import type { CaseVerdict } from '../report/verdict'
 import type { ReportLinks } from '../report'
 import type { GitMeta, Result } from '../result/schema'
 import { comparePairedRun, compareWithHistory } from './compare'
-import type { HistoryLocation, Recorded } from './location'
+import type { HistoryLocation } from './location'
 import { preflight } from './preflight'
-import { recordResult } from './record'
+import { recordResult, type RecordedRun } from './record'
 import { writeResult } from './result-file'
 import { runPairedSuite } from './suite/paired'
 import { runSuite } from './suite/run'
@@ -32,8 +32,11 @@ export interface RunVerdict {
   base: string | null
 }
 
-/** Writes the entries of the run to `target`, reporting a branch store's retries to `log`. */
-export type Append = (target: HistoryLocation, log?: Log) => Promise<Recorded>
+/**
+ * Writes the entries of the run to `target`, reporting a branch store's retries to `log`; says
+ * which steps of the series its entries made detectable.
+ */
+export type Append = (target: HistoryLocation, log?: Log) => Promise<RecordedRun>
 
 /** What a front end gives the run, and how it shows what the run did. */
 export interface RunPorts {

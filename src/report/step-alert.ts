@@ -1,0 +1,101 @@
+import { profileLabel } from '../client/profile'
+import { commitRef } from '../render/format'
+import { isRegression, stepRange, stepSize } from '../render/steps'
+import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
+import { terminalSafe } from '../text/terminal'
+import type { TrendStep } from '../trend/series'
+
+/** Hidden in an alert issue's body: the one open issue of a branch's alerts is found by it. */
+export const alertMarker = (branch: string): string =>
+  `<!-- gnes-latency-bench: latency alert, ${encodeURIComponent(branch)} -->`
+
+/** A step this push made detectable, as the `change-points` output lists it. */
+export interface StepOutput {
+  case: string
+  profile: string
+  metric: string
+  change: number
+  interval: [number, number]
+  from: string | null
+  to: string | null
+  alert: boolean
+}
+
+/** A step alerts when it is a slowdown of at least the threshold (as a verdict's regression). */
+export const alerts = (s: TrendStep, threshold: number): boolean =>
+  isRegression(s) && s.change >= threshold
+
+export const stepOutputs = (steps: readonly TrendStep[], threshold: number): StepOutput[] =>
+  steps.map(s => ({
+    case: s.caseId,
+    profile: profileLabel(s.firstAfter.profile, s.firstAfter.gnes === null),
+    metric: s.metric,
+    change: s.change,
+    interval: s.interval,
+    from: s.lastBefore.commit.sha,
+    to: s.firstAfter.commit.sha,
+    alert: alerts(s, threshold)
+  }))
+
+interface AlertLinks {
+  dashboardUrl: string | null
+  repositoryUrl: string | null
+  /** GitHub users to mention (already checked to be logins). */
+  cc: readonly string[]
+}
+
+/**
+ * What a recording push says about the steps its entries made detectable: for the job summary,
+ * and (those that alert) a commit comment or the branch's alert issue. History text in it is
+ * escaped: a commit of the history is untrusted.
+ */
+export function stepsMarkdown(
+  steps: readonly TrendStep[],
+  threshold: number,
+  links: AlertLinks
+): string {
+  if (!steps.length) return ''
+  const repo = links.repositoryUrl ?? undefined
+  const commit = (e: TrendStep['firstAfter'], text: string) =>
+    markdownLink(escapeMarkdown(text), safeUrl(commitRef(e, repo)?.url ?? null))
+  const rows = steps.map(s => {
+    const r = stepRange(s, repo)
+    const mark = alerts(s, threshold)
+      ? '🔴 regression'
+      : isRegression(s)
+        ? '🟠 slower'
+        : '🟢 faster'
+    return (
+      `| ${escapeMarkdown(s.caseId)} | ${profileLabel(s.firstAfter.profile, s.firstAfter.gnes === null)} ` +
+      `| ${inlineCode(s.metric)} | ${mark} ${stepSize(s)} | ${commit(s.lastBefore, r.from)} → ${commit(s.firstAfter, r.to)} |`
+    )
+  })
+  const dashboard = safeUrl(links.dashboardUrl)
+  const cc = links.cc.length ? `\n\ncc ${links.cc.map(u => `@${u}`).join(' ')}` : ''
+  return [
+    '### Latency change points',
+    '',
+    `The entries this push recorded made these steps detectable (change-point detection over each series' newest entries; a regression is a slowdown of at least ${(threshold * 100).toFixed(1)} %):`,
+    '',
+    '| Case | Profile | Metric | Step (95 % interval) | Between |',
+    '| :-- | :-- | :-- | :-- | :-- |',
+    ...rows,
+    '',
+    dashboard ? `The steps are marked on the [charts](${dashboard}).${cc}` : `${cc.trim()}`
+  ]
+    .join('\n')
+    .trimEnd()
+}
+
+/** The same for a terminal: one line per step, history text made terminal-safe. */
+export function stepsText(steps: readonly TrendStep[], threshold: number): string {
+  if (!steps.length) return ''
+  const lines = steps.map(s => {
+    const r = stepRange(s)
+    const what = alerts(s, threshold) ? 'REGRESSION' : isRegression(s) ? 'slower' : 'faster'
+    return terminalSafe(
+      `  case ${s.caseId}, ${profileLabel(s.firstAfter.profile, s.firstAfter.gnes === null)}, ${s.metric}: ${what} ${stepSize(s)} between ${r.from} and ${r.to}`
+    )
+  })
+  return ['change points this recording made detectable:', ...lines].join('\n')
+}
