@@ -77969,7 +77969,9 @@ var actionsLog = {
 var core3 = __toESM(require_core());
 
 // src/action/state.ts
+var core2 = __toESM(require_core());
 var STATE_ENGINE = "engine";
+var STATE_RUN_ID = "docker-run-id";
 
 // src/engine/docker/client.ts
 var import_dockerode = __toESM(require_docker());
@@ -78107,9 +78109,6 @@ async function sweep(options = {}, docker = dockerClient()) {
     configs: configs.length
   };
 }
-
-// src/engine/docker/daemon.ts
-var core2 = __toESM(require_core());
 
 // src/config/gnes-version.ts
 var SUPPORTED_GNES_VERSIONS = [
@@ -82319,7 +82318,16 @@ var InputsSchema = external_exports.object({
   "on-inconclusive": external_exports.enum(["warn", "fail"], {
     errorMap: () => ({ message: "on-inconclusive must be one of warn, fail" })
   }),
-  "comment-on-pr": bool("comment-on-pr")
+  "comment-on-pr": bool("comment-on-pr"),
+  "alert-comment": external_exports.enum(["none", "commit", "issue"], {
+    errorMap: () => ({ message: "alert-comment must be one of none, commit, issue" })
+  }),
+  // GitHub logins: letters, digits and single hyphens, at most 39 characters, so an alert can
+  // mention only people, never inject text.
+  "alert-cc": external_exports.string().trim().transform((v) => v === "" ? [] : v.split(",").map((u) => u.trim().replace(/^@/, ""))).refine(
+    (users) => users.every((u) => /^[A-Za-z0-9](?:-?[A-Za-z0-9]){0,38}$/.test(u)),
+    "alert-cc must list GitHub user names, comma-separated, such as octocat,hubot"
+  )
 });
 
 // src/config/memory-size.ts
@@ -82327,7 +82335,6 @@ var UNITS = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 var MIN_MEMORY = 6 * 1024 ** 2;
 
 // src/engine/docker/daemon.ts
-var STATE_RUN_ID = "docker-run-id";
 var LEFTOVER_AGE_MS = 6 * 3600 * 1e3;
 function describeSweep(removed) {
   const swarm = removed.services + removed.configs;
