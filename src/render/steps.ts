@@ -1,9 +1,8 @@
 import type { HistoryEntry } from '../history/schema'
 import { alike, seriesSteps, type TrendStep } from '../trend/series'
-import { profileLabel } from '../client/profile'
+import { profileLabel, type Profile } from '../client/profile'
 import { escapeMarkdown, markdownLink, safeUrl } from '../text/escape'
 import { commitRef, fmtTime } from './format'
-import type { Series } from './series'
 
 /**
  * The steps a series' entries show (entries newest first, as render holds them): change points
@@ -82,7 +81,12 @@ export interface ChangeRow {
 
 /** The newest steps of every series, at most `max`, as the README's table shows them. */
 export function changeRows(
-  series: readonly Pick<Series, 'caseId' | 'profile' | 'steps' | 'shown'>[],
+  series: readonly {
+    caseId: string
+    profile: Profile
+    steps: TrendStep[]
+    shown: HistoryEntry[]
+  }[],
   repositoryUrl?: string,
   max = 10
 ): ChangeRow[] {
