@@ -1,0 +1,99 @@
+/**
+ * Change points on a real history: `--pushes` recording runs of case 1 at minimal load (each a
+ * suite of its own, its topology started afresh, real GNES on the local engine), recorded into a
+ * history directory as a push would, Router2 about 1 ms slower per message (≈ 5 %,
+ * topologies/examples/case1-router2-1ms.yml, the same case id) from push `--slow-from` on. Prints
+ * per push the figures and what the push announced (the headline's steps, as the action does),
+ * then the steps of every metric over the whole series.
+ *
+ *   npm run bench:push-series -- [--pushes 30] [--slow-from 20] [--threshold 2.5%] [--keep DIR]
+ */
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { parseArgs } from 'node:util'
+import { parseInputs } from '../src/config/inputs'
+import { readHistory } from '../src/history'
+import { warningsOnly } from '../src/log'
+import { assetPath } from '../src/paths'
+import { recordResult } from '../src/pipeline/record'
+import { runSuite } from '../src/pipeline/suite/run'
+import { newestFirst } from '../src/render/format'
+import { resolveCases } from '../src/topology/cases'
+import { seriesSteps } from '../src/trend/series'
+import { loadAverage } from './machine'
+
+const { values } = parseArgs({
+  options: {
+    pushes: { type: 'string', default: '30' },
+    'slow-from': { type: 'string', default: '20' },
+    threshold: { type: 'string', default: '2.5%' },
+    keep: { type: 'string' }
+  }
+})
+const pushes = Number(values.pushes)
+const slowFrom = Number(values['slow-from'])
+const dir = values.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-push-series-'))
+const topology = (slow: boolean) =>
+  slow
+    ? assetPath('topologies', 'examples', 'case1-router2-1ms.yml')
+    : assetPath('topologies', 'case1.yml')
+const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
+const sha = (i: number) => `${String(i).padStart(4, '0')}${'b'.repeat(36)}`
+
+async function main(): Promise<void> {
+  console.log(
+    `${pushes} pushes of case 1 at minimal load, Router2 1 ms slower from push ${slowFrom}; history in ${dir}; load average ${loadAverage()}`
+  )
+  const alerts: { push: number; at: string; change: number }[] = []
+  for (let i = 1; i <= pushes; i++) {
+    const inputs = parseInputs({
+      cases: topology(i >= slowFrom),
+      profiles: 'minimal',
+      'alert-threshold': values.threshold!,
+      'out-dir': path.join(dir, 'out')
+    })
+    const cases = resolveCases(inputs)
+    const t0 = Date.now()
+    const result = await runSuite(inputs, {
+      cases,
+      log: warningsOnly,
+      git: {
+        sha: sha(i),
+        ref: 'refs/heads/main',
+        event: 'push',
+        repository: 'acme/gnes',
+        runId: String(i),
+        message: `push ${i}${i >= slowFrom ? ' (Router2 +1 ms)' : ''}`,
+        serverUrl: null
+      }
+    })
+    const recorded = await recordResult(result, { kind: 'dir', dir }, { inputs, cases })
+    const best = result.cases[0].best
+    const said = recorded.steps.map(s => {
+      const alert = s.change > 0 && s.change >= inputs['alert-threshold']
+      if (alert)
+        alerts.push({ push: i, at: s.firstAfter.commit.sha!.slice(0, 4), change: s.change })
+      return `${alert ? 'ALERT ' : ''}${s.metric} ${pct(s.change)} at ${s.firstAfter.commit.sha!.slice(0, 4)}`
+    })
+    console.log(
+      `push ${i}: latency ${(best.latency * 1000).toFixed(2)} ms, path ${(best.path * 1000).toFixed(2)} ms, ` +
+        `${((Date.now() - t0) / 1000).toFixed(0)} s; ${said.length ? said.join('; ') : 'no new step'}; load average ${loadAverage()}`
+    )
+  }
+  const entries = [...newestFirst(readHistory(dir))].reverse()
+  for (const metric of ['latency', 'path', 'r2:proc']) {
+    const steps = seriesSteps(entries, metric)
+    console.log(
+      `whole series, ${metric}: ${steps.length ? steps.map(s => `${pct(s.change)} [${pct(s.interval[0])}, ${pct(s.interval[1])}] at push ${Number(s.firstAfter.commit.sha!.slice(0, 4))}`).join('; ') : 'no step'}`
+    )
+  }
+  console.log(
+    `alerts: ${alerts.length} (${alerts.map(a => `push ${a.push}: step at push ${Number(a.at)} ${pct(a.change)}`).join('; ') || 'none'}); alerts in the first ${slowFrom - 1} pushes: ${alerts.filter(a => a.push < slowFrom).length}`
+  )
+}
+
+main().catch(err => {
+  console.error(err)
+  process.exit(1)
+})
