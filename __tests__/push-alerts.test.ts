@@ -66,6 +66,10 @@ test('the text names each step, its size with interval and its commits; history 
     false,
     false
   ])
+  // A hop's step, however large, is shown and never alerted: the headline decides.
+  const hop = { ...slower, metric: 'r2:proc' }
+  expect(stepOutputs([hop], 0.1)[0]).toMatchObject({ metric: 'r2:proc', alert: false })
+  expect(stepsMarkdown([hop], 0.1, LINKS)).toContain('`r2:proc` | 🟠 slower +')
   const text = stepsText([faster], 0.1)
   // One line per step: the sha's newline cannot start a line of its own.
   expect(text.split('\n')).toHaveLength(2)

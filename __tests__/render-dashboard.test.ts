@@ -356,7 +356,7 @@ test('a step in the history: listed under recent changes and ruled on the headli
     const changes = await filePage.locator('#changes li.slower').allTextContents()
     expect(changes).toHaveLength(1)
     expect(changes[0]).toMatch(
-      /^Case 1 — burst.*: step \+10\.\d % \[.*\] between 000001d and 000001e/
+      /^Case 1 — burst.*: roundtrip step \+10\.\d % \[.*\] between 000001d and 000001e/
     )
     expect(
       await filePage

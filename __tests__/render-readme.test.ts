@@ -316,7 +316,9 @@ describe('change points in the report', () => {
     const marked = spec.data.values.filter((r: { step?: string }) => r.step)
     expect(marked).toHaveLength(1)
     expect(marked[0].point).toBe(`31 · ${sha(30).slice(0, 7)}`)
-    expect(marked[0].step).toMatch(/^step \+10\.\d % \[\+\d+\.\d %, \+\d+\.\d %\] between/)
+    expect(marked[0].step).toMatch(
+      /^roundtrip step \+10\.\d % \[\+\d+\.\d %, \+\d+\.\d %\] between/
+    )
     const svg = site.get('charts/case-1-roundtrip.svg')!.toString()
     expect(svg).toMatch(/class="mark-rule role-mark[^"]*"/)
     expect(svg).toMatch(/\+10\.\d %/)
@@ -329,7 +331,7 @@ describe('change points in the report', () => {
       topologies,
       maxEntries: 50
     })
-    expect(site.get('README.md')!.toString()).toContain('finds no step in the headline figure')
+    expect(site.get('README.md')!.toString()).toContain('finds no step in any figure')
     const spec = JSON.parse(site.get('charts/case-1-roundtrip.vl.json')!.toString())
     expect(spec.data.values.filter((r: { step?: string }) => r.step)).toEqual([])
   })

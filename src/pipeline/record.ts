@@ -5,7 +5,7 @@ import type { Log } from '../log'
 import { newestFirst } from '../render/format'
 import type { Result } from '../result/schema'
 import type { CaseSpec } from '../topology/cases'
-import { alike, pushSteps, type TrendStep } from '../trend/series'
+import { alike, pushSteps, searchedMetrics, type TrendStep } from '../trend/series'
 import { appendEntries, type HistoryLocation, type Recorded } from './location'
 import { renderHook } from './render'
 
@@ -46,14 +46,16 @@ function watched(render: Render): { render: Render; shown: () => HistoryEntry[][
 }
 
 /**
- * Steps of each series' headline among the entries read that the entries `added` first show: a
- * push announces a step once, when its entries make it detectable.
+ * Steps of each series' metrics (headline first) among the entries read that the entries `added`
+ * first show: a push announces a step once, when its entries make it detectable.
  */
 export function stepsAdded(shown: HistoryEntry[][], added: ReadonlySet<string>): TrendStep[] {
   const series = new Map<string, HistoryEntry[]>()
   for (const e of shown.flat()) series.set(seriesKey(e), [...(series.get(seriesKey(e)) ?? []), e])
   return [...series.values()].flatMap(entries =>
-    alike([...newestFirst(entries)].reverse()).flatMap(g => pushSteps(g, g[0].headline, added))
+    alike([...newestFirst(entries)].reverse()).flatMap(g =>
+      searchedMetrics(g).flatMap(metric => pushSteps(g, metric, added))
+    )
   )
 }
 

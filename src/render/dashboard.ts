@@ -98,10 +98,10 @@ interface DashboardCase {
   total: number
   /** The case's folder under data/ (its id, encoded as entry paths are). */
   file: string
-  /** The metric the change points are of (the headline). */
+  /** The metric the series is judged and alerted by. */
   headline: string
-  /** Change points among the newest entries, newest first: marked on the headline's trend. */
-  steps: { id: string; text: string; label: string; color: string; when: string }[]
+  /** Change points among the newest entries, newest first: each marked on its metric's trend. */
+  steps: { id: string; metric: string; text: string; label: string; color: string; when: string }[]
 }
 
 /**

@@ -1,18 +1,17 @@
 import type { HistoryEntry } from '../history/schema'
-import { alike, seriesSteps, type TrendStep } from '../trend/series'
+import { alike, ofHeadline, searchedMetrics, seriesSteps, type TrendStep } from '../trend/series'
 import { profileLabel, type Profile } from '../client/profile'
-import { escapeMarkdown, markdownLink, safeUrl } from '../text/escape'
+import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { commitRef, fmtTime } from './format'
 
 /**
  * The steps a series' entries show (entries newest first, as render holds them): change points
- * of its headline metric, found within each group of entries measured alike, newest first.
+ * of its headline and of each other metric, found within each group of entries measured alike,
+ * newest first.
  */
 export function stepsOfSeries(entries: readonly HistoryEntry[]): TrendStep[] {
-  if (!entries.length) return []
-  const metric = entries[0].headline
   return alike([...entries].reverse())
-    .flatMap(g => seriesSteps(g, metric))
+    .flatMap(g => searchedMetrics(g).flatMap(metric => seriesSteps(g, metric)))
     .sort((a, b) => Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval))
 }
 
@@ -40,40 +39,34 @@ export interface StepMark {
   color: string
 }
 
-/** The marks of a series' steps, by the id of the first entry at the new level. */
-export function stepMarks(
-  steps: readonly TrendStep[],
-  repositoryUrl?: string
-): Map<string, StepMark> {
-  return new Map(
-    steps.map(s => {
-      const r = stepRange(s, repositoryUrl)
-      return [
-        s.firstAfter.id,
-        {
-          text: `step ${stepSize(s)} between ${r.from} and ${r.to}`,
-          label: pct(s.change),
-          color: isRegression(s) ? '#c0392b' : '#1e8449'
-        }
-      ]
-    })
-  )
+/** What a step's rule on its metric's trend says. */
+function stepMark(s: TrendStep, repositoryUrl?: string): StepMark {
+  const r = stepRange(s, repositoryUrl)
+  return {
+    text: `${s.metric} step ${stepSize(s)} between ${r.from} and ${r.to}`,
+    label: pct(s.change),
+    color: isRegression(s) ? '#c0392b' : '#1e8449'
+  }
 }
 
-/** The dashboard's change points of a series: its marks, with when the new level began. */
-export const dashboardSteps = (steps: readonly TrendStep[], repositoryUrl?: string) => {
-  const marks = stepMarks(steps, repositoryUrl)
-  return steps.map(s => ({
+/** The marks of a series' headline steps (its static trend chart), by the first entry after. */
+export const stepMarks = (steps: readonly TrendStep[], repositoryUrl?: string) =>
+  new Map(steps.filter(ofHeadline).map(s => [s.firstAfter.id, stepMark(s, repositoryUrl)]))
+
+/** The dashboard's steps of a series, every metric's: each ruled on its own metric's trend. */
+export const dashboardSteps = (steps: readonly TrendStep[], repositoryUrl?: string) =>
+  steps.map(s => ({
     id: s.firstAfter.id,
-    ...marks.get(s.firstAfter.id)!,
+    metric: s.metric,
+    ...stepMark(s, repositoryUrl),
     when: fmtTime(s.firstAfter.timestampEval)
   }))
-}
 
 /** Rows of the README's recent changes, newest first: each cell Markdown, escaped here. */
 export interface ChangeRow {
   case: string
   profile: string
+  metric: string
   step: string
   between: string
   when: string
@@ -105,6 +98,7 @@ export function changeRows(
         case: escapeMarkdown(s.caseId),
         // The profile, the size and the time are this project's own text, safe as written.
         profile: profileLabel(s.profile, s.shown[0]?.gnes === null),
+        metric: inlineCode(step.metric),
         step: `${isRegression(step) ? '🔴 slower' : '🟢 faster'} ${stepSize(step)}`,
         between: `${link(step.lastBefore, r.from)} → ${link(step.firstAfter, r.to)}`,
         when: fmtTime(step.firstAfter.timestampEval)

@@ -36,6 +36,19 @@ export function alike(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   return [...groups.values()]
 }
 
+/**
+ * The metrics a series is searched in: its headline first, then every other published metric
+ * (its hops), so a change too small for the headline's noise still shows where it happened.
+ */
+export const searchedMetrics = (entries: readonly HistoryEntry[]): string[] => {
+  const headline = entries.at(-1)?.headline
+  if (!headline) return []
+  return [headline, ...new Set(entries.flatMap(e => e.metrics).filter(m => m !== headline))]
+}
+
+/** Whether a step is of its series' headline: the figure charts mark and alerts are about. */
+export const ofHeadline = (s: TrendStep): boolean => s.metric === s.firstAfter.headline
+
 /** A step of one metric of one series, with the entries on either side of it. */
 export interface TrendStep extends Step {
   caseId: string

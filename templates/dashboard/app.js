@@ -87,13 +87,12 @@
     return c.gnes ? e.version.split(' ')[0] : series
   }
 
-  // Change points are of the headline: marked on its trend, at the first entry of the new level.
+  // Each change point is marked on its own metric's trend, at the first entry of the new level.
   function stepsOf(c, metric) {
     var marks = {}
-    if (metric === c.headline)
-      (c.steps || []).forEach(function (s) {
-        marks[s.id] = s
-      })
+    ;(c.steps || []).forEach(function (s) {
+      if (s.metric === metric) marks[s.id] = s
+    })
     return marks
   }
 
