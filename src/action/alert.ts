@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import type { Inputs } from '../config/inputs'
+import { stepChange } from '../render/steps'
 import { postAlert } from '../report/alert-post'
 import { alerts, stepOutputs, stepsMarkdown } from '../report/step-alert'
 import type { WorkflowContext } from '../result/context'
@@ -31,7 +32,7 @@ export async function announceSteps(
   const kind = inputs['alert-comment']
   if (kind !== 'none' && targets.comment) {
     const worst = regressions.reduce((a, b) => (b.change > a.change ? b : a))
-    const title = `Latency regression on ${branch}: case ${worst.caseId} +${(worst.change * 100).toFixed(1)} %`
+    const title = `Latency regression on ${branch}: case ${worst.caseId} ${stepChange(worst)}`
     try {
       const outcome = await postAlert({
         ...targets.comment,
@@ -51,9 +52,7 @@ export async function announceSteps(
       )
     }
   }
-  const named = regressions
-    .map(s => `case ${s.caseId} (${s.metric} +${(s.change * 100).toFixed(1)} %)`)
-    .join(', ')
+  const named = regressions.map(s => `case ${s.caseId} (${s.metric} ${stepChange(s)})`).join(', ')
   if (inputs['fail-on-regression'])
     fail(`this push made a latency regression detectable: ${named} (fail-on-regression is on)`)
   else actionsLog.warn(`this push made a latency regression detectable: ${named}`)

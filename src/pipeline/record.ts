@@ -1,11 +1,10 @@
 import type { Inputs } from '../config/inputs'
 import { entriesFromResult, type HistoryEntry, type Render } from '../history'
-import { seriesKey } from '../history/schema'
 import type { Log } from '../log'
 import { newestFirst } from '../render/format'
 import type { Result } from '../result/schema'
 import type { CaseSpec } from '../topology/cases'
-import { alike, pushSteps, searchedMetrics, type TrendStep } from '../trend/series'
+import { pushSteps, searchSeries, type TrendStep } from '../trend/series'
 import { appendEntries, type HistoryLocation, type Recorded } from './location'
 import { renderHook } from './render'
 
@@ -49,15 +48,8 @@ function watched(render: Render): { render: Render; shown: () => HistoryEntry[][
  * Steps of each series' metrics (headline first) among the entries read that the entries `added`
  * first show: a push announces a step once, when its entries make it detectable.
  */
-export function stepsAdded(shown: HistoryEntry[][], added: ReadonlySet<string>): TrendStep[] {
-  const series = new Map<string, HistoryEntry[]>()
-  for (const e of shown.flat()) series.set(seriesKey(e), [...(series.get(seriesKey(e)) ?? []), e])
-  return [...series.values()].flatMap(entries =>
-    alike([...newestFirst(entries)].reverse()).flatMap(g =>
-      searchedMetrics(g).flatMap(metric => pushSteps(g, metric, added))
-    )
-  )
-}
+export const stepsAdded = (shown: HistoryEntry[][], added: ReadonlySet<string>): TrendStep[] =>
+  searchSeries([...newestFirst(shown.flat())].reverse(), (g, metric) => pushSteps(g, metric, added))
 
 /**
  * Records a suite's result in the history and re-renders the report there, in one write. A result

@@ -1,5 +1,5 @@
 import type { HistoryEntry } from '../history/schema'
-import { alike, ofHeadline, searchedMetrics, seriesSteps, type TrendStep } from '../trend/series'
+import { ofHeadline, searchSeries, seriesSteps, type TrendStep } from '../trend/series'
 import { profileLabel, type Profile } from '../client/profile'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { commitRef, fmtTime } from './format'
@@ -10,12 +10,15 @@ import { commitRef, fmtTime } from './format'
  * newest first.
  */
 export function stepsOfSeries(entries: readonly HistoryEntry[]): TrendStep[] {
-  return alike([...entries].reverse())
-    .flatMap(g => searchedMetrics(g).flatMap(metric => seriesSteps(g, metric)))
-    .sort((a, b) => Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval))
+  return searchSeries([...entries].reverse(), seriesSteps).sort(
+    (a, b) => Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval)
+  )
 }
 
 const pct = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} %`
+
+/** `+5.2 %`: a step's size alone. */
+export const stepChange = (s: TrendStep): string => pct(s.change)
 
 /** `+5.2 % [+3.1 %, +7.3 %]`: a step's size with its interval. */
 export const stepSize = (s: TrendStep): string =>
@@ -44,7 +47,7 @@ function stepMark(s: TrendStep, repositoryUrl?: string): StepMark {
   const r = stepRange(s, repositoryUrl)
   return {
     text: `${s.metric} step ${stepSize(s)} between ${r.from} and ${r.to}`,
-    label: pct(s.change),
+    label: stepChange(s),
     color: isRegression(s) ? '#c0392b' : '#1e8449'
   }
 }

@@ -27,7 +27,7 @@ export const comparableKey = (e: HistoryEntry): string =>
   ])
 
 /** Entries (oldest first) split into series of entries measured alike, each oldest first. */
-export function alike(entries: readonly HistoryEntry[]): HistoryEntry[][] {
+function alike(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   const groups = new Map<string, HistoryEntry[]>()
   for (const e of entries) {
     const key = comparableKey(e)
@@ -40,11 +40,20 @@ export function alike(entries: readonly HistoryEntry[]): HistoryEntry[][] {
  * The metrics a series is searched in: its headline first, then every other published metric
  * (its hops), so a change too small for the headline's noise still shows where it happened.
  */
-export const searchedMetrics = (entries: readonly HistoryEntry[]): string[] => {
+const searchedMetrics = (entries: readonly HistoryEntry[]): string[] => {
   const headline = entries.at(-1)?.headline
   if (!headline) return []
   return [headline, ...new Set(entries.flatMap(e => e.metrics).filter(m => m !== headline))]
 }
+
+/**
+ * `find` over every series of `entries` (oldest first; any mix of cases and profiles, since
+ * entries measured alike share their case and profile) and every metric it is searched in.
+ */
+export const searchSeries = (
+  entries: readonly HistoryEntry[],
+  find: (series: HistoryEntry[], metric: string) => TrendStep[]
+): TrendStep[] => alike(entries).flatMap(g => searchedMetrics(g).flatMap(metric => find(g, metric)))
 
 /** Whether a step is of its series' headline: the figure charts mark and alerts are about. */
 export const ofHeadline = (s: TrendStep): boolean => s.metric === s.firstAfter.headline
