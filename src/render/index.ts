@@ -109,7 +109,7 @@ function seriesOf(o: ReportOptions, templates: ReturnType<typeof loadChartTempla
         const caseName = o.topologies[caseId]?.name ?? entries[0].caseName
         const profile = entries[0].profile
         const shown = entries.slice(0, o.maxEntries)
-        const steps = stepsOfSeries(entries)
+        const steps = stepsOfSeries(shown)
         const marks = stepMarks(steps, o.repositoryUrl)
         return {
           caseId,

@@ -17,7 +17,10 @@ export interface Series {
   /** The newest `maxEntries`, which the README and the static charts show. */
   shown: HistoryEntry[]
   metrics: string[]
-  /** Change points of the headline among the entries read (not only those shown), newest first. */
+  /**
+   * Change points of every metric among the entries shown (the newest maxEntries), newest first:
+   * a whole-history render and an append search the same entries, and a long history costs no more.
+   */
   steps: TrendStep[]
   charts: ChartSpec[]
   /** The case's months holding entries (newest first) and its entries of every profile. */
