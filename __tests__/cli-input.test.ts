@@ -277,7 +277,7 @@ describe('run refuses bad input before anything starts', () => {
   })
 
   test('every command rejects positional arguments', () => {
-    for (const cmd of ['compare', 'import-legacy', 'prune', 'render', 'cleanup']) {
+    for (const cmd of ['compare', 'bisect', 'import-legacy', 'prune', 'render', 'cleanup']) {
       const o = cli$([cmd, 'stray'])
       expect(o.status).toBe(1)
       expect(o.stderr).toContain(`error: ${cmd} takes flags only, got the argument 'stray'`)

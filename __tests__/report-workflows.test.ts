@@ -7,6 +7,7 @@ import { parse } from 'yaml'
 import { DEFAULTS, parseInputs } from '../src/config/inputs'
 import { checkInputs } from '../src/config/preflight'
 import { checkRun } from '../src/pipeline/preflight'
+import { bisectCommand } from '../src/commands/bisect'
 import { COMMENT_MARKER } from '../src/report'
 import { loadTopologyFile } from '../src/topology/load'
 import { startFakeGitHub } from './fixtures/report/github-server'
@@ -21,8 +22,10 @@ interface Step {
 const steps = (wf: { jobs: Record<string, { steps: Step[] }> }): Step[] =>
   Object.values(wf.jobs).flatMap(j => j.steps)
 const read = (file: string) => parse(fs.readFileSync(path.join(dir, file), 'utf8'))
-/** The workflow that posts fork reports runs no benchmark; every other one runs the action. */
+/** The workflow that posts fork reports runs no benchmark; every other one but the bisect runs the action. */
 const FORK_COMMENT = 'pr-comment-fork.yml'
+/** The bisect runs the action's command line from its repository at the same major tag. */
+const BISECT = 'bisect.yml'
 
 describe('example workflows', () => {
   test('record on push, on release, on schedule; compare on pull_request; comment via workflow_run', () => {
@@ -34,7 +37,7 @@ describe('example workflows', () => {
     )
   })
 
-  test.each(files.filter(f => f !== FORK_COMMENT))(
+  test.each(files.filter(f => f !== FORK_COMMENT && f !== BISECT))(
     '%s runs the action with only inputs it has',
     file => {
       const uses = steps(read(file)).filter(s => s.uses?.startsWith('your-org/gnes-latency-bench'))
@@ -62,6 +65,23 @@ describe('example workflows', () => {
     expect(script).toContain(`const marker = '${COMMENT_MARKER}'`)
     expect(script).toContain('body.startsWith(marker)')
   })
+})
+
+test(`${BISECT} runs the bisect command of the action's repository at v1, with flags it has`, () => {
+  const wf = read(BISECT)
+  expect(Object.keys(wf.on)).toEqual(['workflow_dispatch'])
+  const all = Object.values(wf.jobs as Record<string, { steps: (Step & { run?: string })[] }>)[0]
+    .steps
+  expect(all.find(s => s.with?.repository)?.with).toMatchObject({
+    repository: 'your-org/gnes-latency-bench',
+    ref: 'v1',
+    path: '.gnes-latency-bench'
+  })
+  const run = all.find(s => s.run?.includes('bisect'))!.run!
+  expect(run).toContain('node .gnes-latency-bench/dist/cli.js bisect ')
+  const flags = [...run.matchAll(/--([a-z-]+)/g)].map(m => m[1])
+  expect(flags.length).toBeGreaterThan(5)
+  for (const flag of flags) expect(Object.keys(bisectCommand.options)).toContain(flag)
 })
 
 test('pr-paired-services.yml leaves the base to the action: the merge-base of the pull request', () => {

@@ -55,3 +55,55 @@ export async function gnesRepository(
 }
 
 export { git as gitIn }
+
+/**
+ * A GNES repository of one release's source tree and a commit per edit on top of it (each edit
+ * changes the checked-out tree), for a bisect. Returns the repository and every commit in order,
+ * the release's first.
+ */
+export async function gnesEdits(
+  version: string,
+  edits: ((dir: string) => void)[]
+): Promise<{ dir: string; commits: string[] }> {
+  const repo = await gnesRepository([version])
+  for (const [k, edit] of edits.entries()) {
+    edit(repo.dir)
+    git(repo.dir, 'add', '-A')
+    git(
+      repo.dir,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@t',
+      'commit',
+      '-q',
+      '-m',
+      `edit ${k + 1}`
+    )
+    repo.commits.push(git(repo.dir, 'rev-parse', 'HEAD'))
+  }
+  return repo
+}
+
+/** An edit that only changes the tree (a new venv, the same code). */
+export const touch =
+  (k: number) =>
+  (dir: string): void =>
+    fs.writeFileSync(path.join(dir, `BENCH_EDIT_${k}`), `${k}\n`)
+
+/** An edit that makes every BaseRouter hold each message for `ms` before forwarding it. */
+export const slowRouters =
+  (ms: number) =>
+  (dir: string): void => {
+    const file = path.join(dir, 'gnes', 'router', 'base.py')
+    const text = fs.readFileSync(file, 'utf8')
+    const apply = '        :param msg: incoming message\n        """\n        pass\n'
+    if (!text.includes(apply)) throw new Error(`${file}: BaseRouter.apply is not as expected`)
+    fs.writeFileSync(
+      file,
+      text.replace(
+        apply,
+        apply.replace('pass\n', `import time\n        time.sleep(${ms / 1000})\n`)
+      )
+    )
+  }

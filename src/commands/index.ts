@@ -1,3 +1,4 @@
+import { bisectCommand } from './bisect'
 import { cleanupCommand } from './cleanup'
 import type { Command } from './command'
 import { compareCommand } from './compare'
@@ -11,6 +12,7 @@ import { runCommand } from './run'
 export const commands: Command[] = [
   runCommand,
   compareCommand,
+  bisectCommand,
   importLegacyCommand,
   pruneCommand,
   renderCommand,

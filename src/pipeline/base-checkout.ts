@@ -16,12 +16,13 @@ export interface BaseCheckout {
 /**
  * `ref` as a detached git worktree in a folder named by its commit, so a second run of the same
  * pull request finds the same paths (and Docker the same build contexts). A worktree shares the
- * repository's objects: nothing is fetched or copied.
+ * repository's objects: nothing is fetched or copied. A bisect checks out its heads too (`role`).
  */
 export async function checkoutBase(
   workspace: string,
   ref: string,
-  parent = process.env.RUNNER_TEMP || os.tmpdir()
+  parent = process.env.RUNNER_TEMP || os.tmpdir(),
+  role: 'base' | 'head' = 'base'
 ): Promise<BaseCheckout> {
   const git = gitIn(workspace)
   let sha: string
@@ -34,7 +35,7 @@ export async function checkoutBase(
       `no such commit in the repository at ${workspace} (on a pull request, check out with fetch-depth: 0)`
     )
   }
-  const dir = path.join(parent, `gnes-latency-bench-base-${sha.slice(0, 12)}`)
+  const dir = path.join(parent, `gnes-latency-bench-${role}-${sha.slice(0, 12)}`)
   // A worktree left by a killed run would refuse the add; it is ours to replace.
   await git(['worktree', 'remove', '--force', dir]).catch(() => undefined)
   fs.rmSync(dir, { recursive: true, force: true })

@@ -12,6 +12,7 @@ export { runPairedSuite, type PairedRun } from './suite/paired'
 export { readResult, writeResult } from './result-file'
 export { comparePairedRun, compareWithHistory } from './compare'
 export { recordResult } from './record'
+export { bisect, commitRange, type BisectRun } from './bisect'
 export {
   appendEntries,
   branchLocation,

@@ -1,0 +1,264 @@
+/**
+ * The bisect: its search on constructed answers (every culprit position of a 16-commit range,
+ * middles that cannot tell), its report, the range it reads from git, and a real one: a GNES
+ * repository whose second commit slows every router, bisected with paired runs of real GNES built
+ * from each commit's source.
+ */
+import { execFileSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { parseInputs } from '../src/config/inputs'
+import { bisect, commitRange, type BisectRun } from '../src/pipeline'
+import { nextStep, plannedProbes, renderBisectMarkdown, type ProbeResult } from '../src/report'
+import type { Verdict } from '../src/report/verdict'
+import { gnesEdits, slowRouters, touch } from './helpers/gnes-repo'
+import { quiet } from './helpers/log'
+import { tmp } from './helpers/tmp'
+
+const result = (base: number, head: number, answer: Verdict): ProbeResult => ({
+  base,
+  head,
+  answer,
+  change: answer === 'regression' ? 0.08 : 0.001,
+  ci: answer === 'regression' ? [0.05, 0.11] : [-0.01, 0.012],
+  metric: 'path',
+  pairs: 6,
+  seconds: 130
+})
+
+/** Runs the search with `answer` deciding every comparison; returns the end and the probes. */
+function search(n: number, answer: (base: number, head: number) => Verdict) {
+  const results: ProbeResult[] = []
+  for (;;) {
+    const step = nextStep(n, results)
+    if ('end' in step) return { end: step.end, results }
+    results.push(result(step.probe.base, step.probe.head, answer(step.probe.base, step.probe.head)))
+    if (results.length > 50) throw new Error('the search does not end')
+  }
+}
+
+describe('the search', () => {
+  it('finds the culprit at every position of 16 commits in at most 5 comparisons', () => {
+    expect(plannedProbes(16)).toBe(5)
+    for (let culprit = 1; culprit < 16; culprit++) {
+      const { end, results } = search(16, (b, h) =>
+        b < culprit && culprit <= h ? 'regression' : 'no-change'
+      )
+      expect(end).toEqual({ kind: 'culprit', index: culprit })
+      expect(results.length).toBeLessThanOrEqual(5)
+      // The ends first; every later head is judged against a commit known to be good.
+      expect(results[0]).toMatchObject({ base: 0, head: 15 })
+    }
+  })
+
+  it('two adjacent commits: the ends decide it', () => {
+    expect(search(2, () => 'regression').end).toEqual({ kind: 'culprit', index: 1 })
+  })
+
+  it('stops with no step when the bad end is not a regression against the good end', () => {
+    for (const answer of ['no-change', 'inconclusive', 'improvement'] as Verdict[]) {
+      const { end, results } = search(16, () => answer)
+      expect(end).toEqual({ kind: 'no-step', answer })
+      expect(results).toHaveLength(1)
+    }
+  })
+
+  it('a middle that cannot tell is compared from the bad end, and the search goes on', () => {
+    const culprit = 11
+    // Commit 7 against 0 cannot tell; 15 against 7 is a regression, so 7 is good.
+    const { end, results } = search(16, (b, h) =>
+      b === 0 && h === 7 ? 'inconclusive' : b < culprit && culprit <= h ? 'regression' : 'no-change'
+    )
+    expect(end).toEqual({ kind: 'culprit', index: culprit })
+    expect(results.slice(1, 3).map(r => [r.base, r.head, r.answer])).toEqual([
+      [0, 7, 'inconclusive'],
+      [7, 15, 'regression']
+    ])
+    // Convicted from the bad end: 15 against 7 shows no change, so 7 is already slow.
+    const early = search(16, (b, h) =>
+      b === 0 && h === 7 ? 'inconclusive' : b < 5 && 5 <= h ? 'regression' : 'no-change'
+    )
+    expect(early.end).toEqual({ kind: 'culprit', index: 5 })
+  })
+
+  it('stops with the range when a middle can be told from neither end', () => {
+    const { end, results } = search(16, (b, h) =>
+      b === 0 && h === 15 ? 'regression' : 'inconclusive'
+    )
+    expect(end).toEqual({ kind: 'range', lo: 0, hi: 15 })
+    expect(results).toHaveLength(3)
+  })
+
+  it('refuses a range of fewer than two commits', () => {
+    expect(() => nextStep(1, [])).toThrow('a bisect needs a good and a bad commit (got 1 commits)')
+  })
+})
+
+describe('the report', () => {
+  const commits = Array.from({ length: 4 }, (_, i) => ({
+    sha: String(i).repeat(40),
+    subject: i === 2 ? 'slow <script>alert(1)</script> **bold**' : `commit ${i}`
+  }))
+
+  it('names the culprit with its step and every comparison; a subject is escaped', () => {
+    const run = {
+      commits,
+      comparisons: [
+        result(0, 3, 'regression'),
+        result(0, 1, 'no-change'),
+        result(1, 2, 'regression')
+      ],
+      end: { kind: 'culprit' as const, index: 2 },
+      seconds: 400
+    }
+    const md = renderBisectMarkdown(run, { repositoryUrl: 'https://github.com/o/r' })
+    expect(md).toContain(
+      '## Bisect: 🔴 the first slow commit is [`2222222`](https://github.com/o/r/commit/2222222222222222222222222222222222222222)'
+    )
+    expect(md).toContain('&lt;script&gt;')
+    expect(md).not.toContain('<script>')
+    expect(md).toContain('The step: `path` +8.0%')
+    expect(md).toContain(
+      'Found in 3 paired comparisons over 4 commits (a clean search takes 3), 6 min 40 s.'
+    )
+    expect(md.split('\n').filter(l => /^\| \d/.test(l))).toHaveLength(3)
+  })
+
+  it('says when there is nothing to search, and lists a range it could not narrow', () => {
+    const none = renderBisectMarkdown({
+      commits,
+      comparisons: [result(0, 3, 'inconclusive')],
+      end: { kind: 'no-step', answer: 'inconclusive' },
+      seconds: 60
+    })
+    expect(none).toContain('nothing to search, the bad end is 🟡 inconclusive against the good end')
+    expect(none).toContain('this run cannot tell whether the bad end is slower')
+    const range = renderBisectMarkdown({
+      commits,
+      comparisons: [
+        result(0, 3, 'regression'),
+        result(0, 1, 'inconclusive'),
+        result(1, 3, 'inconclusive')
+      ],
+      end: { kind: 'range', lo: 0, hi: 3 },
+      seconds: 60
+    })
+    expect(range).toContain('the first slow commit is one of 3')
+    expect(range.split('\n').filter(l => l.startsWith('- `'))).toHaveLength(3)
+  })
+})
+
+describe('the range', () => {
+  const git = (dir: string, ...args: string[]) =>
+    execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim()
+
+  function repository(n: number): { dir: string; shas: string[] } {
+    const dir = tmp()
+    git(dir, 'init', '-q', '-b', 'main')
+    const shas = Array.from({ length: n }, (_, i) => {
+      fs.writeFileSync(path.join(dir, 'f'), `${i}\n`)
+      git(dir, 'add', '-A')
+      git(dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', `c${i}`)
+      return git(dir, 'rev-parse', 'HEAD')
+    })
+    return { dir, shas }
+  }
+
+  it('reads the first-parent line from good to bad, good first', async () => {
+    const { dir, shas } = repository(5)
+    const range = await commitRange(dir, shas[1], 'main')
+    expect(range.map(c => c.sha)).toEqual(shas.slice(1))
+    expect(range.map(c => c.subject)).toEqual(['c1', 'c2', 'c3', 'c4'])
+  })
+
+  it('refuses, before anything runs, a bad end that is no descendant, the same commit, an unknown one', async () => {
+    const { dir, shas } = repository(3)
+    await expect(commitRange(dir, shas[2], shas[0])).rejects.toThrow(
+      `input 'good' = '${shas[2]}': it is not an ancestor of ${shas[0]}`
+    )
+    await expect(commitRange(dir, 'main', shas[2])).rejects.toThrow('it is the good commit')
+    await expect(commitRange(dir, shas[0], 'nope')).rejects.toThrow(
+      `input 'bad' = 'nope': no such commit in the repository at ${dir}`
+    )
+    // Nothing reaches git that it could read as an option or a range.
+    for (const hostile of ['--output=/tmp/x', 'main..HEAD', '.hidden']) {
+      await expect(commitRange(dir, hostile, 'main')).rejects.toThrow(
+        `input 'good' = '${hostile}': good must be one commit, branch or tag name`
+      )
+    }
+  })
+
+  it('runs one comparison per step, each between the commits the search names', async () => {
+    const { dir, shas } = repository(9)
+    const calls: string[] = []
+    const run = await bisect(
+      parseInputs({
+        baseline: 'paired',
+        topology: path.join(__dirname, '..', 'topologies', 'case1.yml')
+      }),
+      { repo: dir, good: shas[0], bad: shas[8] },
+      {
+        log: quiet,
+        compare: async (base, head) => {
+          calls.push(`${base.subject}->${head.subject}`)
+          const culprit = 6
+          const [b, h] = [shas.indexOf(base.sha), shas.indexOf(head.sha)]
+          return result(b, h, b < culprit && culprit <= h ? 'regression' : 'no-change')
+        }
+      }
+    )
+    expect(run.end).toEqual({ kind: 'culprit', index: 6 })
+    expect(calls).toEqual(['c0->c8', 'c0->c4', 'c4->c6', 'c4->c5'])
+  })
+})
+
+describe('a real bisect', () => {
+  it('finds the commit that slowed every router, by paired runs of GNES built from each commit', async () => {
+    // Three commits: 0.0.47, then every BaseRouter holding each message 20 ms, then a touch.
+    const repo = await gnesEdits('0.0.47', [slowRouters(20), touch(1)])
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-bisect-'))
+    const lines: string[] = []
+    const inputs = parseInputs({
+      baseline: 'paired',
+      'gnes-source': repo.dir,
+      cases: '1',
+      engine: 'local',
+      profiles: 'minimal',
+      'paired-deploy': 'once',
+      runs: '3',
+      'max-pairs': '3',
+      requests: '10',
+      'warmup-requests': '3',
+      'doc-bytes': '1000',
+      // A 20 ms hold is several times case 1's path at this load; identical commits only need to
+      // stay inside ±50 % to show no change in three pairs.
+      'alert-threshold': '50%',
+      'out-dir': out
+    })
+    const run: BisectRun = await bisect(
+      inputs,
+      { repo: repo.dir, good: repo.commits[0], bad: repo.commits[2] },
+      { log: { ...quiet, info: m => lines.push(m) } }
+    )
+    expect(run.end).toEqual({ kind: 'culprit', index: 1 })
+    expect(run.commits.map(c => c.sha)).toEqual(repo.commits)
+    expect(run.comparisons.map(c => [c.base, c.head, c.answer])).toEqual([
+      [0, 2, 'regression'],
+      [0, 1, 'regression']
+    ])
+    expect(run.comparisons[0].change).toBeGreaterThan(1)
+    // Each comparison's sides were the commits' own builds, and nothing is left behind.
+    expect(fs.readdirSync(path.join(out, 'bisect')).sort()).toEqual([
+      `1-${repo.commits[2].slice(0, 7)}-vs-${repo.commits[0].slice(0, 7)}`,
+      `2-${repo.commits[1].slice(0, 7)}-vs-${repo.commits[0].slice(0, 7)}`
+    ])
+    const worktrees = execFileSync('git', ['-C', repo.dir, 'worktree', 'list'], {
+      encoding: 'utf8'
+    })
+    expect(worktrees.trim().split('\n')).toHaveLength(1)
+    expect(renderBisectMarkdown(run)).toContain(
+      `the first slow commit is \`${repo.commits[1].slice(0, 7)}\``
+    )
+  }, 900_000)
+})
