@@ -1,7 +1,7 @@
 import type { Inputs } from '../config/inputs'
 import { entriesFromResult, type HistoryEntry, type Render } from '../history'
 import type { Log } from '../log'
-import { newestFirst } from '../render/format'
+import { shownSeries } from '../render'
 import type { Result } from '../result/schema'
 import type { CaseSpec } from '../topology/cases'
 import { pushSteps, searchSeries, type TrendStep } from '../trend/series'
@@ -45,11 +45,18 @@ function watched(render: Render): { render: Render; shown: () => HistoryEntry[][
 }
 
 /**
- * Steps of each series' metrics (headline first) among the entries read that the entries `added`
- * first show: a push announces a step once, when its entries make it detectable.
+ * Steps of each series' metrics (headline first) among the entries its charts show (its newest
+ * `maxEntries`) that the entries `added` first show: a push announces a step once, when its
+ * entries make it detectable, and never one the charts do not mark.
  */
-export const stepsAdded = (shown: HistoryEntry[][], added: ReadonlySet<string>): TrendStep[] =>
-  searchSeries([...newestFirst(shown.flat())].reverse(), (g, metric) => pushSteps(g, metric, added))
+export const stepsAdded = (
+  read: HistoryEntry[][],
+  added: ReadonlySet<string>,
+  maxEntries: number
+): TrendStep[] =>
+  shownSeries(read.flat(), maxEntries).flatMap(series =>
+    searchSeries([...series].reverse(), (g, metric) => pushSteps(g, metric, added))
+  )
 
 /**
  * Records a suite's result in the history and re-renders the report there, in one write. A result
@@ -76,5 +83,8 @@ export async function recordResult(
     watch.render,
     log
   )
-  return { ...recorded, steps: stepsAdded(watch.shown(), new Set(recorded.added)) }
+  return {
+    ...recorded,
+    steps: stepsAdded(watch.shown(), new Set(recorded.added), inputs['max-entries'])
+  }
 }

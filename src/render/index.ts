@@ -86,6 +86,15 @@ function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
     )
 }
 
+/**
+ * The entries each series shows (its newest `maxEntries`, newest first), series in the report's
+ * order: what its charts mark and what a push searches for the steps it announces.
+ */
+export const shownSeries = (
+  entries: readonly HistoryEntry[],
+  maxEntries: number
+): HistoryEntry[][] => bySeries(entries).map(series => series.slice(0, maxEntries))
+
 /** Groups entries by case, newest first within a case and cases in natural id order. */
 function byCase(entries: readonly HistoryEntry[]): [string, HistoryEntry[]][] {
   const groups = new Map<string, HistoryEntry[]>()
@@ -104,11 +113,12 @@ function seriesOf(o: ReportOptions, templates: ReturnType<typeof loadChartTempla
     .sort((a, b) => compareCaseIds(a.id, b.id))
     .flatMap(view => {
       const complete = view.recent.length >= view.total
-      return bySeries(view.recent).map(entries => {
+      const all = bySeries(view.recent)
+      return shownSeries(view.recent, o.maxEntries).map((shown, k) => {
+        const entries = all[k]
         const caseId = view.id
         const caseName = o.topologies[caseId]?.name ?? entries[0].caseName
         const profile = entries[0].profile
-        const shown = entries.slice(0, o.maxEntries)
         const steps = stepsOfSeries(shown)
         const marks = stepMarks(steps, o.repositoryUrl)
         return {

@@ -1,6 +1,6 @@
 import { profileKey } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
-import type { ChangePointOptions } from './change-points'
+import { OTAVA_DEFAULTS, type ChangePointOptions } from './change-points'
 import { newSteps, stepsOf, type Step } from './steps'
 
 /**
@@ -67,6 +67,13 @@ export interface TrendStep extends Step {
   firstAfter: HistoryEntry
 }
 
+/**
+ * The detection the report and pushes run: Otava's, except that a step must move its metric's
+ * level by at least 1 %. A very stable hop (a send gap of tens of microseconds) otherwise shows
+ * sub-percent steps that are real and mean nothing to anyone reading latency.
+ */
+export const STEP_OPTIONS: ChangePointOptions = { ...OTAVA_DEFAULTS, minMagnitude: 0.01 }
+
 /** Entries of `entries` (oldest first) that carry `metric`, in order. */
 const carrying = (entries: readonly HistoryEntry[], metric: string): HistoryEntry[] =>
   entries.filter(e => Number.isFinite(e.best[metric]))
@@ -85,7 +92,7 @@ function located(at: HistoryEntry[], metric: string, s: Step): TrendStep {
 export function seriesSteps(
   entries: readonly HistoryEntry[],
   metric: string,
-  options?: ChangePointOptions
+  options = STEP_OPTIONS
 ): TrendStep[] {
   const at = carrying(entries, metric)
   return stepsOf(
@@ -102,7 +109,7 @@ export function pushSteps(
   entries: readonly HistoryEntry[],
   metric: string,
   added: ReadonlySet<string>,
-  options?: ChangePointOptions
+  options = STEP_OPTIONS
 ): TrendStep[] {
   const at = carrying(entries, metric)
   const known = at.findIndex(e => added.has(e.id))
