@@ -22,6 +22,7 @@ import {
 import { workflowContext } from '../src/result/context'
 import { resolveCases } from '../src/topology/cases'
 import { synthetic } from '../bench/synthetic-series'
+import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { makeEntry, makeResult } from './fixtures/report/samples'
 import { runs } from './helpers/samples'
 import { pullRequestEvent } from './helpers/workflow'
@@ -69,38 +70,79 @@ describe('the workflow context', () => {
 })
 
 describe('the action targets', () => {
-  const inputs = parseInputs({ 'github-token': 't0k', 'out-dir': 'out', 'history-dir': '/bench/' })
-
-  test('history, links, report and comment target are derived once from inputs and workflow', () => {
-    const ctx = workflowContext(
+  let github: FakeGitHub
+  beforeAll(async () => {
+    github = await startFakeGitHub()
+  })
+  afterAll(() => github.close())
+  const inputs = (raw: Record<string, string> = {}) =>
+    parseInputs({
+      'github-token': 'test-token',
+      'out-dir': 'out',
+      'history-dir': '/bench/',
+      ...raw
+    })
+  const enterprise = () =>
+    workflowContext(
       eventEnv(prPayload, {
         GITHUB_REPOSITORY: 'octo/bench',
         GITHUB_SERVER_URL: 'https://ghe.example',
-        GITHUB_API_URL: 'https://ghe.example/api/v3'
+        GITHUB_API_URL: github.baseUrl
       })
     )
-    const targets = actionTargets(inputs, ctx)
+
+  test('history, links, report and comment target are derived once from inputs and workflow', async () => {
+    github.pages.set('octo/bench', 'https://pages.ghe.example/octo/bench/')
+    const targets = await actionTargets(inputs(), enterprise())
     expect(targets.history).toEqual({
       kind: 'branch',
       repo: 'https://ghe.example/octo/bench.git',
       branch: 'gh-pages',
       dir: '/bench/',
-      token: 't0k'
+      token: 'test-token'
     })
     expect(targets.repositoryUrl).toBe('https://ghe.example/octo/bench')
-    expect(targets.dashboardUrl).toBe('https://octo.github.io/bench/bench/')
+    // Enterprise Server: the Pages API says where the site is.
+    expect(targets.dashboardUrl).toBe('https://pages.ghe.example/octo/bench/bench/')
     expect(targets.reportPath).toBe(path.join('out', 'report.md'))
     expect(targets.comment).toEqual({
-      token: 't0k',
+      token: 'test-token',
       owner: 'octo',
       repo: 'bench',
-      baseUrl: 'https://ghe.example/api/v3'
+      baseUrl: github.baseUrl
     })
   })
 
-  test('history-repository moves the history, not the comment; no token, no comment', () => {
+  test('the dashboard address: the input, else the Pages API, else GitHub.com’s, else none', async () => {
+    github.pages.set('octo/custom', 'https://bench.example.org/')
+    const at = async (raw: Record<string, string>, ctx = enterprise()) =>
+      (await actionTargets(inputs(raw), ctx)).dashboardUrl
+    expect(await at({ 'dashboard-url': 'https://bench.example.org/b/' })).toBe(
+      'https://bench.example.org/b/'
+    )
+    expect(await at({ 'history-repository': 'octo/custom' })).toBe(
+      'https://bench.example.org/bench/'
+    )
+    // No site the token can read on Enterprise Server: no link rather than a wrong one.
+    expect(await at({ 'history-repository': 'octo/nosite' })).toBeNull()
+    const dotCom = workflowContext({
+      GITHUB_REPOSITORY: 'octo/bench',
+      GITHUB_API_URL: github.baseUrl
+    })
+    expect(await at({ 'history-repository': 'octo/nosite' }, dotCom)).toBe(
+      'https://octo.github.io/nosite/bench/'
+    )
+    expect(await at({ 'history-repository': 'Octo/octo.github.io' }, dotCom)).toBe(
+      'https://octo.github.io/bench/'
+    )
+    expect(() => inputs({ 'dashboard-url': 'javascript:alert(1)' })).toThrow(
+      'dashboard-url must be an http(s) address'
+    )
+  })
+
+  test('history-repository moves the history, not the comment; no token, no comment', async () => {
     const ctx = workflowContext({ GITHUB_REPOSITORY: 'octo/bench' })
-    const targets = actionTargets(
+    const targets = await actionTargets(
       parseInputs({ 'history-repository': 'octo/results', 'history-dir': 'b' }),
       ctx
     )
@@ -110,8 +152,8 @@ describe('the action targets', () => {
     expect(targets.comment).toBeNull()
   })
 
-  test('no repository at all is an error naming the input', () => {
-    expect(() => actionTargets(inputs, workflowContext({}))).toThrow('history-repository')
+  test('no repository at all is an error naming the input', async () => {
+    await expect(actionTargets(inputs(), workflowContext({}))).rejects.toThrow('history-repository')
   })
 })
 

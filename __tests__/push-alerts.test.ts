@@ -138,7 +138,12 @@ describe('alerts posted', () => {
       })
       const ctx = workflowContext()
       const issuesBefore = github.issues.length
-      await announceSteps([stepOf(0.2), stepOf(0.05)], inputs, actionTargets(inputs, ctx), ctx)
+      await announceSteps(
+        [stepOf(0.2), stepOf(0.05)],
+        inputs,
+        await actionTargets(inputs, ctx),
+        ctx
+      )
       const out = fs.readFileSync(files.output, 'utf8')
       const points = JSON.parse(/change-points<<(\S+)\n([\s\S]*?)\n\1/.exec(out)![2])
       expect(points.map((p: { alert: boolean }) => p.alert)).toEqual([true, false])
@@ -151,8 +156,9 @@ describe('alerts posted', () => {
 
       // Only a small step: shown and listed, no regression, nothing posted.
       fs.writeFileSync(files.output, '')
+      const targets = await actionTargets(inputs, ctx)
       const posted = github.log.length
-      await announceSteps([stepOf(0.05)], inputs, actionTargets(inputs, ctx), ctx)
+      await announceSteps([stepOf(0.05)], inputs, targets, ctx)
       expect(fs.readFileSync(files.output, 'utf8')).not.toContain('regression<<')
       expect(github.log.length).toBe(posted)
     } finally {

@@ -9,5 +9,5 @@ import { workflowContext } from './result/context'
 export async function run(): Promise<void> {
   const ctx = workflowContext()
   const inputs = await withPullRequestBase(parseInputs(actionInputs()), ctx)
-  await runBenchmark(inputs, actionPorts(inputs, ctx))
+  await runBenchmark(inputs, await actionPorts(inputs, ctx))
 }

@@ -58,8 +58,8 @@ async function publish(
  * paired run's on every event, a release paired with the previous GNES judged too) and the
  * history committed, pushed or (with `auto-push: false`) left in the workspace.
  */
-export function actionPorts(inputs: Inputs, ctx: WorkflowContext): RunPorts {
-  const targets = actionTargets(inputs, ctx)
+export async function actionPorts(inputs: Inputs, ctx: WorkflowContext): Promise<RunPorts> {
+  const targets = await actionTargets(inputs, ctx)
   // Every Docker-based engine hands its run id over at prepare, for the post: step to clean up.
   const keepRunId = runIdKeeper()
   const pr = ctx.pullRequest

@@ -2,14 +2,15 @@ import * as path from 'node:path'
 import type { Inputs } from '../config/inputs'
 import { branchLocation, type BranchHistory } from '../pipeline'
 import type { WorkflowContext } from '../result/context'
+import { dashboardUrl } from './dashboard-url'
 
 /** Where a run of the action reads and writes, derived once from its inputs and the workflow. */
 export interface ActionTargets {
   history: BranchHistory
   /** `https://github.com/owner/repo` of the benchmarked repository, for commit links. */
   repositoryUrl: string | null
-  /** The history's GitHub Pages address, e.g. https://o.github.io/r/benchmarks/. */
-  dashboardUrl: string
+  /** The history's GitHub Pages address (e.g. https://o.github.io/r/benchmarks/); null when unknown. */
+  dashboardUrl: string | null
   /** The Markdown report, the `report` output. */
   reportPath: string
   /** Where the pull-request comment goes; null without a token or repository. */
@@ -20,27 +21,33 @@ export interface ActionTargets {
 const SERVER_URL = 'https://github.com'
 const API_URL = 'https://api.github.com'
 
-export function actionTargets(inputs: Inputs, ctx: WorkflowContext): ActionTargets {
+export async function actionTargets(inputs: Inputs, ctx: WorkflowContext): Promise<ActionTargets> {
   const repository = ctx.git.repository
   const historyRepository = inputs['history-repository'] ?? repository
   if (!historyRepository) {
     throw new Error('no repository to keep the history in: set the history-repository input')
   }
   const serverUrl = ctx.git.serverUrl ?? SERVER_URL
+  const token = inputs['github-token']
   const history = branchLocation({
     repository: `${serverUrl}/${historyRepository}.git`,
     branch: inputs['gh-pages-branch'],
     dir: inputs['history-dir'],
-    token: inputs['github-token'],
+    token,
     adopt: inputs['adopt-branch']
   })
-  const [owner, name] = historyRepository.split('/')
   const [repoOwner, repoName] = (repository ?? '').split('/')
-  const token = inputs['github-token']
   return {
     history,
     repositoryUrl: repository ? `${serverUrl}/${repository}` : null,
-    dashboardUrl: `https://${owner}.github.io/${name}/${inputs['history-dir'].replace(/^\/+|\/+$/g, '')}/`,
+    dashboardUrl: await dashboardUrl({
+      input: inputs['dashboard-url'],
+      repository: historyRepository,
+      dir: inputs['history-dir'],
+      serverUrl,
+      apiUrl: ctx.apiUrl ?? API_URL,
+      token
+    }),
     reportPath: path.join(inputs['out-dir'], 'report.md'),
     comment:
       token && repoOwner && repoName

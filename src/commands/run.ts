@@ -95,7 +95,7 @@ export const runCommand: Command = {
       git,
       event: null,
       history: location,
-      links: {},
+      links: { dashboardUrl: inputs['dashboard-url'] },
       pullRequest: null,
       async written(result, file) {
         print(`\nresult: ${file}\n\n${resultTable(result)}`)

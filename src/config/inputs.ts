@@ -253,6 +253,11 @@ export const InputsSchema = z.object({
   'github-token': optionalText,
   'readme-template': optionalText,
   'max-entries': int('max-entries', 1, MAX_ENTRIES_SHOWN),
+  // Reports link to it: only a plain http(s) address, never a script or data URL.
+  'dashboard-url': optionalText.refine(
+    v => v === null || /^https?:\/\/[^\s"'<>`]+$/.test(v),
+    'dashboard-url must be an http(s) address, such as https://bench.example.org/benchmarks/'
+  ),
   'alert-threshold': z
     .string()
     .trim()
@@ -331,6 +336,7 @@ export const DEFAULTS: RawInputs = {
   record: 'auto',
   'gh-pages-branch': 'gh-pages',
   'history-dir': 'benchmarks',
+  'dashboard-url': '',
   'history-repository': '',
   'auto-push': 'true',
   'adopt-branch': 'false',
