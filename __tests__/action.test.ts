@@ -112,7 +112,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     // The post: step learns which engine ran; no Docker run id after a local run.
     expect(run.state).toEqual({ engine: 'local' })
     expect(run.summary).toContain('roundtrip')
-    expect(run.summary).toContain('### minimal load \\(paced, 5 req/s\\)')
+    expect(run.summary).toContain('### minimal load (paced, 5 req/s)')
 
     // The default profiles: latency at minimal load, and the legacy burst.
     const history = await readBranchHistory({ repo: remote, branch: 'gh-pages', dir: 'benchmarks' })
@@ -172,7 +172,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     const body = comments[0].body
     expect(body).toContain(COMMENT_MARKER)
     expect(body).toContain('### GNES latency, paired on this runner')
-    expect(body).toContain('**head** GNES 0\\.0\\.47 vs **base** GNES 0\\.0\\.46')
+    expect(body).toContain('**head** GNES 0.0.47 vs **base** GNES 0.0.46')
     expect(body).toContain(
       'pairs of runs, both sides at once with their requests alternating (ABAB…)'
     )

@@ -261,7 +261,7 @@ test('jobSummary: one row per case with the published figures, and every run', (
   expect(md).toContain(
     '| Case | `roundtrip` (s) | `f->r1:send` (s) | Data rate (MB/s) | Legacy "MB/s" |'
   )
-  expect(md).toContain('| 1 non\\-blocking | 0.100 | 0.030 | 101.0 | 5000 |')
+  expect(md).toContain('| 1 non-blocking | 0.100 | 0.030 | 101.0 | 5000 |')
   expect(md).toContain('| 1 | 0 (warm-up) | 0.200 | 0.100 | 0.300 | 1.000 |')
   expect(md).toContain('commit `abcdef1` on refs/heads/&lt;b&gt;x\\|y&lt;/b&gt;')
   expect(md).not.toContain('<b>')

@@ -45,7 +45,7 @@ describe('Markdown: text cannot add tags, links, formatting or lines', () => {
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8')
     const heading = readme.split('\n').find(l => l.startsWith('## Case 7'))!
     expect(heading).toBe(
-      '## Case 7: fast \\[click me\\]\\(https\\://evil\\.example\\) \\# Owned &lt;img src&#x3D;x onerror&#x3D;alert\\(1\\)&gt; @\u2060team \\*\\*bold\\*\\*'
+      '## Case 7: fast \\[click me\\]\\(https\\://evil.example) # Owned &lt;img src&#x3D;x onerror&#x3D;alert(1)&gt; @\u2060team \\*\\*bold\\*\\*'
     )
     expect(readme).not.toMatch(/\]\(https:\/\/evil|<img|^# Owned/m)
   })
@@ -60,8 +60,22 @@ describe('Markdown: text cannot add tags, links, formatting or lines', () => {
 
   test('escaping is one function: HTML first neutralised, then Markdown, entities intact', () => {
     expect(escapeMarkdown("a'b<c>`d` [e](f) | g\nh")).toBe(
-      'a&#39;b&lt;c&gt;&#96;d&#96; \\[e\\]\\(f\\) \\| g h'
+      'a&#39;b&lt;c&gt;&#96;d&#96; \\[e\\]\\(f) \\| g h'
     )
+    // Only what Markdown or GitHub would act on is escaped: versions, hyphens, snake_case and
+    // sentences read as written.
+    const cases: [string, string][] = [
+      ['GNES 0.0.47, non-blocking: num_part 2.', 'GNES 0.0.47, non-blocking: num_part 2.'],
+      ['- a list', '\\- a list'],
+      ['1. a list', '1\\. a list'],
+      ['# heading', '\\# heading'],
+      ['---', '\\---'],
+      ['see #12', 'see \\#12'],
+      [':smile: https://x.io www.x.io', '\\:smile: https\\://x.io www\\.x.io'],
+      ['_em_ *b* ~~s~~ $m$ a|b', '\\_em\\_ \\*b\\* \\~\\~s\\~\\~ \\$m\\$ a\\|b'],
+      ['\\#12', '\\\\\\#12']
+    ]
+    for (const [text, escaped] of cases) expect(escapeMarkdown(text)).toBe(escaped)
     expect(safeUrl('javascript:alert(1)')).toBeNull()
     expect(safeUrl('https://x.io/a b"c')).toBe('https://x.io/a%20b%22c')
   })

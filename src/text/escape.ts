@@ -37,15 +37,33 @@ const escapeHtml = (s: string): string => s.replace(/[&<>"'`]/g, c => HTML_ESCAP
 
 /**
  * Markdown's half of `escapeMarkdown`, for values a Handlebars template emits with `{{x}}` (which
- * escapes the HTML half itself): every punctuation mark Markdown or GitHub gives meaning to is
- * backslash-escaped (links, emphasis, headings, lists, tables, autolinks, math), whitespace runs
- * (newlines included) become one space so text cannot start a line of its own, and `@` cannot
- * mention anyone.
+ * escapes the HTML half itself). Whitespace runs (newlines included) become one space, so text
+ * cannot start a line of its own; then only what Markdown or GitHub would read is
+ * backslash-escaped, so `0.0.47` and `non-blocking` stay as written:
+ * - everywhere: emphasis (`*`), links and images (`[`, `]`, and `(` after `]`), table cells
+ *   (`|`), strikethrough (`~`), math (`$`) and the backslash itself;
+ * - `_` at a word's edge (GFM leaves `snake_case` alone);
+ * - what starts a block at the text's start: a list, quote, heading or rule (`-`, `+`, `#`, `=`,
+ *   `1.`, `1)`);
+ * - autolinks (`://`, `www.`), emoji (`:name:`) and issue references (`#12`);
+ * - `@`, which a word joiner keeps from mentioning anyone.
  */
 export const escapeMarkdownText = (s: string): string =>
   s
     .replace(/\s+/g, ' ')
-    .replace(/[\\*_{}[\]()#+\-.!|~:$^]/g, c => `\\${c}`)
+    .replace(/[\\*[\]|~$]/g, c => `\\${c}`)
+    // `](` reads as a link to any eye, escaped bracket or not: neither half survives.
+    .replace(/\\\]\(/g, '\\]\\(')
+    .replace(/_/g, (c, i: number, t: string) =>
+      /[A-Za-z0-9]/.test(t[i - 1] ?? '') && /[A-Za-z0-9]/.test(t[i + 1] ?? '') ? c : `\\${c}`
+    )
+    .replace(/#(?=\d)/g, '\\#')
+    .replace(
+      /^(\s*)([-+#=]|\d{1,9}[.)])(?=\s|$|[-=\s]*$)/,
+      (_, space: string, mark: string) => `${space}${mark.replace(/[-+#=.)]/, c => `\\${c}`)}`
+    )
+    .replace(/:(?=\/\/|[\w+-]+:)/g, '\\:')
+    .replace(/\b(www)\./gi, '$1\\.')
     .replace(/@/g, '@\u2060') // a word joiner after @ keeps `@team` from being a mention
 
 /**
