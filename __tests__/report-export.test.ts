@@ -4,7 +4,8 @@ import * as path from 'node:path'
 import { exportCommand } from '../src/commands/export'
 import { entriesFromResult } from '../src/history/from-result'
 import { writeEntryFiles } from '../src/history/dir-store'
-import { CSV_HEADER, toBenchmarkAction, toBmf, toCsv } from '../src/report/export'
+import { latencyHistogram, percentileDistribution } from '../src/metrics/histogram'
+import { CSV_HEADER, toBenchmarkAction, toBmf, toCsv, toHgrm } from '../src/report/export'
 import { makeResult } from './fixtures/history/result'
 
 const result = makeResult({ sha: 'a'.repeat(40) })
@@ -76,11 +77,60 @@ test('export writes each format, and says what it needs', async () => {
     expect(await exportCommand.run({ format: 'csv', 'history-dir': history, out: csv }, [])).toBe(0)
     expect(fs.readFileSync(csv, 'utf8').split('\n')[0]).toBe(CSV_HEADER.join(','))
     await expect(exportCommand.run({ format: 'xml', result: file }, [])).rejects.toThrow(
-      "--format must be one of bmf, benchmark-action, csv (not 'xml')"
+      "--format must be one of bmf, benchmark-action, csv, hgrm (not 'xml')"
     )
     await expect(exportCommand.run({ format: 'csv' }, [])).rejects.toThrow(
       'export --format csv needs --history-dir DIR'
     )
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("HdrHistogram's percentile text: per case and profile, in ms, the same from samples and from a stored histogram", async () => {
+  const files = toHgrm(result, null)
+  expect(files.map(f => f.name)).toEqual([
+    'case-1-burst-roundtrip.hgrm',
+    'case-3-burst-roundtrip.hgrm'
+  ])
+  const samples = result.cases[0].runs.filter(r => !r.warmup).flatMap(r => r.samples.roundtrip)
+  const lines = files[0].text.split('\n')
+  // The layout HistogramLogProcessor writes and the HdrHistogram plotter reads.
+  expect(lines[0].trim().split(/\s+/)).toEqual([
+    'Value',
+    'Percentile',
+    'TotalCount',
+    '1/(1-Percentile)'
+  ])
+  const rows = lines
+    .slice(2)
+    .filter(l => /^\s*\d/.test(l))
+    .map(l => l.trim().split(/\s+/).map(Number))
+  expect(rows.at(-1)![2]).toBe(samples.length)
+  const median = [...samples].sort((a, b) => a - b)[Math.floor((samples.length - 1) / 2)]
+  const atHalf = rows.find(r => r[1] >= 0.5)!
+  expect(atHalf[0]).toBeCloseTo(median * 1e3, 0)
+  expect(files[0].text).toMatch(/#\[Mean\s+=\s+[\d.]+, StdDeviation/)
+  expect(files[0].text).toMatch(/#\[Max\s+=\s+[\d.]+, Total count\s+=\s+\d+\]/)
+  // A sweep step keeps only its encoded histogram: the text reads the same from it (but for the
+  // exact maximum, which the encoding rounds to its bucket).
+  const exceptMax = (text: string) => text.replace(/#\[Max.*\n/, '')
+  expect(exceptMax(percentileDistribution(latencyHistogram(samples).encoded))).toBe(
+    exceptMax(percentileDistribution(samples))
+  )
+  expect(toHgrm(result, 'no-such-metric')).toEqual([])
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-hgrm-'))
+  try {
+    const file = path.join(dir, 'result.json')
+    fs.writeFileSync(file, JSON.stringify(result))
+    const out = path.join(dir, 'hgrm')
+    expect(await exportCommand.run({ format: 'hgrm', result: file, out }, [])).toBe(0)
+    expect(fs.readdirSync(out).sort()).toEqual(files.map(f => f.name))
+    expect(fs.readFileSync(path.join(out, files[1].name), 'utf8')).toBe(files[1].text)
+    await expect(
+      exportCommand.run({ format: 'hgrm', result: file, metric: 'nope' }, [])
+    ).rejects.toThrow('the result holds no samples of nope')
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

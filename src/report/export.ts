@@ -1,5 +1,6 @@
 import { profileKey } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
+import { percentileDistribution } from '../metrics/histogram'
 import { runFigure } from '../metrics/run'
 import type { CaseResult, Result } from '../result/schema'
 
@@ -10,7 +11,9 @@ import type { CaseResult, Result } from '../result/schema'
  *   requests per second, Bencher's built-in units;
  * - github-action-benchmark's `customSmallerIsBetter` (`tool: customSmallerIsBetter`): one point
  *   per figure, in milliseconds;
- * - CSV of a history: one row per entry and published figure, seconds.
+ * - CSV of a history: one row per entry and published figure, seconds;
+ * - HdrHistogram's percentile distribution (`.hgrm`) of a metric, per case and profile (per step
+ *   of a sweep), in milliseconds.
  */
 
 /** Bencher Metric Format: benchmark name → measure slug → its figure. */
@@ -144,4 +147,38 @@ export function toCsv(entries: readonly HistoryEntry[]): string {
         ])
     )
   return [CSV_HEADER.join(','), ...rows.map(r => r.map(csvField).join(','))].join('\n') + '\n'
+}
+
+/** One `.hgrm` text: its file name (slugs only: case ids and profile keys are slugs) and body. */
+export interface Hgrm {
+  name: string
+  text: string
+}
+
+/**
+ * `metric`'s distribution (each case's headline when null) of every case and profile as
+ * HdrHistogram percentile text: the measured runs' requests together; a sweep's latency per
+ * step, from the histogram it stored.
+ */
+export function toHgrm(result: Result, wanted: string | null): Hgrm[] {
+  return result.cases.flatMap(c => {
+    const base = `case-${c.id}-${profileKey(c.profile)}`
+    const metric = wanted ?? c.headline
+    if (c.sweep) {
+      if (metric !== 'latency') return []
+      return c.sweep.points.map(p => ({
+        name: `${base}-${p.offered}rps-latency.hgrm`,
+        text: percentileDistribution(p.histogram)
+      }))
+    }
+    const samples = c.runs.filter(r => !r.warmup).flatMap(r => r.samples[metric] ?? [])
+    return samples.length
+      ? [
+          {
+            name: `${base}-${metric.replace(/[^\w.-]+/g, '_')}.hgrm`,
+            text: percentileDistribution(samples)
+          }
+        ]
+      : []
+  })
 }
