@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Inputs } from '../../config/inputs'
 import type { Result, CaseResult } from '../../result/schema'
 import { consoleLog } from '../../log'
+import { fmtDuration } from '../../text/duration'
 import { checkRun } from '../preflight'
 import { runCase } from './case'
 import { inSuite, suiteEngine, type SuiteOptions } from './setup'
@@ -25,12 +26,23 @@ export async function runSuite(inputs: Inputs, options: SuiteOptions = {}): Prom
       () => engine.prepare(needsGnes)
     )
     const cases: CaseResult[] = []
-    for (const spec of specs) {
+    const t0 = Date.now()
+    for (const [k, spec] of specs.entries()) {
       cases.push(
         ...(await log.group(`Case ${spec.topology.id}: ${spec.topology.name}`, () =>
           runCase(engine, spec, settings, logDir(spec.topology.id), log)
         ))
       )
+      const left = specs.length - k - 1
+      if (left) {
+        // The pace of the cases so far: cases differ (a blocking router's take seconds a
+        // request), so this is a rough guide, and says so.
+        const perCase = (Date.now() - t0) / 1000 / (k + 1)
+        log.info(
+          `${k + 1} of ${specs.length} cases done in ${fmtDuration((Date.now() - t0) / 1000)}; ` +
+            `roughly ${fmtDuration(perCase * left)} left at this pace`
+        )
+      }
     }
     return result({ id, engine, gnes, cases, git: options.git })
   })
