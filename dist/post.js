@@ -82313,6 +82313,11 @@ var InputsSchema = external_exports.object({
   "github-token": optionalText,
   "readme-template": optionalText,
   "max-entries": int("max-entries", 1, MAX_ENTRIES_SHOWN),
+  // Reports link to it: only a plain http(s) address, never a script or data URL.
+  "dashboard-url": optionalText.refine(
+    (v) => v === null || /^https?:\/\/[^\s"'<>`]+$/.test(v),
+    "dashboard-url must be an http(s) address, such as https://bench.example.org/benchmarks/"
+  ),
   "alert-threshold": external_exports.string().trim().regex(/^\d+(\.\d+)?%?$/, "alert-threshold must be a percentage such as 10%").transform((v) => Number(v.replace("%", "")) / 100).refine((t) => t <= 1, "alert-threshold must be at most 100%"),
   "fail-on-regression": bool("fail-on-regression"),
   "on-inconclusive": external_exports.enum(["warn", "fail"], {
