@@ -35,7 +35,7 @@ export type CompareCommits = (
   base: RangeCommit,
   head: RangeCommit,
   k: number
-) => Promise<ProbeResult>
+) => Promise<Omit<ProbeResult, keyof Probe>>
 
 /**
  * The commits from `good` (exclusive of nothing: it comes first) to `bad` along the first-parent
@@ -131,8 +131,6 @@ export function pairedCommits(
         c.cases.find(x => x.metrics.some(m => m.gating && m.verdict === answer)) ?? c.cases[0]
       const m = decided.metrics.find(x => x.gating)!
       return {
-        base: -1,
-        head: -1,
         answer: answer === 'none' ? 'inconclusive' : answer,
         change: m.change,
         ci: m.ci,
