@@ -182,11 +182,14 @@ describe('the range', () => {
       `input 'bad' = 'nope': no such commit in the repository at ${dir}`
     )
     // Nothing reaches git that it could read as an option or a range.
-    for (const hostile of ['--output=/tmp/x', 'main..HEAD', '.hidden']) {
+    for (const hostile of ['--output=/tmp/x', '.hidden']) {
       await expect(commitRange(dir, hostile, 'main')).rejects.toThrow(
-        `input 'good' = '${hostile}': good must be one commit, branch or tag name`
+        `input 'good' = '${hostile}': good must be a commit, branch or tag name (letters, digits, _ . / -, not starting with - or .)`
       )
     }
+    await expect(commitRange(dir, 'main..HEAD', 'main')).rejects.toThrow(
+      "input 'good' = 'main..HEAD': good names one commit, not a range"
+    )
   })
 
   it('runs one comparison per step, each between the commits the search names', async () => {

@@ -82218,6 +82218,10 @@ var sweepRates = (name) => external_exports.string().trim().transform((v) => v =
 var optionalText = external_exports.string().trim().transform((v) => v === "" ? null : v);
 var PROFILE_KINDS = ["minimal", "burst", "paced", "sweep"];
 var gnesVersion = (name) => external_exports.string().trim().refine((v) => SUPPORTED_GNES_VERSIONS.includes(v), gnesVersionRule(name));
+var revisionName = (name) => external_exports.string().regex(
+  /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,199}$/,
+  `${name} must be a commit, branch or tag name (letters, digits, _ . / -, not starting with - or .)`
+).refine((v) => !v.includes(".."), `${name} names one commit, not a range`);
 var MAX_DOCS = 1e5;
 var MAX_RUNS = 1e3;
 var MAX_REQUESTS = 1e5;
@@ -82275,13 +82279,7 @@ var InputsSchema = external_exports.object({
   ]),
   "baseline-image": optionalText,
   "baseline-topology": optionalText.pipe(list("baseline-topology", "a.yml,b.yml").nullable()),
-  // A revision reaches git's command line: no option, no range, no path.
-  "baseline-ref": optionalText.pipe(
-    external_exports.string().regex(
-      /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,199}$/,
-      "baseline-ref must be a commit, branch or tag name (letters, digits, _ . / -, not starting with - or .)"
-    ).refine((v) => !v.includes(".."), "baseline-ref names one commit, not a range").nullable()
-  ),
+  "baseline-ref": optionalText.pipe(revisionName("baseline-ref").nullable()),
   "paired-deploy": external_exports.enum(["once", "per-pair"], {
     errorMap: () => ({ message: "paired-deploy must be one of once, per-pair" })
   }),

@@ -121,6 +121,19 @@ const gnesVersion = (name: string) =>
     .trim()
     .refine(v => (SUPPORTED_GNES_VERSIONS as readonly string[]).includes(v), gnesVersionRule(name))
 
+/**
+ * One commit, branch or tag name: a revision reaches git's command line, so no option, no range,
+ * no path (`baseline-ref`, and a bisect's ends).
+ */
+export const revisionName = (name: string) =>
+  z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,199}$/,
+      `${name} must be a commit, branch or tag name (letters, digits, _ . / -, not starting with - or .)`
+    )
+    .refine(v => !v.includes('..'), `${name} names one commit, not a range`)
+
 /** Upper bound of `docs`: requests per run stay countable and the route dump small. */
 const MAX_DOCS = 100_000
 
@@ -206,17 +219,7 @@ export const InputsSchema = z.object({
   ]),
   'baseline-image': optionalText,
   'baseline-topology': optionalText.pipe(list('baseline-topology', 'a.yml,b.yml').nullable()),
-  // A revision reaches git's command line: no option, no range, no path.
-  'baseline-ref': optionalText.pipe(
-    z
-      .string()
-      .regex(
-        /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,199}$/,
-        'baseline-ref must be a commit, branch or tag name (letters, digits, _ . / -, not starting with - or .)'
-      )
-      .refine(v => !v.includes('..'), 'baseline-ref names one commit, not a range')
-      .nullable()
-  ),
+  'baseline-ref': optionalText.pipe(revisionName('baseline-ref').nullable()),
   'paired-deploy': z.enum(['once', 'per-pair'], {
     errorMap: () => ({ message: 'paired-deploy must be one of once, per-pair' })
   }),

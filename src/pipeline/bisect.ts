@@ -1,5 +1,5 @@
 import * as path from 'node:path'
-import type { Inputs } from '../config/inputs'
+import { revisionName, type Inputs } from '../config/inputs'
 import { invalidInput } from '../config/preflight'
 import { gitIn } from '../history/git'
 import { consoleLog, type Log } from '../log'
@@ -44,14 +44,8 @@ export type CompareCommits = (
 export async function commitRange(repo: string, good: string, bad: string): Promise<RangeCommit[]> {
   const git = gitIn(repo)
   const sha = async (name: 'good' | 'bad', ref: string): Promise<string> => {
-    // A revision reaches git's command line: no option, no range, no path (as baseline-ref).
-    if (!/^[A-Za-z0-9_][A-Za-z0-9_./-]{0,199}$/.test(ref) || ref.includes('..')) {
-      throw invalidInput(
-        name,
-        ref,
-        `${name} must be one commit, branch or tag name (letters, digits, _ . / -, not starting with - or .)`
-      )
-    }
+    const checked = revisionName(name).safeParse(ref)
+    if (!checked.success) throw invalidInput(name, ref, checked.error.issues[0].message)
     try {
       return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim()
     } catch {

@@ -93,7 +93,11 @@ function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
 export const shownSeries = (
   entries: readonly HistoryEntry[],
   maxEntries: number
-): HistoryEntry[][] => bySeries(entries).map(series => series.slice(0, maxEntries))
+): HistoryEntry[][] => bySeries(entries).map(series => shownOf(series, maxEntries))
+
+/** What one series (newest first) shows: its newest `maxEntries`. */
+const shownOf = (series: HistoryEntry[], maxEntries: number): HistoryEntry[] =>
+  series.slice(0, maxEntries)
 
 /** Groups entries by case, newest first within a case and cases in natural id order. */
 function byCase(entries: readonly HistoryEntry[]): [string, HistoryEntry[]][] {
@@ -113,9 +117,8 @@ function seriesOf(o: ReportOptions, templates: ReturnType<typeof loadChartTempla
     .sort((a, b) => compareCaseIds(a.id, b.id))
     .flatMap(view => {
       const complete = view.recent.length >= view.total
-      const all = bySeries(view.recent)
-      return shownSeries(view.recent, o.maxEntries).map((shown, k) => {
-        const entries = all[k]
+      return bySeries(view.recent).map(entries => {
+        const shown = shownOf(entries, o.maxEntries)
         const caseId = view.id
         const caseName = o.topologies[caseId]?.name ?? entries[0].caseName
         const profile = entries[0].profile
