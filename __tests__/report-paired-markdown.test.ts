@@ -82,11 +82,12 @@ describe('the paired report', () => {
 
 describe('what the paired report says when it cannot tell, and which hop moved', () => {
   /** Case 1 at minimal load, judged by `path`: router 2 made `slower` seconds slower. */
-  function minimal(scale: number, slower: number, seed: number) {
+  function minimal(scale: number, slower: number, seed: number, clientSlower = 0) {
     const q = rng(seed)
     const at = (base: number) => makeRuns(q, { ...shape, runs: 6, base, scale: 1 })
     const r2 = at(0.0004).map(run => run.map(x => x + slower))
     const other = at(0.012)
+    const client = at(0.008).map(run => run.map(x => x + clientSlower))
     const result = makeResult([
       {
         id: '1',
@@ -94,7 +95,8 @@ describe('what the paired report says when it cannot tell, and which hop moved',
           latency: makeRuns(q, { ...shape, runs: 6, base: 0.06, runSd: 0.05, scale: 1 }),
           path: other.map((run, k) => run.map((x, j) => (x + r2[k][j]) * scale)),
           'f->r1:send': other,
-          'r2:proc': r2
+          'r2:proc': r2,
+          'c->f:send': client
         }
       }
     ])
@@ -126,6 +128,22 @@ describe('what the paired report says when it cannot tell, and which hop moved',
     expect(text).toMatch(
       /🔴 regression, `path` \+\d+(\.\d)?% \(\+1\.\d\d ms\), interval .*; `r2:proc` \(router 2's own time\) \+1\.00 ms explains \d+ % of it\./
     )
+  })
+
+  test('a hop outside the verdict metric does not explain it: the client transfer is not in `path`', () => {
+    const c = comparePaired(
+      {
+        base: minimal(1, 0, 5),
+        head: minimal(1, 0.001, 6, 0.0006),
+        order: abbaOrder(6),
+        interleave: 'requests'
+      },
+      { threshold: 0.025 }
+    )
+    const text = renderPairedMarkdown(c)
+    expect(text).toMatch(/\| `c->f:send` \| .* \| 🔴 regression \|/)
+    expect(text).toMatch(/; `r2:proc` \(router 2's own time\) \+1\.00 ms explains \d+ % of it\./)
+    expect(text).not.toMatch(/`c->f:send` \(client → frontend\) \+/)
   })
 
   test('an inconclusive headline says so, what it could have seen, why it stopped, and the hop that did move', () => {
