@@ -4,7 +4,7 @@
  * repository whose second commit slows every router, bisected with paired runs of real GNES built
  * from each commit's source.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -12,6 +12,10 @@ import { parseInputs } from '../src/config/inputs'
 import { bisect, commitRange, type BisectRun } from '../src/pipeline'
 import { nextStep, plannedProbes, renderBisectMarkdown, type ProbeResult } from '../src/report'
 import type { Verdict } from '../src/report/verdict'
+import { writeEntryFiles } from '../src/history/dir-store'
+import { slowdownToBisect } from '../src/render/steps'
+import { benchEntry } from './fixtures/render/entries'
+import { buildCli } from './helpers/bundle'
 import { gnesEdits, slowRouters, touch } from './helpers/gnes-repo'
 import { quiet } from './helpers/log'
 import { tmp } from './helpers/tmp'
@@ -213,6 +217,76 @@ describe('the range', () => {
     )
     expect(run.end).toEqual({ kind: 'culprit', index: 6 })
     expect(calls).toEqual(['c0->c8', 'c0->c4', 'c4->c6', 'c4->c5'])
+  })
+})
+
+describe('the slowdown a history shows (--change-point)', () => {
+  /** Case `id`'s burst series: 40 pushes, 10 % slower from push `at` on (small noise). */
+  const stepped = (id: string, at: number, hour0 = 0) =>
+    Array.from({ length: 40 }, (_, i) =>
+      benchEntry(hour0 + i, id, {
+        best: {
+          ...benchEntry(i).best,
+          roundtrip: (i >= at ? 0.11 : 0.1) * (1 + ((i * 7) % 5) / 500)
+        }
+      })
+    )
+
+  it('is the newest headline slowdown, or the newest of one case or series, between its commits', () => {
+    // Case 2's step is recorded later than case 1's.
+    const history = [...stepped('1', 30), ...stepped('2', 20, 100)]
+    const newest = slowdownToBisect(history, 'newest')
+    expect([newest.caseId, newest.metric]).toEqual(['2', 'roundtrip'])
+    expect(newest.lastBefore.commit.sha).toBe(benchEntry(119, '2').commit.sha)
+    expect(newest.firstAfter.commit.sha).toBe(benchEntry(120, '2').commit.sha)
+    for (const which of ['1', '1/burst']) {
+      const one = slowdownToBisect(history, which)
+      expect(one.caseId).toBe('1')
+      expect([one.lastBefore.commit.sha, one.firstAfter.commit.sha]).toEqual([
+        benchEntry(29).commit.sha,
+        benchEntry(30).commit.sha
+      ])
+    }
+  })
+
+  it('says why there is nothing to bisect: no slowdown (a speed-up is none), no commits to name', () => {
+    const faster = stepped('1', 30).map(e => ({
+      ...e,
+      best: { ...e.best, roundtrip: 0.21 - e.best.roundtrip }
+    }))
+    expect(() => slowdownToBisect(faster, 'newest')).toThrow(
+      'no slowdown of a headline in the history (40 entries): nothing to bisect'
+    )
+    expect(() => slowdownToBisect(stepped('1', 30), '3/burst')).toThrow(
+      'no slowdown of a headline in series 3/burst'
+    )
+    const anonymous = stepped('1', 30).map(e => ({ ...e, commit: { ...e.commit, sha: null } }))
+    expect(() => slowdownToBisect(anonymous, '1')).toThrow(
+      'the newest slowdown in series 1 lies between entries without a commit (bench/1/29, bench/1/30): give --good and --bad instead'
+    )
+  })
+
+  it('the command takes those commits as its ends (refused here before anything runs: nothing to build)', async () => {
+    const cli = await buildCli()
+    const history = tmp()
+    writeEntryFiles(history, stepped('1', 30))
+    const repo = tmp()
+    execFileSync('git', ['-C', repo, 'init', '-q'])
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [cli, 'bisect', ...args], { encoding: 'utf8', timeout: 60_000 })
+    const refused = run('--change-point', '1', '--history-dir', history, '--repo', repo)
+    expect(refused.status).toBe(1)
+    expect(refused.stdout).toContain(`bisecting the slowdown of case 1's roundtrip +10.`)
+    expect(refused.stdout).toContain('between 000001d and 000001e')
+    // The bisect took the step's last commit before as its good end; this repository has nothing
+    // a commit could build, so it is refused there, before anything starts.
+    expect(refused.stderr).toContain(
+      `'${benchEntry(29).commit.sha}': a commit's base needs what it builds`
+    )
+    const both = run('--change-point', '1', '--good', 'a', '--bad', 'b')
+    expect(both.stderr).toBe('error: give --change-point or --good/--bad, not both\n')
+    const nowhere = run('--change-point', 'newest')
+    expect(nowhere.stderr).toBe('error: --change-point reads the history: give --history-dir DIR\n')
   })
 })
 

@@ -1,8 +1,8 @@
-import type { HistoryEntry } from '../history/schema'
+import { seriesKey, type HistoryEntry } from '../history/schema'
 import { ofHeadline, searchSeries, seriesSteps, type TrendStep } from '../trend/series'
 import { profileLabel, type Profile } from '../client/profile'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
-import { commitRef, fmtTime } from './format'
+import { commitRef, fmtTime, newestFirst } from './format'
 
 /**
  * The steps a series' entries show (entries newest first, as render holds them): change points
@@ -13,6 +13,35 @@ export function stepsOfSeries(entries: readonly HistoryEntry[]): TrendStep[] {
   return searchSeries([...entries].reverse(), seriesSteps).sort(
     (a, b) => Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval)
   )
+}
+
+/**
+ * The slowdown a bisect searches, from a history (any order): the newest step that made a series'
+ * headline slower, among every series, or those of one case (`1`) or series (`1/minimal@5`).
+ * Both of its entries must name the commit they measured; the error says what there is instead.
+ */
+export function slowdownToBisect(entries: readonly HistoryEntry[], which: string): TrendStep {
+  const series = new Map<string, HistoryEntry[]>()
+  for (const e of entries) series.set(seriesKey(e), [...(series.get(seriesKey(e)) ?? []), e])
+  const chosen = [...series]
+    .filter(([key, es]) => which === 'newest' || key === which || es[0].caseId === which)
+    .flatMap(([, es]) => stepsOfSeries(newestFirst(es)))
+    .filter(s => ofHeadline(s) && isRegression(s))
+    .sort((a, b) => Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval))
+  const where = which === 'newest' ? 'the history' : `series ${which}`
+  if (!chosen.length) {
+    throw new Error(
+      `no slowdown of a headline in ${where} (${entries.length} entries): nothing to bisect`
+    )
+  }
+  const [step] = chosen
+  const missing = [step.lastBefore, step.firstAfter].filter(e => !e.commit.sha)
+  if (missing.length) {
+    throw new Error(
+      `the newest slowdown in ${where} lies between entries without a commit (${missing.map(e => e.id).join(', ')}): give --good and --bad instead`
+    )
+  }
+  return step
 }
 
 const pct = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} %`
