@@ -50,10 +50,15 @@ const topology = {
 }
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
 
-/** Two processes that keep both cores busy until stopped. */
+/**
+ * Two processes that keep both cores busy until stopped, or until this script is gone however it
+ * ended (a signal's handler exits without running `finally`): each leaves once it is orphaned.
+ */
+const HOG =
+  'const p = process.ppid; for (;;) { for (let i = 0; i < 1e7; i++); if (process.ppid !== p) process.exit() }'
 function hogs(on: boolean): () => void {
   const procs: ChildProcess[] = on
-    ? [0, 1].map(() => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }))
+    ? [0, 1].map(() => spawn(process.execPath, ['-e', HOG], { stdio: 'ignore' }))
     : []
   return () => procs.forEach(p => p.kill('SIGKILL'))
 }
