@@ -1,3 +1,4 @@
+import Ajv from 'ajv'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -46,6 +47,69 @@ test("github-action-benchmark's custom JSON: name, unit, numeric value, range an
     expect(typeof p.unit).toBe('string')
     expect(typeof p.value).toBe('number')
   }
+})
+
+/**
+ * The two formats as their tools define them, transcribed: Bencher's published BMF schema
+ * (bencher.dev, "Bencher Metric Format": benchmark name → measure → { value, lower_value?,
+ * upper_value? }, numbers), and github-action-benchmark's `BenchmarkResult` (src/extract.ts: name,
+ * value, unit, optional range and extra; `customSmallerIsBetter` parses an array of them).
+ */
+const BMF_SCHEMA = {
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: {
+    type: 'object',
+    minProperties: 1,
+    additionalProperties: {
+      type: 'object',
+      required: ['value'],
+      properties: {
+        value: { type: 'number' },
+        lower_value: { type: 'number' },
+        upper_value: { type: 'number' }
+      },
+      additionalProperties: false
+    }
+  }
+}
+const BENCHMARK_ACTION_SCHEMA = {
+  type: 'array',
+  minItems: 1,
+  items: {
+    type: 'object',
+    required: ['name', 'value', 'unit'],
+    properties: {
+      name: { type: 'string', minLength: 1 },
+      value: { type: 'number' },
+      unit: { type: 'string', minLength: 1 },
+      range: { type: 'string' },
+      extra: { type: 'string' }
+    },
+    additionalProperties: false
+  }
+}
+
+test('what the export command writes is valid to both tools, as their readers parse it (JSON text)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'export-schemas-'))
+  const file = path.join(dir, 'result.json')
+  fs.writeFileSync(file, JSON.stringify(result))
+  const ajv = new Ajv({ allErrors: true, strict: true })
+  for (const [format, schema] of [
+    ['bmf', BMF_SCHEMA],
+    ['benchmark-action', BENCHMARK_ACTION_SCHEMA]
+  ] as const) {
+    const out = path.join(dir, `${format}.json`)
+    expect(await exportCommand.run({ format, result: file, out }, [])).toBe(0)
+    const validate = ajv.compile(schema)
+    const ok = validate(JSON.parse(fs.readFileSync(out, 'utf8')))
+    expect(validate.errors ?? []).toEqual([])
+    expect(ok).toBe(true)
+  }
+  // Bencher's measures are its built-in slugs: latency (ns) and throughput (per second).
+  const measures = new Set(Object.values(toBmf(result)).flatMap(m => Object.keys(m)))
+  expect([...measures].every(m => m === 'latency' || m === 'throughput')).toBe(true)
+  fs.rmSync(dir, { recursive: true, force: true })
 })
 
 test('CSV of a history: a row per entry and figure, oldest first, untrusted text defused', () => {
