@@ -21,6 +21,7 @@ import {
   boundSeconds,
   isSustained,
   maxSustainedThroughput,
+  throughputIsLowerBound,
   nextSweepRate,
   type SweepPlan,
   type SweepPoint
@@ -263,6 +264,14 @@ describe('sweep rule and search', () => {
       maxSustainedThroughput([point(5, 5, 0.02), point(10, 9.8, 0.03), point(20, 12, 0.5)])
     ).toBe(9.8)
     expect(maxSustainedThroughput([point(5, 3, 0.5)])).toBeNull()
+  })
+  it('is a lower bound when no faster step failed: the sweep stopped before the limit', () => {
+    const low = point(5, 5, 0.02)
+    expect(throughputIsLowerBound([low, point(10, 9.8, 0.03), point(20, 12, 0.5)])).toBe(false)
+    expect(throughputIsLowerBound([low, point(10, 9.8, 0.03)])).toBe(true)
+    // A slower step that failed (noise) does not bound it from above.
+    expect(throughputIsLowerBound([point(5, 3, 0.5), point(10, 9.8, 0.03)])).toBe(true)
+    expect(throughputIsLowerBound([point(5, 3, 0.5)])).toBe(false)
   })
   it('bounds: a multiple of the first step’s p50, or a duration', () => {
     expect(parseLatencyBound('5x')).toEqual({ kind: 'relative', factor: 5 })

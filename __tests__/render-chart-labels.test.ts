@@ -49,7 +49,7 @@ interface Box {
   bottom: number
 }
 
-test.each(['roundtrip', 'rate', 'hops'])(
+test.each(['roundtrip', 'rate', 'legacy', 'hops'])(
   'case 1 %s chart: x labels inside the image, above the title',
   async kind => {
     const page = await browser.newPage()

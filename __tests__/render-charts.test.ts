@@ -17,6 +17,7 @@ import {
 } from '../src/render/charts'
 import type { HistoryEntry } from '../src/history/schema'
 import { newestFirst } from '../src/render/format'
+import { sweepTable } from '../src/render/table'
 import { RESULT_SCHEMA, type Result } from '../src/result/schema'
 import { benchEntry, benchHistory, pacedEntry, sweepEntry } from './fixtures/render/entries'
 import { axisTitles, marks, parseXml, walk } from './fixtures/render/svg'
@@ -41,7 +42,7 @@ describe('SVG charts', () => {
   test('roundtrip: one point per entry, and the axis titles', async () => {
     const doc = await svg('roundtrip')
     expect(marks(doc, 'symbol')).toHaveLength(legacy.length)
-    expect(axisTitles(doc).sort()).toEqual([ENTRY_AXIS_TITLE, 'roundtrip (s)'].sort())
+    expect(axisTitles(doc).sort()).toEqual([ENTRY_AXIS_TITLE, 'roundtrip (ms)'].sort())
   })
 
   test('a single entry is drawn on a zero-based axis, not on a zero-width one', async () => {
@@ -54,22 +55,21 @@ describe('SVG charts', () => {
     // Ticks from 0 up to near the value (a zero-width scale had one meaningless '0' tick).
     expect(labels).toContain(0)
     expect(new Set(labels).size).toBeGreaterThan(3)
-    expect(Math.max(...labels)).toBeGreaterThan(benchEntry(3).best.roundtrip / 2)
+    expect(Math.max(...labels)).toBeGreaterThan((benchEntry(3).best.roundtrip * 1000) / 2)
   })
 
-  test('rate: legacy entries are drawn as the labelled legacy series only', async () => {
-    const doc = await svg('rate')
+  test('legacy entries: the legacy figure on its own chart, no data-rate chart (they have none)', async () => {
+    const doc = await svg('legacy')
     expect(marks(doc, 'symbol')).toHaveLength(legacy.length)
-    expect(axisTitles(doc)).toContain('MB/s')
-    const legend = marks(doc, 'text', 'legend-label').map(n => n.text)
-    expect(legend).toContain(SERIES.legacy)
-    expect(legend).not.toContain(SERIES.dataRate)
+    expect(axisTitles(doc)).toContain('legacy “MB/s”')
+    expect(marks(doc, 'text', 'legend-label').map(n => n.text)).toContain(SERIES.legacy)
+    expect(charts.map(c => c.kind)).not.toContain('rate')
   })
 
   test('hops: one stacked bar per entry of the newest HOP_ENTRIES, a segment per hop', async () => {
     const doc = await svg('hops')
     expect(marks(doc, 'rect')).toHaveLength(Math.min(legacy.length, HOP_ENTRIES) * 3)
-    expect(axisTitles(doc)).toContain('mean seconds per request, stacked by hop')
+    expect(axisTitles(doc)).toContain('mean ms per request, stacked by hop')
   })
 
   test('entries of one GNES release each take their own column, numbered in recording order', async () => {
@@ -90,9 +90,11 @@ describe('SVG charts', () => {
 
   test('bench entries: data rate and legacy series, hops in path order with service times', () => {
     const entries = newestFirst(Array.from({ length: 6 }, (_, i) => benchEntry(i)))
-    const [roundtrip, rate, hops] = caseCharts('1', 'x', entries, templates)
+    const [roundtrip, rate, legacyFigure, hops] = caseCharts('1', 'x', entries, templates)
     expect(roundtrip.marks).toBe(6)
-    expect(rate.marks).toBe(12)
+    // The data rate and the legacy figure (some 20 times larger) on charts of their own.
+    expect([rate.kind, rate.marks]).toEqual(['rate', 6])
+    expect([legacyFigure.kind, legacyFigure.marks]).toEqual(['legacy', 6])
     expect(
       (hops.spec as unknown as { encoding: { color: { sort: string[] } } }).encoding.color.sort
     ).toEqual(['f->r1:send', 'r1:proc', 'r1->r2:send', 'r2:proc', 'r2->f:send'])
@@ -100,6 +102,28 @@ describe('SVG charts', () => {
 })
 
 describe('charts of paced and sweep series', () => {
+  test('a hop keeps its colour in sibling charts: a burst (from the Frontend) beside a minimal load (from the client)', () => {
+    type Scale = { encoding: { color: { scale: { domain: string[]; range: string[] } } } }
+    const colours = (spec: unknown): Record<string, string> => {
+      const { domain, range } = (spec as Scale).encoding.color.scale
+      return Object.fromEntries(domain.map((hop, i) => [hop, range[i]]))
+    }
+    const hopsOf = (entries: HistoryEntry[]) =>
+      seriesCharts(
+        { caseId: '1', caseName: 'x', profile: entries[0].profile, entries },
+        templates
+      ).find(c => c.kind === 'hops')!.spec
+    const burst = colours(hopsOf(newestFirst([benchEntry(1), benchEntry(2)])))
+    const minimal = colours(hopsOf(newestFirst([pacedEntry(1), pacedEntry(2)])))
+    const shared = Object.keys(burst).filter(hop => hop in minimal)
+    expect(shared).toEqual(['f->r1:send', 'r1:proc', 'r1->r2:send', 'r2:proc'])
+    for (const hop of shared) expect(minimal[hop]).toBe(burst[hop])
+    // Within a chart, every hop its own colour.
+    for (const c of [burst, minimal]) {
+      expect(new Set(Object.values(c)).size).toBe(Object.keys(c).length)
+    }
+  })
+
   test('minimal load: latency in ms per entry, hops from the client to the last router', async () => {
     const entries = newestFirst([pacedEntry(1), pacedEntry(2), pacedEntry(3)])
     const charts = seriesCharts(
@@ -156,7 +180,9 @@ test('renderReport writes specs next to the SVGs and removes charts of vanished 
   })
   const files = fs.readdirSync(path.join(dir, 'charts')).sort()
   expect(files).toEqual(
-    ['hops', 'rate', 'roundtrip'].flatMap(k => [`case-1-${k}.svg`, `case-1-${k}.vl.json`]).sort()
+    ['hops', 'legacy', 'rate', 'roundtrip']
+      .flatMap(k => [`case-1-${k}.svg`, `case-1-${k}.vl.json`])
+      .sort()
   )
   const spec = JSON.parse(
     fs.readFileSync(path.join(dir, 'charts/case-1-roundtrip.vl.json'), 'utf8')
@@ -198,6 +224,18 @@ test('render command: reads a history directory and writes README, charts and da
   await expect(
     renderCommand.run({ 'history-dir': path.join(tmp, 'nowhere'), out }, [])
   ).rejects.toThrow(`--history-dir ${path.join(tmp, 'nowhere')}: no such directory`)
+})
+
+test('a sweep table marks a maximum throughput that is only a lower bound', () => {
+  // Entry 1 fails its 20 req/s step (capacity 11); entry 12's capacity (22) passes every step.
+  const all = sweepEntry(12)
+  const entries = newestFirst([
+    sweepEntry(1),
+    { ...all, sweep: { ...all.sweep!, maxThroughput: 20 } }
+  ])
+  const rows = sweepTable(entries).split('\n').slice(2)
+  expect(rows[0].split('|').map(c => c.trim())[4]).toBe('≥ 20.00')
+  expect(rows[1].split('|').map(c => c.trim())[4]).toBe('10.00')
 })
 
 test('jobSummary: one row per case with the published figures, and every run', () => {
@@ -259,10 +297,10 @@ test('jobSummary: one row per case with the published figures, and every run', (
   }
   const md = jobSummary(result)
   expect(md).toContain(
-    '| Case | `roundtrip` (s) | `f->r1:send` (s) | Data rate (MB/s) | Legacy "MB/s" |'
+    '| Case | `roundtrip` (ms) | `f->r1:send` (ms) | Data rate (MB/s) | Legacy "MB/s" |'
   )
-  expect(md).toContain('| 1 non-blocking | 0.100 | 0.030 | 101.0 | 5000 |')
-  expect(md).toContain('| 1 | 0 (warm-up) | 0.200 | 0.100 | 0.300 | 1.000 |')
+  expect(md).toContain('| 1 non-blocking | 100.0 | 30.4 | 101.0 | 5000 |')
+  expect(md).toContain('| 1 | 0 (warm-up) | 200.0 | 100.0 | 300.0 | 1000.0 |')
   expect(md).toContain('commit `abcdef1` on refs/heads/&lt;b&gt;x\\|y&lt;/b&gt;')
   expect(md).not.toContain('<b>')
 })

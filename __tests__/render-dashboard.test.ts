@@ -145,9 +145,9 @@ test('every case renders its charts and its whole table', async () => {
 test('switching the metric changes the chart', async () => {
   await show('1', 'roundtrip')
   const before = await page.locator('#trend svg').innerHTML()
-  expect(await yTitle()).toContain('roundtrip (s)')
+  expect(await yTitle()).toContain('roundtrip (ms)')
   await show('1', 'r1:proc')
-  expect(await yTitle()).toContain('r1:proc (s)')
+  expect(await yTitle()).toContain('r1:proc (ms)')
   // Only the three bench entries measured a service time.
   expect(await points()).toBe(3)
   await show('1', 'legacyMBps')
@@ -212,7 +212,13 @@ test('a generic case: its entries by commit on the x axis, its reported hops sta
   expect(await page.locator('#trend .role-axis-label text').allTextContents()).toContain(
     '1 · ccccccc'
   )
-  expect(await page.locator('#hops .mark-rect.role-mark path').count()).toBe(5)
+  // Five relays and the rest no relay reported.
+  expect(await page.locator('#hops .mark-rect.role-mark path').count()).toBe(6)
+  expect(await page.locator('#table-note').textContent()).toBe('1 entry.')
+  // Its latency described as its driver measures it, not as GNES's.
+  expect(await page.locator('#metric-doc').textContent()).toMatch(
+    /^latency: From the request’s scheduled send to its answer/
+  )
   const head = await page.locator('#table thead th').allTextContents()
   expect(head).toEqual(expect.arrayContaining(['latency (ms)', 'hop:relay1 (ms)']))
   expect(head.filter(h => /MB|GNES/.test(h))).toEqual([])
@@ -238,6 +244,45 @@ test('a generic case: its entries by commit on the x axis, its reported hops sta
   expect(burstHead.filter(h => /MB|legacy|data rate/i.test(h))).toEqual([])
   expect(await page.locator('body').textContent()).not.toContain('GNES version')
   // Later tests read the page as the earlier ones left it.
+  await show('1', 'roundtrip')
+})
+
+test('each metric is described in words beside its key', async () => {
+  await show('1', 'r2:proc', 'minimal@0.5')
+  expect(await page.locator('#metric-doc').textContent()).toBe(
+    'r2:proc: Service time inside Router2 (R2.end − R2.start); a blocking router adds its sleep here.'
+  )
+  await show('1', 'legacyMBps')
+  expect(await page.locator('#metric-doc').textContent()).toMatch(/Not a data rate/)
+  await show('1', 'maxThroughput', 'sweep')
+  expect(await page.locator('#metric-doc').textContent()).toMatch(
+    /a lower bound when no faster step failed\.$/
+  )
+  await show('1', 'roundtrip')
+})
+
+test('charts take the width of the screen: all of each on a phone (390 px), wider on a desktop (1400 px)', async () => {
+  const widths: Record<number, number[]> = {}
+  for (const width of [390, 1400]) {
+    await page.setViewportSize({ width, height: 900 })
+    // Drawn afresh at this width.
+    await show('1', 'roundtrip')
+    await show('1', 'latency', 'minimal@0.5')
+    widths[width] = []
+    for (const chart of ['#trend', '#hops']) {
+      const box = (await page.locator(`${chart} svg`).boundingBox())!
+      expect(box.x).toBeGreaterThanOrEqual(0)
+      expect(box.x + box.width).toBeLessThanOrEqual(width)
+      widths[width].push(box.width)
+    }
+    // Nothing wider than the screen but the table, which scrolls in its own box.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      width
+    )
+  }
+  widths[390].forEach(w => expect(w).toBeGreaterThan(300))
+  widths[1400].forEach(w => expect(w).toBeGreaterThan(900))
+  await page.setViewportSize({ width: 1280, height: 720 })
   await show('1', 'roundtrip')
 })
 
@@ -283,7 +328,8 @@ test('a history of generic cases alone: the page is not titled GNES, its burst h
     expect(await filePage.title()).toBe('Latency benchmark')
     expect(await filePage.locator('h1').textContent()).toBe('Latency benchmark')
     expect(await filePage.locator('#trend .mark-symbol.role-mark path').count()).toBe(1)
-    expect(await filePage.locator('#hops .mark-rect.role-mark path').count()).toBe(5)
+    // Five relays and the rest no relay reported.
+    expect(await filePage.locator('#hops .mark-rect.role-mark path').count()).toBe(6)
     const text = (await filePage.locator('body').textContent()) ?? ''
     expect(text).not.toMatch(/GNES|MB\/s|legacy|data rate/i)
     expect(errors).toEqual([])

@@ -129,6 +129,8 @@ describe('reports of generic cases beside GNES ones', () => {
       'utf8'
     )
     for (const h of ['relay1', 'relay5']) expect(hops).toContain(`hop:${h}`)
+    // The bar adds up to the whole request: what no relay reported is a segment of its own.
+    expect(hops).toContain('rest (unreported)')
     expect(hops).not.toMatch(/GNES/)
   })
 

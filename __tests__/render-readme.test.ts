@@ -61,8 +61,10 @@ describe('README from the legacy import', () => {
       )
       // Versions come from history files: Markdown-escaped (`latest\-alpine` shows as latest-alpine).
       expect(row[col('Version')]).toBe(escapeMarkdown(src.version_tag as string))
+      // The legacy seconds, in the one unit of every table: milliseconds.
       for (const m of LEGACY_METRICS) {
-        expect(row[col(`\`${m}\` (s)`)]).toBe((src[m] as number).toFixed(3))
+        const ms = (src[m] as number) * 1000
+        expect(row[col(`\`${m}\` (ms)`)]).toBe(ms.toFixed(ms < 10 ? 2 : 1))
       }
       expect(row[col('Data rate (MB/s)')]).toBe('–')
       expect(row[col('Legacy "MB/s" (docs ÷ roundtrip)')]).toBe(String(src['MB/s']))
@@ -86,7 +88,9 @@ describe('README from the legacy import', () => {
     }
     expect(readme).toMatch(/\| Legacy "MB\/s" \| .*Not a data rate/)
     for (const id of CASES) {
-      for (const kind of ['roundtrip', 'rate', 'hops']) {
+      // Imported entries have no real data rate: the legacy figure's chart, no rate chart.
+      expect(readme).not.toContain(`(charts/case-${id}-rate.svg)`)
+      for (const kind of ['roundtrip', 'legacy', 'hops']) {
         expect(readme).toContain(`(charts/case-${id}-${kind}.svg)`)
         expect(fs.existsSync(path.join(out, `charts/case-${id}-${kind}.svg`))).toBe(true)
       }
@@ -141,7 +145,7 @@ describe('untrusted history text', () => {
     // The unsafe URL is dropped: the sha stays, unlinked.
     expect(row).toContain('| `abc1234` |')
     expect(row.split(/(?<!\\)\|/)).toHaveLength(2 + 3 + 2 + 2)
-    expect(table.split('\n')[0]).toContain('a\\|b&#96; (s)')
+    expect(table.split('\n')[0]).toContain('a\\|b&#96; (ms)')
     expect(escapeMarkdown('line\nbreak')).toBe('line break')
   })
 
@@ -184,9 +188,13 @@ describe('rows and commit links', () => {
     )
   })
 
-  test('seconds have three decimals, the data rate one, the legacy figure none', () => {
+  test('timings in ms, two decimals below 10 ms (a sub-ms hop is not 0.000); the data rate one decimal, the legacy figure none', () => {
     const row = markdownTable([benchEntry(4)], ['roundtrip', 'r1:proc']).split('\n')[2]
-    expect(row).toMatch(/\| 0\.140 \| 0\.005 \| 94\.0 \| 3571 \|$/)
+    expect(row).toMatch(/\| 140\.0 \| 5\.00 \| 94\.0 \| 3571 \|$/)
+    const fast = benchEntry(4, '1', { best: { roundtrip: 0.012, 'r1:proc': 0.00041 } })
+    expect(markdownTable([fast], ['roundtrip', 'r1:proc']).split('\n')[2]).toMatch(
+      /\| 12\.0 \| 0\.41 \| 94\.0 \| 3571 \|$/
+    )
   })
 })
 

@@ -86,6 +86,20 @@ export function maxSustainedThroughput(points: readonly SweepPoint[]): number | 
   return sustained.length ? sustained[0].achieved : null
 }
 
+/**
+ * Whether the maximum sustainable throughput is only a lower bound: no step above the highest
+ * sustained one failed, so the sweep stopped (by its rates or its step count) before finding the
+ * limit.
+ */
+export function throughputIsLowerBound(
+  points: readonly Pick<SweepPoint, 'offered' | 'sustained'>[]
+): boolean {
+  const passed = points.filter(p => p.sustained).map(p => p.offered)
+  if (!passed.length) return false
+  const top = Math.max(...passed)
+  return !points.some(p => !p.sustained && p.offered > top)
+}
+
 export interface SweepPlan {
   /** Explicit rates, in order; null searches upward from `start`. */
   rates: number[] | null

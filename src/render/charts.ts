@@ -5,7 +5,7 @@ import { compile, type TopLevelSpec } from 'vega-lite'
 import type { HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'
 import { buildTime, commitRef, entryPoint, gnesRelease, versionLabel } from './format'
-import { hopMetrics } from './metrics'
+import { hopColors, hopMetrics, unaccountedTime, UNACCOUNTED } from './metrics'
 import type { StepMark } from './steps'
 import { profileKey, profileLabel, type Profile } from '../client/profile'
 
@@ -113,7 +113,7 @@ function pointRows(
   return rows
 }
 
-type ChartKind = 'roundtrip' | 'rate' | 'hops' | 'latency' | 'curve' | 'throughput'
+type ChartKind = 'roundtrip' | 'rate' | 'legacy' | 'hops' | 'latency' | 'curve' | 'throughput'
 
 export interface ChartSpec {
   /** File stem: `case-<id>-<kind>` for a burst (the names charts had before profiles), else `case-<id>-<profile>-<kind>`. */
@@ -174,6 +174,7 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
       {
         subtitle: `where the time goes, newest ${HOP_ENTRIES} entries`,
         hopOrder: h.order,
+        hopColors: hopColors(h.order),
         yTitle,
         valueTitle,
         format
@@ -199,25 +200,37 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
   if (profile.kind === 'burst') {
     trend(
       'roundtrip',
-      pointRows(entries, SERIES.roundtrip, e => e.best.roundtrip, stepMarks),
+      pointRows(entries, SERIES.roundtrip, e => ms(e.best.roundtrip), stepMarks),
       {
         subtitle: 'roundtrip per entry',
-        yTitle: 'roundtrip (s)',
-        format: '.3f'
+        yTitle: 'roundtrip (ms)',
+        format: '.1f'
       }
     )
-    // Data rates are GNES's (documents of a known size); a generic case has none.
+    // Data rates are GNES's (documents of a known size); a generic case has none. The legacy
+    // figure, some 20 times the data rate, gets a chart of its own: on one axis it flattens the
+    // real rate into a line.
     if (entries.some(e => e.gnes !== null)) {
       trend(
         'rate',
-        [
-          ...pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
-          ...pointRows(entries, SERIES.legacy, e => e.legacyMBps)
-        ],
-        { subtitle: 'data rate, and the legacy figure', yTitle: 'MB/s', format: '.1f' }
+        pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
+        {
+          subtitle: 'data rate: payload megabytes per second',
+          yTitle: 'MB/s',
+          format: '.1f'
+        }
+      )
+      trend(
+        'legacy',
+        pointRows(entries, SERIES.legacy, e => e.legacyMBps),
+        {
+          subtitle: 'the legacy figure: docs ÷ roundtrip, kept for imported history',
+          yTitle: 'legacy “MB/s”',
+          format: '.0f'
+        }
       )
     }
-    hops(1, 'mean seconds per request, stacked by hop', 'mean (s)', '.3f')
+    hops(1000, 'mean ms per request, stacked by hop', 'mean (ms)', '.2f')
     return charts
   }
   const label = profile.kind === 'minimal' ? SERIES.latency : SERIES.paced
@@ -230,7 +243,7 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
       format: '.1f'
     }
   )
-  hops(1000, 'median ms per request, stacked by hop', 'median (ms)', '.1f')
+  hops(1000, 'median ms per request, stacked by hop', 'median (ms)', '.2f')
   return charts
 }
 
@@ -270,13 +283,15 @@ function hopRows(entries: readonly HistoryEntry[], scale = 1): { order: string[]
   const newest = entries.slice(0, HOP_ENTRIES)
   const all = new Set<string>()
   for (const e of newest) for (const m of e.metrics) all.add(m)
-  const order = hopMetrics([...all])
+  const hops = hopMetrics([...all])
+  const rest = newest.some(e => unaccountedTime(e.best, hops) !== null)
+  const order = rest ? [...hops, UNACCOUNTED] : hops
   const rows = newest.flatMap((e, i) => {
     const at = entries.length - i
     const point = entryPoint(e, at)
     return order.flatMap((hop, position) => {
-      const v = e.best[hop]
-      if (v === undefined || !Number.isFinite(v)) return []
+      const v = hop === UNACCOUNTED ? unaccountedTime(e.best, hops) : e.best[hop]
+      if (v === undefined || v === null || !Number.isFinite(v)) return []
       return [{ point, version: versionLabel(e), order: at, hop, position, value: v * scale }]
     })
   })

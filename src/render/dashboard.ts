@@ -5,7 +5,7 @@ import { seriesKey, type HistoryEntry } from '../history/schema'
 import { safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtTime, versionLabel } from './format'
 import { HOP_ENTRIES, SERIES, SWEEP_CURVES } from './charts'
-import { hopMetrics } from './metrics'
+import { describeMetric, hopColors, hopMetrics, RATE_DOCS, UNACCOUNTED } from './metrics'
 
 const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@2'
 
@@ -88,6 +88,8 @@ interface DashboardCase {
   metrics: string[]
   /** Hop metrics in path order; the page averages them per version as the README's hop chart. */
   hops: string[]
+  /** Each hop's colour, as in the README's charts (hopColors). */
+  hopColors: string[]
   /**
    * Months of the case holding entries, as ranges of consecutive months (`2010-01..2016-11`),
    * newest first: the page loads `data/<file>/<DDD0>s/<YYYY>/<MM>.js` for each month they hold. Ranges
@@ -143,6 +145,29 @@ export function monthData(
 }
 
 /**
+ * One sentence per metric the page can show, GNES's and generic cases' apart (their `latency`
+ * differs): the README's metric list, so the page never shows a bare metric key.
+ */
+function metricDocs(
+  cases: readonly DashboardCase[]
+): Record<'gnes' | 'generic', Record<string, string>> {
+  const docs = (generic: boolean): Record<string, string> => {
+    const names = new Set(cases.filter(c => c.gnes !== generic).flatMap(c => c.metrics))
+    return Object.fromEntries([
+      ...[...names].map(m => [m, describeMetric(m, generic)]),
+      ['maxThroughput', RATE_DOCS.maxThroughput],
+      ...(generic
+        ? []
+        : [
+            ['dataRateMBps', RATE_DOCS.dataRateMBps],
+            ['legacyMBps', RATE_DOCS.legacyMBps]
+          ])
+    ])
+  }
+  return { gnes: docs(false), generic: docs(true) }
+}
+
+/**
  * `data/cases.js`: the page's title, labels and the series, each with its case's months the page
  * loads. The title names GNES only when the history holds a GNES case.
  */
@@ -155,6 +180,9 @@ export function casesScript(cases: DashboardCase[], title = 'GNES latency benchm
       legacyMBps: SERIES.legacy,
       maxThroughput: SERIES.maxThroughput
     },
+    docs: metricDocs(cases),
+    /** The hop-chart segment of a generic case's rest, which the page computes per entry. */
+    unaccounted: UNACCOUNTED,
     /** Sweep curves and hop bars of this many newest entries share one chart, as in the README. */
     sweepCurves: SWEEP_CURVES,
     hopEntries: HOP_ENTRIES,
@@ -165,8 +193,11 @@ export function casesScript(cases: DashboardCase[], title = 'GNES latency benchm
 /** `dashboard/charts.js`: the chart templates, so the page draws exactly the README's charts. */
 export const chartsScript = (templates: unknown): string => script('charts', templates)
 
-export const dashboardCase = (c: Omit<DashboardCase, 'hops' | 'file'>): DashboardCase => ({
-  ...c,
-  hops: hopMetrics(c.metrics),
-  file: encodeSegment(c.caseId)
-})
+export function dashboardCase(
+  c: Omit<DashboardCase, 'hops' | 'hopColors' | 'file'>
+): DashboardCase {
+  const reported = hopMetrics(c.metrics)
+  // A generic case's hops leave a rest (unaccountedTime), drawn as a segment of its own.
+  const hops = reported.some(h => h.startsWith('hop:')) ? [...reported, UNACCOUNTED] : reported
+  return { ...c, hops, hopColors: hopColors(hops), file: encodeSegment(c.caseId) }
+}

@@ -7,9 +7,15 @@ export const fmtWarmup = (load: Pick<Load, 'warmupRequests'>): string =>
     ? 'a warm-up of 10 s of requests (10 requests before a burst)'
     : `${load.warmupRequests} warm-up requests`
 
-/** Seconds with three decimals, as the old published tables; '–' where a value is missing. */
-export const fmtSeconds = (v: number | null | undefined): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(3)
+/**
+ * Seconds shown in milliseconds, the one unit of every table: two decimals below 10 ms, so a
+ * sub-millisecond hop reads 0.41 and not 0.000, one above; '–' where a value is missing.
+ */
+export function fmtMs(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–'
+  const ms = v * 1000
+  return ms.toFixed(Math.abs(ms) < 10 ? 2 : 1)
+}
 
 export const fmtRate = (v: number | null | undefined): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(1)

@@ -66,7 +66,9 @@ export const RATE_DOCS = {
   dataRateMBps:
     'Data rate: payload megabytes (10^6 bytes, docs × doc-bytes) over the span from the first request entering the Frontend to the last response leaving it; best run.',
   legacyMBps:
-    'Legacy “MB/s”: the old pipeline’s figure, number of documents divided by one request’s roundtrip. Not a data rate; kept so imported history stays comparable.'
+    'Legacy “MB/s”: the old pipeline’s figure, number of documents divided by one request’s roundtrip. Not a data rate; kept so imported history stays comparable.',
+  maxThroughput:
+    'Maximum sustainable throughput: the achieved rate of the highest step that answered every request at ≥ 95 % of the offered rate with p99 within the bound; a lower bound when no faster step failed.'
 } as const
 
 const pathPosition = (metric: string): number => {
@@ -85,4 +87,51 @@ export function hopMetrics(metrics: readonly string[]): string[] {
   const reported = metrics.filter(m => m.startsWith('hop:'))
   if (reported.length) return reported
   return metrics.filter(m => pathPosition(m) > 0).sort((a, b) => pathPosition(a) - pathPosition(b))
+}
+
+/** The segment of a generic case's hop chart that no reported hop covers. */
+export const UNACCOUNTED = 'rest (unreported)'
+
+/**
+ * What of a generic case's request no reported hop covers: its latency (a burst's roundtrip) less
+ * the hops its system reported, so "where the time goes" adds up to the whole request. Null for
+ * GNES's hops, which cover the path by construction, or when the entry has no such figure.
+ */
+export function unaccountedTime(
+  best: Readonly<Record<string, number>>,
+  hops: readonly string[]
+): number | null {
+  if (!hops.length || !hops.every(h => h.startsWith('hop:'))) return null
+  const total = best.latency ?? best.roundtrip
+  if (total === undefined) return null
+  const covered = hops.reduce((a, h) => a + (best[h] ?? 0), 0)
+  return Math.max(0, total - covered)
+}
+
+/** Vega's default categorical scheme (tableau10) for hops; its grey for the unaccounted rest. */
+const REST_COLOR = '#bab0ac'
+const HOP_PALETTE = [
+  '#4c78a8',
+  '#f58518',
+  '#e45756',
+  '#72b7b2',
+  '#54a24b',
+  '#eeca3b',
+  '#b279a2',
+  '#ff9da6',
+  '#9d755d'
+]
+
+/**
+ * One colour per hop (`hops` from hopMetrics), fixed by where the hop lies on the path rather than
+ * by which hops a chart has: `f->r1:send` keeps its colour in a burst chart (which starts at the
+ * Frontend) beside a minimal-load one (which starts at the client).
+ */
+export function hopColors(hops: readonly string[]): string[] {
+  return hops.map((h, i) => {
+    if (h === UNACCOUNTED) return REST_COLOR
+    const p = pathPosition(h)
+    const slot = h.startsWith('hop:') ? i : p === 0.5 ? 0 : p
+    return HOP_PALETTE[slot % HOP_PALETTE.length]
+  })
 }

@@ -78,7 +78,7 @@ const PROFILE_DOCS: { label: string; description: string }[] = [
   {
     label: '`sweep`',
     description:
-      'A rate sweep: paced steps at rising rates (or the rates you list) with latency percentiles and achieved throughput per step, and the maximum sustainable throughput (achieved ≥ 95 % of offered and p99 within the bound).'
+      'A rate sweep: paced steps at rising rates (or the rates you list) with latency percentiles and achieved throughput per step, and the maximum sustainable throughput (achieved ≥ 95 % of offered and p99 within the bound); a figure marked ≥ is a lower bound: no faster step failed, so the limit lies above the rates offered.'
   }
 ]
 
@@ -90,7 +90,8 @@ type SeriesShown = Pick<
 
 const CHART_ALT: Record<string, string> = {
   roundtrip: 'roundtrip over entries',
-  rate: 'data rate and legacy MB/s over entries',
+  rate: 'data rate over entries',
+  legacy: 'legacy MB/s (docs ÷ roundtrip) over entries',
   hops: 'time per hop over entries',
   latency: 'latency over entries',
   throughput: 'maximum sustainable throughput over entries',

@@ -1,7 +1,8 @@
 import { profileKey, profileLabel } from '../client/profile'
+import { throughputIsLowerBound } from '../metrics/sweep'
 import type { CaseResult, Result } from '../result/schema'
 import { escapeMarkdown, inlineCode } from '../text/escape'
-import { fmtRate, fmtSeconds, fmtWarmup } from './format'
+import { fmtMs, fmtRate, fmtWarmup } from './format'
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
 const alignRow = (n: number, left: number): string =>
@@ -18,14 +19,14 @@ function timingSection(cases: CaseResult[]): string[] {
   return [
     row([
       'Case',
-      ...metrics.map(m => `${inlineCode(m)} (s)`),
+      ...metrics.map(m => `${inlineCode(m)} (ms)`),
       ...(burst ? ['Data rate (MB/s)', 'Legacy "MB/s"'] : [])
     ]),
     alignRow(metrics.length + 1 + (burst ? 2 : 0), 1),
     ...cases.map(c =>
       row([
         caseCell(c),
-        ...metrics.map(m => fmtSeconds(c.best[m])),
+        ...metrics.map(m => fmtMs(c.best[m])),
         ...(burst
           ? [
               fmtRate(c.dataRateMBps),
@@ -41,7 +42,7 @@ function timingSection(cases: CaseResult[]): string[] {
     '',
     `<details><summary>${inlineCode(headline)} per run</summary>`,
     '',
-    row(['Case', 'Run', 'Mean (s)', 'Median (s)', 'p90 (s)', 'Max (s)']),
+    row(['Case', 'Run', 'Mean (ms)', 'Median (ms)', 'p90 (ms)', 'Max (ms)']),
     alignRow(6, 2),
     ...cases.flatMap(c =>
       c.runs.map(r => {
@@ -49,10 +50,10 @@ function timingSection(cases: CaseResult[]): string[] {
         return row([
           escapeMarkdown(c.id),
           `${r.index}${r.warmup ? ' (warm-up)' : ''}`,
-          fmtSeconds(s?.mean),
-          fmtSeconds(s?.median),
-          fmtSeconds(s?.p90),
-          fmtSeconds(s?.max)
+          fmtMs(s?.mean),
+          fmtMs(s?.median),
+          fmtMs(s?.p90),
+          fmtMs(s?.max)
         ])
       })
     ),
@@ -61,11 +62,17 @@ function timingSection(cases: CaseResult[]): string[] {
   ]
 }
 
-const msCell = (s: number): string => (s * 1000).toFixed(1)
+function throughputText(sweep: NonNullable<CaseResult['sweep']>): string {
+  if (sweep.maxThroughput === null) return 'none (no step sustained)'
+  const figure = `**${sweep.maxThroughput.toFixed(2)} req/s**`
+  return throughputIsLowerBound(sweep.points)
+    ? `at least ${figure} (no faster step failed: the limit lies above the rates offered)`
+    : figure
+}
 
 function sweepSection(cases: CaseResult[]): string[] {
   return cases.flatMap(c => [
-    `**${caseCell(c)}**: maximum sustainable throughput ${c.sweep!.maxThroughput === null ? 'none (no step sustained)' : `**${c.sweep!.maxThroughput.toFixed(2)} req/s**`} (p99 bound ${msCell(c.sweep!.maxP99)} ms, ${escapeMarkdown(c.sweep!.bound)})`,
+    `**${caseCell(c)}**: maximum sustainable throughput ${throughputText(c.sweep!)} (p99 bound ${fmtMs(c.sweep!.maxP99)} ms, ${escapeMarkdown(c.sweep!.bound)})`,
     '',
     row([
       'Offered (req/s)',
@@ -82,10 +89,10 @@ function sweepSection(cases: CaseResult[]): string[] {
       row([
         p.offered.toFixed(2),
         p.achieved.toFixed(2),
-        msCell(p.latency.p50),
-        msCell(p.latency.p90),
-        msCell(p.latency.p99),
-        msCell(p.latency.max),
+        fmtMs(p.latency.p50),
+        fmtMs(p.latency.p90),
+        fmtMs(p.latency.p99),
+        fmtMs(p.latency.max),
         String(p.errors),
         p.sustained ? 'yes' : 'no'
       ])

@@ -1,7 +1,8 @@
 import type { Profile } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
+import { throughputIsLowerBound } from '../metrics/sweep'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
-import { buildTime, commitRef, fmtRate, fmtSeconds, fmtTime, versionLabel } from './format'
+import { buildTime, commitRef, fmtMs, fmtRate, fmtTime, versionLabel } from './format'
 
 interface TableRow {
   built: string
@@ -16,8 +17,7 @@ interface TableRow {
 function tableRows(
   entries: readonly HistoryEntry[],
   metrics: readonly string[],
-  repositoryUrl?: string,
-  format: (seconds: number | undefined) => string = fmtSeconds
+  repositoryUrl?: string
 ): TableRow[] {
   return entries.map(e => {
     const ref = commitRef(e, repositoryUrl)
@@ -31,7 +31,7 @@ function tableRows(
         e.gnes && ref?.sha === e.gnes.vcs ? e.gnes.tag || e.gnes.version : versionLabel(e)
       ),
       commit: ref ? markdownLink(sha, url) : sha,
-      values: metrics.map(m => format(e.best[m])),
+      values: metrics.map(m => fmtMs(e.best[m])),
       dataRate: fmtRate(e.dataRateMBps),
       legacy: e.legacyMBps === null ? '–' : String(Math.round(e.legacyMBps))
     }
@@ -43,12 +43,9 @@ const markdownRows = (head: string[], rows: string[][]): string =>
     .map(cells => `| ${cells.join(' | ')} |`)
     .join('\n')
 
-const msCell = (s: number | undefined): string => (s === undefined ? '–' : (s * 1000).toFixed(1))
-
 /**
- * A GitHub-flavoured Markdown table. A GNES burst series keeps the legacy tables' seconds with
- * three decimals and adds the real and the legacy rate columns; paced series, and every series of
- * a generic case, are in milliseconds.
+ * A GitHub-flavoured Markdown table, timings in milliseconds. A GNES burst series adds the real and
+ * the legacy rate columns.
  */
 export function markdownTable(
   entries: readonly HistoryEntry[],
@@ -62,10 +59,10 @@ export function markdownTable(
     'Build',
     'Version',
     'Commit',
-    ...metrics.map(m => `${inlineCode(m)} (${rates ? 's' : 'ms'})`),
+    ...metrics.map(m => `${inlineCode(m)} (ms)`),
     ...(rates ? ['Data rate (MB/s)', 'Legacy "MB/s" (docs ÷ roundtrip)'] : [])
   ]
-  const rows = tableRows(entries, metrics, repositoryUrl, rates ? fmtSeconds : msCell).map(r => [
+  const rows = tableRows(entries, metrics, repositoryUrl).map(r => [
     r.built,
     r.version,
     r.commit,
@@ -95,9 +92,11 @@ export function sweepTable(entries: readonly HistoryEntry[], repositoryUrl?: str
       r.built,
       r.version,
       r.commit,
-      max === null || max === undefined ? 'none sustained' : max.toFixed(2),
-      msCell(points[0]?.latency.p50),
-      msCell(top?.latency.p99),
+      max === null || max === undefined
+        ? 'none sustained'
+        : `${throughputIsLowerBound(points) ? '≥ ' : ''}${max.toFixed(2)}`,
+      fmtMs(points[0]?.latency.p50),
+      fmtMs(top?.latency.p99),
       String(points.length)
     ]
   })

@@ -120,7 +120,7 @@ export const monthDataPath = (caseId: string, month: string): string =>
   `data/${encodeSegment(caseId)}/${monthDir(month)}.js`
 
 const CHART_FILE =
-  /^charts\/case-[\w.-]+-(roundtrip|rate|hops|latency|curve|throughput)\.(svg|vl\.json)$/
+  /^charts\/case-[\w.-]+-(roundtrip|rate|legacy|hops|latency|curve|throughput)\.(svg|vl\.json)$/
 /**
  * Month data files as `monthDataPath` names them, and as the layouts before the decade level
  * (`data/<case>/<YYYY>/<MM>.js`) and before the year level (`data/<case>/<YYYY-MM>.js`) did.

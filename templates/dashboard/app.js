@@ -36,34 +36,40 @@
     return node
   }
 
+  // The README's charts are 720 px; here a chart takes its section's width, so a phone's 390 px
+  // shows all of it (axes and legend included) instead of clipping it.
   function spec(template, params, values) {
     var s = fillTemplate(template, params)
     s.data = { values: values }
+    s.width = 'container'
+    s.autosize = { type: 'fit-x', contains: 'padding' }
     return s
   }
 
   function valueOf(entry, metric) {
     if (metric === 'dataRateMBps' || metric === 'legacyMBps') return entry[metric]
     if (metric === 'maxThroughput') return entry.sweep && entry.sweep.maxThroughput
-    return entry.best[metric] * unitScale(selectedCase())
+    return entry.best[metric] * 1000
   }
 
-  // Milliseconds, as the README's tables; a GNES burst keeps the legacy seconds beside its rates.
-  function unitScale(c) {
-    return c.rates ? 1 : 1000
-  }
-
-  function unitName(c) {
-    return c.rates ? 's' : 'ms'
-  }
-
-  function axisTitle(c, metric) {
+  // Timings in milliseconds, as the README's tables (histories keep seconds).
+  function axisTitle(metric) {
     if (metric === 'maxThroughput') return 'requests/s'
-    return isRate(metric) ? 'MB/s' : metric + ' (' + unitName(c) + ')'
+    return isRate(metric) ? 'MB/s' : metric + ' (ms)'
+  }
+
+  // Two decimals below 10 ms, so a sub-millisecond hop does not read 0.0 (src/render/format.ts).
+  function fmtMs(v) {
+    return typeof v === 'number' && isFinite(v) ? v.toFixed(Math.abs(v) < 10 ? 2 : 1) : '–'
   }
 
   function metricLabel(metric) {
     return state.data.labels[metric] || metric
+  }
+
+  // What a metric measures, as the README's metric list says it (a generic case's by its driver).
+  function metricDoc(c, metric) {
+    return state.data.docs[c.gnes ? 'gnes' : 'generic'][metric] || ''
   }
 
   // Data rates are GNES's (documents of a known size): a generic case's burst has none.
@@ -122,6 +128,18 @@
     return rows
   }
 
+  // A generic case's rest: its latency (a burst's roundtrip) less the hops its system reported,
+  // as unaccountedTime in src/render/metrics.ts (computed here, so older month files show it too).
+  function unaccounted(e, hops) {
+    var total = typeof e.best.latency === 'number' ? e.best.latency : e.best.roundtrip
+    if (typeof total !== 'number') return null
+    var covered = 0
+    hops.forEach(function (h) {
+      if (typeof e.best[h] === 'number') covered += e.best[h]
+    })
+    return Math.max(0, total - covered)
+  }
+
   // One stacked bar per entry for the newest few, numbered as on the trend, as
   // src/render/charts.ts does for the README's hop chart.
   function hopRows(entries, hops, scale) {
@@ -129,7 +147,7 @@
     entries.slice(0, state.data.hopEntries).forEach(function (e, i) {
       var at = entries.length - i
       hops.forEach(function (hop, j) {
-        var v = e.best[hop]
+        var v = hop === state.data.unaccounted ? unaccounted(e, hops) : e.best[hop]
         if (typeof v !== 'number' || !isFinite(v)) return
         rows.push({
           point: entryPoint(e, at),
@@ -159,6 +177,11 @@
 
   function fixed(v, digits) {
     return typeof v === 'number' && isFinite(v) ? v.toFixed(digits) : '–'
+  }
+
+  // A column's value as its cells show it: timings by fmtMs, other figures to fixed digits.
+  function shown(col, v) {
+    return col.format ? col.format(v) : fixed(v, col.digits)
   }
 
   // Throughput–latency: one line per percentile of each of the newest entries' sweeps.
@@ -208,10 +231,10 @@
     }
     var cols = c.metrics.map(function (m) {
       return {
-        title: m + ' (' + unitName(c) + ')',
-        digits: c.kind === 'burst' ? 3 : 1,
+        title: m + ' (ms)',
+        format: fmtMs,
         value: function (e) {
-          return e.best[m] * unitScale(c)
+          return e.best[m] * 1000
         }
       }
     })
@@ -285,7 +308,7 @@
       message.title = e.message
       tr.appendChild(message)
       cols.forEach(function (col) {
-        tr.appendChild(cell('td', fixed(col.value(e), col.digits)))
+        tr.appendChild(cell('td', shown(col, col.value(e))))
       })
       tbody.appendChild(tr)
     })
@@ -294,7 +317,9 @@
     $('table-note').textContent =
       entries.length > MAX_ROWS
         ? 'Showing the newest ' + MAX_ROWS + ' of ' + entries.length + ' entries.'
-        : entries.length + ' entries, newest first.'
+        : entries.length === 1
+          ? '1 entry.'
+          : entries.length + ' entries, newest first.'
   }
 
   // Two picked entries side by side: each column's value in both, and the change, older first.
@@ -321,7 +346,7 @@
       var change =
         a === 0 ? '' : ' (' + (b >= a ? '+' : '−') + Math.abs((b / a - 1) * 100).toFixed(1) + ' %)'
       list.appendChild(
-        cell('li', col.title + ': ' + fixed(a, col.digits) + ' → ' + fixed(b, col.digits) + change)
+        cell('li', col.title + ': ' + shown(col, a) + ' → ' + shown(col, b) + change)
       )
     })
     box.appendChild(list)
@@ -466,6 +491,7 @@
     })
     state.views = []
     $('description').textContent = c.description
+    $('metric-doc').textContent = metricLabel(metric) + ': ' + metricDoc(c, metric)
     $('status').textContent = 'Rendering…'
     var points = trendRows(c, entries, metric)
     var trend = spec(
@@ -476,13 +502,8 @@
         colorField: c.gnes ? 'release' : 'series',
         colorTitle: c.gnes ? 'GNES release' : null,
         subtitle: metricLabel(metric) + ' per entry',
-        yTitle: axisTitle(c, metric),
-        format:
-          c.kind === 'burst' && !isRate(metric)
-            ? '.3f'
-            : metric === 'maxThroughput'
-              ? '.2f'
-              : '.1f',
+        yTitle: axisTitle(metric),
+        format: metric === 'maxThroughput' ? '.2f' : '.1f',
         // As in the static charts: zero only when every value is the same.
         zero:
           new Set(
@@ -494,10 +515,9 @@
       points
     )
     var jobs = [embed('#trend', trend)]
-    var rows = hopRows(entries, c.hops, unitScale(c))
+    var rows = hopRows(entries, c.hops, 1000)
     if (rows.length) {
       var burst = c.kind === 'burst'
-      var unit = unitName(c)
       var hops = spec(
         state.charts.hops,
         {
@@ -505,9 +525,10 @@
           xTitle: c.xTitle,
           subtitle: 'where the time goes, newest ' + state.data.hopEntries + ' entries',
           hopOrder: c.hops,
-          yTitle: (burst ? 'mean ' : 'median ') + unit + ' per request, stacked by hop',
-          valueTitle: (burst ? 'mean (' : 'median (') + unit + ')',
-          format: unit === 's' ? '.3f' : '.1f'
+          hopColors: c.hopColors,
+          yTitle: (burst ? 'mean' : 'median') + ' ms per request, stacked by hop',
+          valueTitle: (burst ? 'mean' : 'median') + ' (ms)',
+          format: '.2f'
         },
         rows
       )
