@@ -279,7 +279,7 @@ describe("an append's render, from each case's newest entries only", () => {
       '### burst (standard load, legacy-comparable)'
     ])
     expect(readme.match(/^Showing the newest .*$/gm)).toEqual([
-      'Showing the newest 1 entries; the dashboard has them all.',
+      'Showing the newest 1 entry; the dashboard has them all.',
       'Showing the newest 2 entries; the dashboard has them all.'
     ])
     const script = fs.readFileSync(path.join(dir, 'data/cases.js'), 'utf8')

@@ -19,6 +19,7 @@ import { mergeBase } from './merge-base'
 import { publishPullRequestReport } from './publish'
 import { runIdKeeper, STATE_ENGINE } from './state'
 import { actionTargets, type ActionTargets } from './targets'
+import { count } from '../text/count'
 
 /** With `auto-push: false` the history commit lands on the workspace's branch, unpushed. */
 async function recordTarget(inputs: Inputs, targets: ActionTargets): Promise<HistoryLocation> {
@@ -114,7 +115,7 @@ export async function actionPorts(inputs: Inputs, ctx: WorkflowContext): Promise
         append(target, actionsLog)
       )
       actionsLog.info(
-        `history: ${recorded.added.length} entries added at ${describeLocation(target)}`
+        `history: ${count(recorded.added.length, 'entry', 'entries')} added at ${describeLocation(target)}`
       )
       await announceSteps(recorded.steps, inputs, targets, ctx)
     }

@@ -4,6 +4,7 @@ import { appendEntries, describeLocation, renderHook } from '../pipeline'
 import type { Command } from './command'
 import { flagLocation, flagText, HISTORY_FLAGS } from './history-flags'
 import { print } from './output'
+import { count } from '../text/count'
 
 export const importLegacyCommand: Command = {
   name: 'import-legacy',
@@ -24,7 +25,8 @@ export const importLegacyCommand: Command = {
       maxEntries: parseInput('max-entries', flagText(values['max-entries']))
     })
     const out = await appendEntries(entries, location, render)
-    const total = out.total === null ? '' : `; ${out.total} entries in the history`
+    const total =
+      out.total === null ? '' : `; ${count(out.total, 'entry', 'entries')} in the history`
     print(
       `imported ${out.added.length} of ${entries.length} legacy entries into ${describeLocation(location)}` +
         ` (${out.present.length} were stored already${total})`

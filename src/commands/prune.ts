@@ -6,6 +6,7 @@ import { pruneEntries, renderHook } from '../pipeline'
 import type { Command } from './command'
 import { existingHistoryDir, flagLocation, flagText as text, HISTORY_FLAGS } from './history-flags'
 import { print } from './output'
+import { count } from '../text/count'
 
 const DATE =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/
@@ -106,7 +107,9 @@ export const pruneCommand: Command = {
     // A dry run leaves the history as it is, so what would remain is the rest of it.
     const remain = dryRun ? out.all.length - out.removed.length : out.all.length
     for (const e of out.removed) print(`${verb} ${e.id}`)
-    print(`${verb} ${out.removed.length} entries; ${remain} ${dryRun ? 'would ' : ''}remain`)
+    print(
+      `${verb} ${count(out.removed.length, 'entry', 'entries')}; ${remain} ${dryRun ? 'would ' : ''}remain`
+    )
     return 0
   }
 }

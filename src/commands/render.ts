@@ -9,6 +9,7 @@ import type { Topology } from '../topology/schema'
 import type { Command } from './command'
 import { existingHistoryDir, flagText } from './history-flags'
 import { print } from './output'
+import { count } from '../text/count'
 
 /** A user's topologies (`*.yml` in --topologies DIR), for their diagrams. */
 const userTopologies = (dir: string | null): Topology[] =>
@@ -75,7 +76,7 @@ export const renderCommand: Command = {
       repositoryUrl: flagText(values['repository-url']) ?? undefined
     })
     print(
-      `rendered ${entries.length} entries of ${caseIds.length} case(s): ${files.length} files in ${outDir}`
+      `rendered ${count(entries.length, 'entry', 'entries')} of ${count(caseIds.length, 'case')}: ${count(files.length, 'file')} in ${outDir}`
     )
     print(`preview: open ${path.join(outDir, 'index.html')} (from disk or over HTTP)`)
     return 0

@@ -9,6 +9,7 @@ import { resultTable } from '../result/table'
 import type { Command, Flag } from './command'
 import { flagLocation, flagText, HISTORY_FLAGS } from './history-flags'
 import { print } from './output'
+import { count } from '../text/count'
 
 /**
  * Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its
@@ -108,7 +109,7 @@ export const runCommand: Command = {
         const recorded = await append(location)
         const total = recorded.total === null ? '' : ` (${recorded.total} in all)`
         print(
-          `\nhistory: ${recorded.added.length} entries added to ${describeLocation(location)}` +
+          `\nhistory: ${count(recorded.added.length, 'entry', 'entries')} added to ${describeLocation(location)}` +
             `${total}; report: README.md and index.html there`
         )
         const steps = stepsText(recorded.steps, inputs['alert-threshold'])

@@ -22,6 +22,8 @@ interface ReadmeSeries {
   shown: number
   /** Entries of the series; null when an append read only the case's newest (the count is unknown). */
   total: number | null
+  /** `entry` or `entries`, as the last count in "the newest {shown} of {total}" needs. */
+  noun: 'entry' | 'entries'
   truncated: boolean
 }
 
@@ -172,6 +174,7 @@ export function readmeContext(
               : markdownTable(s.shown, s.metrics, repositoryUrl, s.profile.kind, generic(s)),
           shown: s.shown.length,
           total: s.total,
+          noun: (s.total ?? s.shown.length) === 1 ? 'entry' : 'entries',
           truncated: s.truncated
         }))
       }

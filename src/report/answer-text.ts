@@ -2,6 +2,7 @@ import { inlineCode } from '../text/escape'
 import { fmtChange, fmtDelta, fmtInterval, fmtPlusMinus } from './format'
 import { explain, metricWords, type Moved } from './moved'
 import type { Verdict } from './verdict'
+import { count } from '../text/count'
 
 /**
  * The words of a verdict, shared by history mode and paired mode: the table cell, the headline,
@@ -30,8 +31,6 @@ export function verdictCell(m: Judged): string {
   return `${text} (${fmtPlusMinus(m.detectable)} detectable)`
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
-
 /** Past this many runs a job cannot go; the estimate is then only "more". */
 const MOST_RUNS = 1000
 
@@ -51,11 +50,11 @@ export function answerLegend(metrics: readonly string[], threshold: number): str
 
 /** The headline's answer over the cases' verdict metrics, worst first. */
 export function headlineAnswer(verdicts: readonly Verdict[], threshold: number): string {
-  const count = (v: Verdict) => verdicts.filter(x => x === v).length
+  const cases = (v: Verdict) => verdicts.filter(x => x === v).length
   const parts = [
-    count('regression') ? `🔴 regression in ${plural(count('regression'), 'case')}` : null,
-    count('inconclusive') ? `🟡 inconclusive in ${plural(count('inconclusive'), 'case')}` : null,
-    count('improvement') ? `🟢 improvement in ${plural(count('improvement'), 'case')}` : null
+    cases('regression') ? `🔴 regression in ${count(cases('regression'), 'case')}` : null,
+    cases('inconclusive') ? `🟡 inconclusive in ${count(cases('inconclusive'), 'case')}` : null,
+    cases('improvement') ? `🟢 improvement in ${count(cases('improvement'), 'case')}` : null
   ].filter(Boolean)
   if (parts.length) return parts.join(', ')
   return `⚪ no change larger than ${fmtPlusMinus(threshold)}`
@@ -98,7 +97,7 @@ export function answerLine(
     case 'no-change':
       return `${head}${interval}: no change larger than ${fmtPlusMinus(threshold)}.`
     case 'inconclusive': {
-      const units = unit.word === 'pair' ? plural(unit.n, 'pair') : `${unit.n} runs a side`
+      const units = unit.word === 'pair' ? count(unit.n, 'pair') : `${unit.n} runs a side`
       const reason = !gate.ci
         ? ': no test was possible, so only a change past the threshold could be called'
         : gate.ci[0] > 0 || gate.ci[1] < 0
@@ -112,7 +111,7 @@ export function answerLine(
               ? '.'
               : gate.needed > MOST_RUNS
                 ? `; more than ${MOST_RUNS} ${unit.word === 'pair' ? 'pairs' : 'runs a side'} would be needed to tell.`
-                : `; about ${plural(gate.needed, unit.word === 'pair' ? 'pair' : 'run')}${unit.word === 'pair' ? '' : ' a side'} would tell.`)
+                : `; about ${count(gate.needed, unit.word === 'pair' ? 'pair' : 'run')}${unit.word === 'pair' ? '' : ' a side'} would tell.`)
       const seen = why ? ` The hops did move: ${moves(why.hops)}.` : ''
       return `${head}${interval}${reason}.${could}${seen}`
     }
