@@ -7,6 +7,13 @@ import options from './esbuild-options.cjs'
 
 const [entry, ...args] = process.argv.slice(2)
 const outfile = path.join('build', `${path.basename(entry, '.ts')}.js`)
-await build({ ...options, entryPoints: [entry], outfile })
+// Run inside the project, a script finds node_modules: the browser driver (which loads its own
+// files at run time and cannot be bundled) stays a package there.
+await build({
+  ...options,
+  external: [...options.external, 'playwright-core'],
+  entryPoints: [entry],
+  outfile
+})
 const { status } = spawnSync(process.execPath, [outfile, ...args], { stdio: 'inherit' })
 process.exit(status ?? 1)

@@ -7,7 +7,8 @@
  *     --comment out-paired/report.md [--out docs/img]
  *
  * The report is rendered from the result's entries on top of the imported legacy history
- * (test fixtures), so trends have a past; nothing is fetched from outside localhost.
+ * (test fixtures), so trends have a past; nothing is fetched from outside localhost. The comment's
+ * emoji need a colour emoji font (Debian: fonts-noto-color-emoji).
  */
 import * as fs from 'node:fs'
 import * as http from 'node:http'
@@ -73,9 +74,10 @@ function serve(root: string): Promise<{ server: http.Server; base: string }> {
   )
 }
 
-async function shot(page: Page, name: string): Promise<void> {
+/** The page as a screen shows it (`whole`: all of it, scrolled). */
+async function shot(page: Page, name: string, whole: boolean): Promise<void> {
   const file = path.join(out, `${name}.png`)
-  await page.screenshot({ path: file, fullPage: true })
+  await page.screenshot({ path: file, fullPage: whole })
   console.log(`${file}: ${(fs.statSync(file).size / 1024).toFixed(0)} kB`)
 }
 
@@ -104,13 +106,14 @@ async function main(): Promise<void> {
     const page = await context.newPage()
     await page.setViewportSize({ width: 920, height: 600 })
     await page.goto(`${base}comment.html`)
-    await shot(page, 'comment')
+    await shot(page, 'comment', true)
 
     for (const width of [1400, 390]) {
-      await page.setViewportSize({ width, height: 900 })
-      await page.goto(`${base}#1/minimal@5/path`)
+      // The charts and the table's first rows: the table goes on for every entry.
+      await page.setViewportSize({ width, height: width > 1000 ? 1100 : 1600 })
+      await page.goto(`${base}#1/burst/roundtrip`)
       await page.waitForSelector('body[data-rendered]', { timeout: 60_000 })
-      await shot(page, `dashboard-${width}`)
+      await shot(page, `dashboard-${width}`, false)
     }
 
     const charts = fs.readdirSync(path.join(site, 'charts')).filter(f => f.endsWith('.svg'))
