@@ -37,7 +37,7 @@
   }
 
   // The README's charts are 720 px; here a chart takes its section's width, so a phone's 390 px
-  // shows all of it (axes and legend included) instead of clipping it.
+  // shows the chart and its axes instead of clipping them (a long legend row is still cut).
   function spec(template, params, values) {
     var s = fillTemplate(template, params)
     s.data = { values: values }
