@@ -13,6 +13,7 @@ import { bisect, commitRange, type BisectRun } from '../src/pipeline'
 import { nextStep, plannedProbes, renderBisectMarkdown, type ProbeResult } from '../src/report'
 import type { Verdict } from '../src/report/verdict'
 import { writeEntryFiles } from '../src/history/dir-store'
+import { shownSeries } from '../src/render'
 import { slowdownToBisect } from '../src/render/steps'
 import { benchEntry } from './fixtures/render/entries'
 import { buildCli } from './helpers/bundle'
@@ -235,12 +236,12 @@ describe('the slowdown a history shows (--change-point)', () => {
   it('is the newest headline slowdown, or the newest of one case or series, between its commits', () => {
     // Case 2's step is recorded later than case 1's.
     const history = [...stepped('1', 30), ...stepped('2', 20, 100)]
-    const newest = slowdownToBisect(history, 'newest')
+    const newest = slowdownToBisect(shownSeries(history, Infinity), 'newest')
     expect([newest.caseId, newest.metric]).toEqual(['2', 'roundtrip'])
     expect(newest.lastBefore.commit.sha).toBe(benchEntry(119, '2').commit.sha)
     expect(newest.firstAfter.commit.sha).toBe(benchEntry(120, '2').commit.sha)
     for (const which of ['1', '1/burst']) {
-      const one = slowdownToBisect(history, which)
+      const one = slowdownToBisect(shownSeries(history, Infinity), which)
       expect(one.caseId).toBe('1')
       expect([one.lastBefore.commit.sha, one.firstAfter.commit.sha]).toEqual([
         benchEntry(29).commit.sha,
@@ -254,14 +255,14 @@ describe('the slowdown a history shows (--change-point)', () => {
       ...e,
       best: { ...e.best, roundtrip: 0.21 - e.best.roundtrip }
     }))
-    expect(() => slowdownToBisect(faster, 'newest')).toThrow(
+    expect(() => slowdownToBisect(shownSeries(faster, Infinity), 'newest')).toThrow(
       'no slowdown of a headline in the history (40 entries): nothing to bisect'
     )
-    expect(() => slowdownToBisect(stepped('1', 30), '3/burst')).toThrow(
+    expect(() => slowdownToBisect(shownSeries(stepped('1', 30), Infinity), '3/burst')).toThrow(
       'no slowdown of a headline in series 3/burst'
     )
     const anonymous = stepped('1', 30).map(e => ({ ...e, commit: { ...e.commit, sha: null } }))
-    expect(() => slowdownToBisect(anonymous, '1')).toThrow(
+    expect(() => slowdownToBisect(shownSeries(anonymous, Infinity), '1')).toThrow(
       'the newest slowdown in series 1 lies between entries without a commit (bench/1/29, bench/1/30): give --good and --bad instead'
     )
   })

@@ -5,6 +5,7 @@ import { readHistory } from '../history'
 import { consoleLog } from '../log'
 import { bisect } from '../pipeline'
 import { renderBisectMarkdown } from '../report'
+import { shownSeries } from '../render'
 import { slowdownToBisect, stepRange, stepSize } from '../render/steps'
 import { terminalSafe } from '../text/terminal'
 import type { Command, Flag } from './command'
@@ -69,7 +70,10 @@ function bisectEnds(values: Record<string, string | boolean | undefined>): {
     if (good || bad) throw new InputError('give --change-point or --good/--bad, not both')
     const dir = flagText(values['history-dir'])
     if (!dir) throw new InputError('--change-point reads the history: give --history-dir DIR')
-    const step = slowdownToBisect(readHistory(existingHistoryDir(dir)), which)
+    const step = slowdownToBisect(
+      shownSeries(readHistory(existingHistoryDir(dir)), Infinity),
+      which
+    )
     const range = stepRange(step)
     consoleLog.info(
       `bisecting the slowdown of case ${step.caseId}'s ${step.metric} ${stepSize(step)} between ${range.from} and ${range.to}`

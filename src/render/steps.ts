@@ -2,7 +2,7 @@ import { seriesKey, type HistoryEntry } from '../history/schema'
 import { ofHeadline, searchSeries, seriesSteps, type TrendStep } from '../trend/series'
 import { profileLabel, type Profile } from '../client/profile'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
-import { commitRef, fmtTime, newestFirst } from './format'
+import { commitRef, fmtTime } from './format'
 
 /**
  * The steps a series' entries show (entries newest first, as render holds them): change points
@@ -10,29 +10,29 @@ import { commitRef, fmtTime, newestFirst } from './format'
  * newest first.
  */
 export function stepsOfSeries(entries: readonly HistoryEntry[]): TrendStep[] {
-  return searchSeries([...entries].reverse(), seriesSteps).sort(
-    (a, b) => Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval)
-  )
+  return searchSeries([...entries].reverse(), seriesSteps).sort(newerFirst)
 }
 
+/** Steps by when their first entry at the new level was recorded, newest first. */
+const newerFirst = (a: TrendStep, b: TrendStep): number =>
+  Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval)
+
 /**
- * The slowdown a bisect searches, from a history (any order): the newest step that made a series'
- * headline slower, among every series, or those of one case (`1`) or series (`1/minimal@5`).
- * Both of its entries must name the commit they measured; the error says what there is instead.
+ * The slowdown a bisect searches, from a history's series (`shownSeries`, each newest first): the
+ * newest step that made a series' headline slower, among every series, or those of one case (`1`)
+ * or series (`1/minimal@5`). Both of its entries must name the commit they measured; the error
+ * says what there is instead.
  */
-export function slowdownToBisect(entries: readonly HistoryEntry[], which: string): TrendStep {
-  const series = new Map<string, HistoryEntry[]>()
-  for (const e of entries) series.set(seriesKey(e), [...(series.get(seriesKey(e)) ?? []), e])
-  const chosen = [...series]
-    .filter(([key, es]) => which === 'newest' || key === which || es[0].caseId === which)
-    .flatMap(([, es]) => stepsOfSeries(newestFirst(es)))
+export function slowdownToBisect(series: readonly HistoryEntry[][], which: string): TrendStep {
+  const chosen = series
+    .filter(es => which === 'newest' || seriesKey(es[0]) === which || es[0].caseId === which)
+    .flatMap(stepsOfSeries)
     .filter(s => ofHeadline(s) && isRegression(s))
-    .sort((a, b) => Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval))
+    .sort(newerFirst)
   const where = which === 'newest' ? 'the history' : `series ${which}`
   if (!chosen.length) {
-    throw new Error(
-      `no slowdown of a headline in ${where} (${entries.length} entries): nothing to bisect`
-    )
+    const entries = series.reduce((n, es) => n + es.length, 0)
+    throw new Error(`no slowdown of a headline in ${where} (${entries} entries): nothing to bisect`)
   }
   const [step] = chosen
   const missing = [step.lastBefore, step.firstAfter].filter(e => !e.commit.sha)
