@@ -284,13 +284,13 @@ function hopRows(entries: readonly HistoryEntry[], scale = 1): { order: string[]
   const all = new Set<string>()
   for (const e of newest) for (const m of e.metrics) all.add(m)
   const hops = hopMetrics([...all])
-  const rest = newest.some(e => unaccountedTime(e.best, hops) !== null)
-  const order = rest ? [...hops, UNACCOUNTED] : hops
+  const rests = newest.map(e => unaccountedTime(e.best, hops))
+  const order = rests.some(r => r !== null) ? [...hops, UNACCOUNTED] : hops
   const rows = newest.flatMap((e, i) => {
     const at = entries.length - i
     const point = entryPoint(e, at)
     return order.flatMap((hop, position) => {
-      const v = hop === UNACCOUNTED ? unaccountedTime(e.best, hops) : e.best[hop]
+      const v = hop === UNACCOUNTED ? rests[i] : e.best[hop]
       if (v === undefined || v === null || !Number.isFinite(v)) return []
       return [{ point, version: versionLabel(e), order: at, hop, position, value: v * scale }]
     })
