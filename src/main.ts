@@ -1,4 +1,6 @@
+import { resolveCacheInput } from './action/cache'
 import { actionInputs } from './action/inputs'
+import { actionsLog } from './action/log'
 import { withPullRequestBase } from './action/pull-request-base'
 import { actionPorts } from './action/run-ports'
 import { parseInputs } from './config/inputs'
@@ -8,6 +10,9 @@ import { workflowContext } from './result/context'
 /** The action's main step: inputs and the workflow in; outputs, summary, verdict and history out. */
 export async function run(): Promise<void> {
   const ctx = workflowContext()
-  const inputs = await withPullRequestBase(parseInputs(actionInputs()), ctx)
+  const inputs = await withPullRequestBase(
+    parseInputs(resolveCacheInput(actionInputs(), actionsLog)),
+    ctx
+  )
   await runBenchmark(inputs, await actionPorts(inputs, ctx))
 }

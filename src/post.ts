@@ -1,15 +1,22 @@
 import * as core from '@actions/core'
+import { saveProvisioning } from './action/cache'
 import { actionsLog } from './action/log'
 import { STATE_ENGINE, STATE_RUN_ID } from './action/state'
 import { describeSweep, dockerAvailable, sweep } from './engine/docker'
 
 /**
- * The action's `post:` step: it runs even when the job is cancelled or the main step was killed,
- * and removes every container, network, Swarm service and config labelled with a run id the
- * Docker or Swarm engines saved. After a local-engine run, or a main step that stopped before
- * anything was created, it has nothing to do and says nothing about Docker.
+ * The action's `post:` step: it runs even when the job is cancelled or the main step was killed.
+ * It removes every container, network, Swarm service and config labelled with a run id the Docker
+ * or Swarm engines saved (after a local-engine run, or a main step that stopped before anything
+ * was created, it has nothing to remove and says nothing about Docker), then saves what the job
+ * provisioned to the Actions cache.
  */
 export async function post(): Promise<void> {
+  await cleanUp()
+  await saveProvisioning(actionsLog)
+}
+
+async function cleanUp(): Promise<void> {
   if (core.getState(STATE_ENGINE) === 'local') {
     actionsLog.info('the local engine stopped its own processes; nothing to clean up')
     return

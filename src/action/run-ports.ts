@@ -14,6 +14,7 @@ import { jobSummary } from '../render'
 import type { WorkflowContext } from '../result/context'
 import { fetchBranchIntoWorkspace } from './local-branch'
 import { announceSteps } from './alert'
+import { restoreProvisioning } from './cache'
 import { actionsLog } from './log'
 import { mergeBase } from './merge-base'
 import { publishPullRequestReport } from './publish'
@@ -83,6 +84,8 @@ export async function actionPorts(inputs: Inputs, ctx: WorkflowContext): Promise
     },
     keepRunId,
     async chooseEngine(suiteId) {
+      // After pre-flight, before the engine looks for GNES: bad input costs no download.
+      await restoreProvisioning(inputs, actionsLog)
       const engine = await selectEngine(engineSettings(inputs, keepRunId), suiteId, actionsLog)
       // The post: step cleans up after Docker only, by the run ids keepRunId saved.
       core.saveState(STATE_ENGINE, engine.kind)

@@ -12,10 +12,17 @@ import { print } from './output'
 import { count } from '../text/count'
 
 /**
- * Inputs that only mean something on Actions (pull-request comparison, pushing): `compare` has its
- * own. `alert-threshold` stays: a paired run (`--baseline paired`) judges its two sides here.
+ * Inputs that only mean something on Actions (pull-request comparison, pushing, the Actions
+ * cache): `compare` has its own. `alert-threshold` stays: a paired run (`--baseline paired`)
+ * judges its two sides here.
  */
-const ACTION_ONLY = new Set(['auto-push', 'fail-on-regression', 'on-inconclusive', 'comment-on-pr'])
+const ACTION_ONLY = new Set([
+  'auto-push',
+  'fail-on-regression',
+  'on-inconclusive',
+  'comment-on-pr',
+  'cache'
+])
 
 /**
  * Every other input is a flag of the same name, described and defaulted as in action.yml; the

@@ -243,6 +243,9 @@ export const InputsSchema = z.object({
   'docker-context': optionalText,
   'base-image': z.string().trim().min(1, 'base-image must not be empty'),
   wheelhouse: optionalText,
+  cache: z.enum(['auto', 'true', 'false'], {
+    errorMap: () => ({ message: 'cache must be one of auto, true, false' })
+  }),
   cpus: optionalText,
   memory: optionalText,
   record: z.enum(['auto', 'true', 'false'], {
@@ -334,6 +337,7 @@ export const DEFAULTS: RawInputs = {
   'docker-context': '',
   'base-image': 'python:3.11-slim',
   wheelhouse: '',
+  cache: 'auto',
   cpus: '',
   memory: '',
   record: 'auto',

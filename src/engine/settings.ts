@@ -15,6 +15,12 @@ export interface DaemonSettings {
   baseImage: string
   /** Wheels for an offline build; default: scripts/docker-wheelhouse.sh's cache, if present. */
   wheelhouse?: string | null
+  /**
+   * A directory of image archives: a PyPI build missing from the daemon is loaded from it, and the
+   * image in use saved into it once, for the action's cache to carry to the next job. Null:
+   * neither.
+   */
+  imageArchives?: string | null
   /** Per-service limits, as docker run's --cpus and --memory spell them. */
   cpus?: string | null
   memory?: string | null

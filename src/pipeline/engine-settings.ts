@@ -1,7 +1,12 @@
 import type { Inputs } from '../config/inputs'
+import { imageArchiveDir } from '../engine/cache-dir'
 import type { EngineSettings } from '../engine/settings'
 
-/** The few inputs an engine takes; `keepRunId` as EngineSettings says. */
+/**
+ * The few inputs an engine takes; `keepRunId` as EngineSettings says. Image archives are kept for
+ * the action's cache only: the action resolves `cache: auto` by the runner's cache service, and
+ * elsewhere auto means no.
+ */
 export const engineSettings = (
   inputs: Inputs,
   keepRunId?: (runId: string) => void
@@ -14,6 +19,7 @@ export const engineSettings = (
   dockerContext: inputs['docker-context'],
   baseImage: inputs['base-image'],
   wheelhouse: inputs.wheelhouse,
+  imageArchives: inputs.cache === 'true' ? imageArchiveDir() : null,
   cpus: inputs.cpus,
   memory: inputs.memory,
   ...(keepRunId ? { keepRunId } : {})

@@ -37,7 +37,8 @@ function imageSource(o: DockerEngineOptions): ImageSource {
     kind: 'pypi',
     version: o.gnesVersion,
     baseImage: o.baseImage,
-    wheelhouse: o.wheelhouse ?? null
+    wheelhouse: o.wheelhouse ?? null,
+    archives: o.imageArchives ?? null
   }
 }
 

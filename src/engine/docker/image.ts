@@ -3,6 +3,7 @@ import { unsupportedVersion } from '../../config/gnes-version'
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { pipeline } from 'node:stream/promises'
 import { DEFAULTS, InputError } from '../../config/inputs'
 import { assetPath } from '../../paths'
 import type { GnesMeta } from '../gnes-meta'
@@ -19,7 +20,14 @@ const LOCAL_BASE_IMAGE = 'gnes-latency-bench/base:bookworm'
 export type ImageSource =
   | { kind: 'ref'; ref: string }
   | { kind: 'dockerfile'; dockerfile: string; context: string }
-  | { kind: 'pypi'; version: string; baseImage: string; wheelhouse: string | null }
+  | {
+      kind: 'pypi'
+      version: string
+      baseImage: string
+      wheelhouse: string | null
+      /** Where a missing build is loaded from and a new one saved to (DaemonSettings). */
+      archives: string | null
+    }
 
 const bad = (input: string, value: string, why: string): InputError =>
   new InputError(`Invalid input:\n  input '${input}' = '${value}': ${why}`)
@@ -185,15 +193,27 @@ async function buildPypi(
     )
   }
   const requested = pypiImageTag(src.version, src.baseImage)
+  const archive = src.archives && path.join(src.archives, archiveName(requested))
+  // The archive is saved once per image, whichever way the daemon came to have it.
+  const keep = async (ref: string): Promise<string> => {
+    if (archive && !fs.existsSync(archive)) await saveArchive(docker, ref, requested, archive, log)
+    return ref
+  }
+  // A daemon without the image loads the archive an earlier job left, if the cache brought one.
+  const loaded =
+    !!archive &&
+    !(await imageExists(docker, requested)) &&
+    (await loadArchive(docker, archive, log))
   if (await imageExists(docker, requested)) {
-    log(`using ${requested} (GNES ${src.version} on ${src.baseImage}, built before)`)
-    return requested
+    const how = loaded ? 'loaded from its archive' : 'built before'
+    log(`using ${requested} (GNES ${src.version} on ${src.baseImage}, ${how})`)
+    return keep(requested)
   }
   const base = await resolveBase(docker, src.baseImage, log)
   const tag = pypiImageTag(src.version, base)
   if (await imageExists(docker, tag)) {
     log(`using ${tag} (GNES ${src.version} on ${base}, built before)`)
-    return tag
+    return keep(tag)
   }
   log(
     wheels.length
@@ -224,7 +244,66 @@ async function buildPypi(
     src.version,
     log
   )
-  return tag
+  return keep(tag)
+}
+
+/** An archive's file name: the image reference with what a file name cannot hold replaced. */
+const archiveName = (ref: string): string => `${ref.replace(/[^A-Za-z0-9._-]/g, '_')}.tar`
+
+/**
+ * Loads an image archive when there is one. A damaged archive costs a build, never the run: it
+ * is reported and removed, and the image is built as if there were none.
+ */
+async function loadArchive(
+  docker: Docker,
+  file: string,
+  log: (line: string) => void
+): Promise<boolean> {
+  if (!fs.existsSync(file)) return false
+  const started = Date.now()
+  try {
+    await follow(docker, await docker.loadImage(fs.createReadStream(file)), () => undefined, [])
+  } catch (err) {
+    log(`cannot load ${file} (${(err as Error).message}); building the image instead`)
+    fs.rmSync(file, { force: true })
+    return false
+  }
+  log(`loaded ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  return true
+}
+
+/**
+ * Saves the image as an archive, under the reference the next run asks for first (`requested`,
+ * which differs from `ref` where the default base could not be pulled), so the next job on a
+ * fresh runner loads it instead of building. Written beside and renamed: an archive is whole or
+ * absent. A failure costs the next job a build, never this run.
+ */
+async function saveArchive(
+  docker: Docker,
+  ref: string,
+  requested: string,
+  file: string,
+  log: (line: string) => void
+): Promise<void> {
+  const started = Date.now()
+  const partial = `${file}.partial`
+  try {
+    if (requested !== ref) {
+      const at = requested.lastIndexOf(':')
+      await docker.getImage(ref).tag({ repo: requested.slice(0, at), tag: requested.slice(at + 1) })
+    }
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    await pipeline(await docker.getImage(requested).get(), fs.createWriteStream(partial))
+    fs.renameSync(partial, file)
+  } catch (err) {
+    fs.rmSync(partial, { force: true })
+    log(`cannot save ${requested} to ${file}: ${(err as Error).message}`)
+    return
+  }
+  const mb = fs.statSync(file).size / 1e6
+  log(
+    `saved ${requested} to ${file} (${mb.toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) for the cache`
+  )
 }
 
 async function buildDockerfile(

@@ -4,20 +4,14 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { checkSupportedVersion } from '../../config/gnes-version'
+import { cacheRoot } from '../cache-dir'
 import { LogTail } from '../log-tail'
 import { ServiceProcess } from './process'
 import { copySourceTree, type GnesSource } from './source-tree'
 
 /** Pins that make GNES 0.0.4x build and import on today's Python (see docs/gnes-versions.md). */
-const BUILD_PINS = ['cython<3', 'numpy<2', 'setuptools<81', 'wheel']
-const RUNTIME_PINS = ['protobuf==3.20.3']
-
-function cacheRoot(): string {
-  return (
-    process.env.GNES_BENCH_CACHE ??
-    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'gnes-latency-bench')
-  )
-}
+export const BUILD_PINS = ['cython<3', 'numpy<2', 'setuptools<81', 'wheel']
+export const RUNTIME_PINS = ['protobuf==3.20.3']
 
 /**
  * The interpreter binary itself: `python3` on PATH may be a launcher script (pyenv) that forks, and

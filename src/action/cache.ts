@@ -1,0 +1,130 @@
+import * as cache from '@actions/cache'
+import * as core from '@actions/core'
+import { execFileSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { Inputs, RawInputs } from '../config/inputs'
+import type { Log } from '../log'
+import {
+  provisioningCache,
+  type ProvisioningCache,
+  type Runner
+} from '../engine/provisioning-cache'
+import { STATE_CACHE } from './state'
+
+/**
+ * `cache: auto` on a runner: on where the runner offers a cache service, off elsewhere; `true`
+ * without one is said and turned off, so no job saves archives nobody can keep.
+ */
+export function resolveCacheInput(raw: Partial<RawInputs>, log: Log): Partial<RawInputs> {
+  const wanted = (raw.cache ?? 'auto').trim().toLowerCase()
+  if (wanted !== 'auto' && wanted !== 'true') return raw
+  const available = cache.isFeatureAvailable()
+  if (wanted === 'true' && !available) {
+    log.warn('cache: true, but this runner offers no cache service: GNES is provisioned afresh')
+  }
+  return { ...raw, cache: available ? 'true' : 'false' }
+}
+
+function runner(): Runner {
+  let python = 'none'
+  try {
+    python = execFileSync(
+      process.env.GNES_BENCH_PYTHON ?? 'python3',
+      ['-c', 'import sys; print(sys.executable, sys.version)'],
+      { encoding: 'utf8' }
+    ).trim()
+  } catch {
+    // No Python: the Docker engine needs none, and a local run says so when it provisions.
+  }
+  return { platform: process.platform, arch: process.arch, python }
+}
+
+interface Saved extends ProvisioningCache {
+  /** The key was restored as it is: nothing new to save. */
+  hit: boolean
+}
+
+/**
+ * Restores what earlier jobs provisioned, before the engine looks for it. A run that builds
+ * nothing (gnes-source, image, dockerfile: the user's own builds) caches nothing. A cache that
+ * cannot be reached costs a build, never the run.
+ */
+export async function restoreProvisioning(inputs: Inputs, log: Log): Promise<void> {
+  if (inputs.cache !== 'true' || inputs['gnes-source'] || inputs.image || inputs.dockerfile) return
+  const c = provisioningCache(
+    {
+      gnesVersions: [
+        inputs['gnes-version'],
+        inputs['baseline-gnes-version'] ?? inputs['gnes-version']
+      ],
+      baseImage: inputs['base-image'],
+      engine: inputs.engine
+    },
+    runner()
+  )
+  const started = Date.now()
+  let hit = false
+  try {
+    const restored = await cache.restoreCache(c.paths, c.key)
+    hit = restored === c.key
+    log.info(
+      hit
+        ? `cache: restored GNES as provisioned before (${c.key}, ${((Date.now() - started) / 1000).toFixed(1)} s)`
+        : `cache: nothing under ${c.key} yet; GNES is provisioned here and saved by the post step`
+    )
+  } catch (err) {
+    log.warn(`cache: cannot restore ${c.key} (${(err as Error).message}); provisioning afresh`)
+  }
+  core.saveState(STATE_CACHE, JSON.stringify({ ...c, hit } satisfies Saved))
+}
+
+/** Why the provisioned paths cannot be cached as they are, or null: only whole builds are kept. */
+function unfinished(paths: readonly string[]): string | null {
+  for (const p of paths) {
+    if (!fs.existsSync(p)) continue
+    if (path.basename(p).startsWith('gnes-') && !fs.existsSync(path.join(p, '.complete'))) {
+      return `${p} was not finished`
+    }
+  }
+  return null
+}
+
+/**
+ * The `post:` step's half: saves what this job provisioned under the key the main step missed.
+ * A half-written image archive is dropped first, and an unfinished venv keeps the job from saving.
+ */
+export async function saveProvisioning(log: Log): Promise<void> {
+  const state = core.getState(STATE_CACHE)
+  if (!state) return
+  const saved = JSON.parse(state) as Saved
+  if (saved.hit) return
+  const archives = saved.paths.find(p => !path.basename(p).startsWith('gnes-'))
+  if (archives && fs.existsSync(archives)) {
+    for (const f of fs.readdirSync(archives)) {
+      if (f.endsWith('.partial')) fs.rmSync(path.join(archives, f), { force: true })
+    }
+  }
+  const present = saved.paths.filter(
+    p => fs.existsSync(p) && (fs.statSync(p).isFile() || fs.readdirSync(p).length > 0)
+  )
+  if (!present.length) {
+    log.info('cache: this job provisioned nothing to keep')
+    return
+  }
+  const why = unfinished(present)
+  if (why) {
+    log.warn(`cache: not saved: ${why}`)
+    return
+  }
+  const started = Date.now()
+  try {
+    // -1: the library said why (another job of the key saving first, a service error).
+    if ((await cache.saveCache(saved.paths, saved.key)) === -1) return
+    log.info(
+      `cache: saved ${present.join(', ')} as ${saved.key} (${((Date.now() - started) / 1000).toFixed(1)} s)`
+    )
+  } catch (err) {
+    log.warn(`cache: not saved (${(err as Error).message})`)
+  }
+}
