@@ -19,7 +19,13 @@ import type { HistoryEntry } from '../src/history/schema'
 import { newestFirst } from '../src/render/format'
 import { sweepTable } from '../src/render/table'
 import { RESULT_SCHEMA, type Result } from '../src/result/schema'
-import { benchEntry, benchHistory, pacedEntry, sweepEntry } from './fixtures/render/entries'
+import {
+  benchEntry,
+  benchHistory,
+  pacedEntry,
+  sweepEntry,
+  withTail
+} from './fixtures/render/entries'
 import { axisTitles, marks, parseXml, walk } from './fixtures/render/svg'
 
 const LEGACY = path.join(__dirname, 'fixtures/legacy')
@@ -125,7 +131,8 @@ describe('charts of paced and sweep series', () => {
   })
 
   test('minimal load: latency in ms per entry, hops from the client to the last router', async () => {
-    const entries = newestFirst([pacedEntry(1), pacedEntry(2), pacedEntry(3)])
+    // The newest kept its runs' summaries: its spread is drawn up to its p90.
+    const entries = newestFirst([pacedEntry(1), pacedEntry(2), withTail(pacedEntry(3), 1.2, 1.4)])
     const charts = seriesCharts(
       { caseId: '2', caseName: 'blocking', profile: entries[0].profile, entries },
       templates
@@ -136,6 +143,13 @@ describe('charts of paced and sweep series', () => {
     ])
     const latency = parseXml(await renderSvg(charts[0].spec))
     expect(marks(latency, 'symbol')).toHaveLength(3)
+    expect(marks(latency, 'rule')).toHaveLength(1)
+    const rows = (
+      charts[0].spec as unknown as { data: { values: { p90?: number; p99?: number }[] } }
+    ).data.values
+    expect(rows.filter(r => r.p90 !== undefined)).toEqual([
+      expect.objectContaining({ p90: 1200, p99: 1400 })
+    ])
     expect(axisTitles(latency)).toContain('latency (ms)')
     const order = (charts[1].spec as unknown as { encoding: { color: { sort: string[] } } })
       .encoding.color.sort

@@ -11,7 +11,7 @@ import { renderHook } from '../src/pipeline'
 import { renderReport } from '../src/render'
 import { resolveTopology } from '../src/topology/load'
 import { git, initBare, lsTree } from './fixtures/history/git'
-import { benchEntry, pacedEntry, sweepEntry } from './fixtures/render/entries'
+import { benchEntry, pacedEntry, sweepEntry, withTail } from './fixtures/render/entries'
 
 /** The dashboard in the browser CI installs (Debian's chromium), served from localhost. */
 const CHROMIUM = '/usr/bin/chromium'
@@ -74,7 +74,8 @@ beforeAll(async () => {
   const entries = [
     ...importLegacy(path.join(__dirname, 'fixtures/legacy')),
     ...bench,
-    ...[1, 2].map(i => pacedEntry(i, '1')),
+    pacedEntry(1, '1'),
+    withTail(pacedEntry(2, '1'), 1.2, 1.4),
     ...[1, 2, 3, 4].map(i => sweepEntry(i, '1')),
     // A generic case from a real run: a chain of 5 HTTP relays.
     ...entriesFromResult(
@@ -184,6 +185,14 @@ test('a minimal-load series is drawn in milliseconds, its hops from the client o
   )
   const head = await page.locator('#table thead th').allTextContents()
   expect(head).toContain('latency (ms)')
+  expect(head.slice(-2)).toEqual(['latency p90 (ms)', 'latency p99 (ms)'])
+  // The tail of the newest entry's published run; the older one kept no run summaries.
+  const rows = page.locator('#table tbody tr')
+  expect((await rows.nth(0).locator('td').allTextContents()).slice(-2)).toEqual([
+    '1200.0',
+    '1400.0'
+  ])
+  expect((await rows.nth(1).locator('td').allTextContents()).slice(-2)).toEqual(['–', '–'])
   // Data rates belong to bursts only.
   expect(head.filter(h => h.includes('MB'))).toEqual([])
 })
@@ -261,7 +270,7 @@ test('each metric is described in words beside its key', async () => {
   await show('1', 'roundtrip')
 })
 
-test('charts take the width of the screen: all of each on a phone (390 px), wider on a desktop (1400 px)', async () => {
+test('charts take the width of the screen: all of each, titles and legends too, on a phone (390 px), wider on a desktop (1400 px)', async () => {
   const widths: Record<number, number[]> = {}
   for (const width of [390, 1400]) {
     await page.setViewportSize({ width, height: 900 })
@@ -275,6 +284,15 @@ test('charts take the width of the screen: all of each on a phone (390 px), wide
       expect(box.x + box.width).toBeLessThanOrEqual(width)
       widths[width].push(box.width)
     }
+    // Titles and legends inside the screen too: a legend wraps, a long label ends in an ellipsis.
+    const beyond = await page.evaluate(
+      w =>
+        Array.from(document.querySelectorAll('#trend svg text, #hops svg text'))
+          .filter(t => t.getBoundingClientRect().width > 0 && t.getBoundingClientRect().right > w)
+          .map(t => t.textContent),
+      width
+    )
+    expect(beyond).toEqual([])
     // Nothing wider than the screen but the table, which scrolls in its own box.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       width

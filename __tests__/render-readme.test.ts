@@ -188,6 +188,38 @@ describe('rows and commit links', () => {
     )
   })
 
+  test('a paced table adds the headline’s p90 and p99 of the run its median was published from', () => {
+    const e = pacedEntry(3)
+    const run = (median: number, p90: number, p99: number, warmup = false) => ({
+      warmup,
+      summaries: {
+        latency: { n: 20, mean: median, median, p90, p99, min: median, max: p99, std: 0.001 }
+      }
+    })
+    const best = e.best.latency
+    const table = markdownTable(
+      [
+        {
+          ...e,
+          runs: [run(best, 9, 9, true), run(best + 0.1, 1.5, 1.9), run(best, 1.2, 1.4)]
+        }
+      ],
+      ['latency', 'path'],
+      undefined,
+      'minimal'
+    ).split('\n')
+    expect(table[0]).toMatch(
+      /\| `latency` \(ms\) \| `path` \(ms\) \| `latency` p90 \(ms\) \| p99 \(ms\) \|$/
+    )
+    expect(table[2]).toMatch(/\| 1200\.0 \| 1400\.0 \|$/)
+    // An entry that kept no run summaries (imported, legacy) shows none.
+    expect(markdownTable([e], ['latency'], undefined, 'minimal').split('\n')[2]).toMatch(
+      /\| – \| – \|$/
+    )
+    // Burst tables are unchanged.
+    expect(markdownTable([benchEntry(4)], ['roundtrip']).split('\n')[0]).not.toContain('p90')
+  })
+
   test('timings in ms, two decimals below 10 ms (a sub-ms hop is not 0.000); the data rate one decimal, the legacy figure none', () => {
     const row = markdownTable([benchEntry(4)], ['roundtrip', 'r1:proc']).split('\n')[2]
     expect(row).toMatch(/\| 140\.0 \| 5\.00 \| 94\.0 \| 3571 \|$/)

@@ -7,6 +7,7 @@ import { assetPath } from '../paths'
 import { buildTime, commitRef, entryPoint, gnesRelease, versionLabel } from './format'
 import { hopColors, hopMetrics, unaccountedTime, UNACCOUNTED } from './metrics'
 import type { StepMark } from './steps'
+import { headlineTail } from './tail'
 import { profileKey, profileLabel, type Profile } from '../client/profile'
 
 /** A Vega-Lite spec template: JSON whose strings may hold `{{name}}` placeholders. */
@@ -73,24 +74,32 @@ interface PointRow {
   evaluated: string
   commit: string
   message: string
+  /** A paced entry's p90 and p99 (ms) in the run its median came from: the spread drawn. */
+  p90?: number
+  p99?: number
   /** On the first entry after a change point: what the step's rule says, and its colour. */
   step?: string
   stepLabel?: string
   stepColor?: string
 }
 
+const tailFields = (t: ReturnType<typeof headlineTail>) =>
+  t ? { p90: t.p90 * 1000, p99: t.p99 * 1000 } : {}
+
 const stepFields = (m: StepMark | undefined) =>
   m ? { step: m.text, stepLabel: m.label, stepColor: m.color } : {}
 
 /**
  * Entries newest first in, one row per entry that has the value, oldest build ordered first;
- * `steps` puts the series' change points on the entries that begin them.
+ * `steps` puts the series' change points on the entries that begin them, `tail` a headline's
+ * spread.
  */
 function pointRows(
   entries: readonly HistoryEntry[],
   series: string,
   value: (e: HistoryEntry) => number | null | undefined,
-  steps: ReadonlyMap<string, StepMark> = new Map()
+  steps: ReadonlyMap<string, StepMark> = new Map(),
+  tail?: (e: HistoryEntry) => ReturnType<typeof headlineTail>
 ): PointRow[] {
   const rows: PointRow[] = []
   entries.forEach((e, i) => {
@@ -107,6 +116,7 @@ function pointRows(
       evaluated: e.timestampEval,
       commit: commitRef(e)?.sha.slice(0, 7) ?? '',
       message: (e.commit.message ?? '').split('\n')[0],
+      ...tailFields(tail?.(e) ?? null),
       ...stepFields(steps.get(e.id))
     })
   })
@@ -236,9 +246,15 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
   const label = profile.kind === 'minimal' ? SERIES.latency : SERIES.paced
   trend(
     'latency',
-    pointRows(entries, label, e => ms(e.best.latency), stepMarks),
+    pointRows(
+      entries,
+      label,
+      e => ms(e.best.latency),
+      stepMarks,
+      e => (e.headline === 'latency' ? headlineTail(e) : null)
+    ),
     {
-      subtitle: `${profileLabel(profile)}: latency per entry`,
+      subtitle: `${profileLabel(profile)}: latency per entry (the line above a point reaches its p90)`,
       yTitle: 'latency (ms)',
       format: '.1f'
     }

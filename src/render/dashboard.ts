@@ -5,6 +5,7 @@ import { seriesKey, type HistoryEntry } from '../history/schema'
 import { safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtTime, versionLabel } from './format'
 import { HOP_ENTRIES, SERIES, SWEEP_CURVES } from './charts'
+import { headlineTail } from './tail'
 import { describeMetric, hopColors, hopMetrics, RATE_DOCS, UNACCOUNTED } from './metrics'
 
 const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@2'
@@ -23,6 +24,8 @@ interface DashboardEntry {
   url: string | null
   message: string
   best: Record<string, number>
+  /** A paced entry's headline p90 and p99 (headlineTail); null for other profiles. */
+  tail: { p90: number; p99: number } | null
   dataRateMBps: number | null
   legacyMBps: number | null
   /** A sweep's steps (percentiles only) and maximum throughput; null for other profiles. */
@@ -39,6 +42,11 @@ interface DashboardEntry {
   } | null
 }
 
+function tailOf(e: HistoryEntry): DashboardEntry['tail'] {
+  const t = headlineTail(e)
+  return t && { p90: roundMicros(t.p90), p99: roundMicros(t.p99) }
+}
+
 function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry {
   const ref = commitRef(e, repositoryUrl)
   return {
@@ -53,6 +61,7 @@ function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry
     url: safeUrl(ref?.url ?? null),
     message: (e.commit.message ?? '').split('\n')[0],
     best: Object.fromEntries(Object.entries(e.best).map(([m, v]) => [m, roundMicros(v)])),
+    tail: tailOf(e),
     dataRateMBps: e.dataRateMBps === null ? null : roundMicros(e.dataRateMBps),
     legacyMBps: e.legacyMBps === null ? null : roundMicros(e.legacyMBps),
     sweep: e.sweep && {

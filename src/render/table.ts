@@ -3,12 +3,15 @@ import type { HistoryEntry } from '../history/schema'
 import { throughputIsLowerBound } from '../metrics/sweep'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtMs, fmtRate, fmtTime, versionLabel } from './format'
+import { headlineTail } from './tail'
 
 interface TableRow {
   built: string
   version: string
   commit: string
   values: string[]
+  /** The headline's p90 and p99 in the run its published median came from. */
+  tail: [string, string]
   dataRate: string
   legacy: string
 }
@@ -32,11 +35,15 @@ function tableRows(
       ),
       commit: ref ? markdownLink(sha, url) : sha,
       values: metrics.map(m => fmtMs(e.best[m])),
+      tail: tailCells(headlineTail(e)),
       dataRate: fmtRate(e.dataRateMBps),
       legacy: e.legacyMBps === null ? '–' : String(Math.round(e.legacyMBps))
     }
   })
 }
+
+const tailCells = (t: ReturnType<typeof headlineTail>): [string, string] =>
+  t ? [fmtMs(t.p90), fmtMs(t.p99)] : ['–', '–']
 
 const markdownRows = (head: string[], rows: string[][]): string =>
   [head, head.map((_, i) => (i < 3 ? ':--' : '--:')), ...rows]
@@ -45,7 +52,8 @@ const markdownRows = (head: string[], rows: string[][]): string =>
 
 /**
  * A GitHub-flavoured Markdown table, timings in milliseconds. A GNES burst series adds the real and
- * the legacy rate columns.
+ * the legacy rate columns; a paced one (minimal, paced) the headline's p90 and p99, the tail a
+ * median hides.
  */
 export function markdownTable(
   entries: readonly HistoryEntry[],
@@ -55,11 +63,14 @@ export function markdownTable(
   generic = false
 ): string {
   const rates = kind === 'burst' && !generic
+  const paced = kind === 'minimal' || kind === 'paced'
+  const headline = entries[0]?.headline
   const head = [
     'Build',
     'Version',
     'Commit',
     ...metrics.map(m => `${inlineCode(m)} (ms)`),
+    ...(paced && headline ? [`${inlineCode(headline)} p90 (ms)`, 'p99 (ms)'] : []),
     ...(rates ? ['Data rate (MB/s)', 'Legacy "MB/s" (docs ÷ roundtrip)'] : [])
   ]
   const rows = tableRows(entries, metrics, repositoryUrl).map(r => [
@@ -67,6 +78,7 @@ export function markdownTable(
     r.version,
     r.commit,
     ...r.values,
+    ...(paced && headline ? r.tail : []),
     ...(rates ? [r.dataRate, r.legacy] : [])
   ])
   return markdownRows(head, rows)

@@ -36,13 +36,32 @@
     return node
   }
 
+  // On a narrow screen a legend's row would run past the right edge: it wraps into columns, and
+  // labels and titles longer than the screen end in an ellipsis.
+  function fitLegends(node, room) {
+    if (!node || typeof node !== 'object') return
+    Object.keys(node).forEach(function (k) {
+      var v = node[k]
+      if (k === 'legend' && v && typeof v === 'object' && !Array.isArray(v)) {
+        v.columns = Math.max(1, Math.floor(room / 170))
+        v.labelLimit = Math.min(v.labelLimit || 160, room - 40)
+      }
+      fitLegends(v, room)
+    })
+  }
+
   // The README's charts are 720 px; here a chart takes its section's width, so a phone's 390 px
-  // shows the chart and its axes instead of clipping them (a long legend row is still cut).
+  // shows the chart, its axes and its legends.
   function spec(template, params, values) {
     var s = fillTemplate(template, params)
     s.data = { values: values }
     s.width = 'container'
     s.autosize = { type: 'fit-x', contains: 'padding' }
+    var room = document.documentElement.clientWidth - 40
+    if (room < 700) {
+      fitLegends(s, room)
+      if (s.title && typeof s.title === 'object') s.title.limit = room - 10
+    }
     return s
   }
 
@@ -109,6 +128,8 @@
       var v = valueOf(e, metric)
       if (typeof v !== 'number' || !isFinite(v)) return
       var step = marks[e.id]
+      // A paced headline's spread, as the README's chart draws it (PointRow's p90 and p99).
+      var tail = metric === c.headline && e.tail ? e.tail : null
       rows.push({
         point: entryPoint(e, entries.length - i),
         release: release(c, e, metricLabel(metric)),
@@ -120,6 +141,8 @@
         evaluated: e.evaluated,
         commit: e.commit,
         message: e.message,
+        p90: tail ? tail.p90 * 1000 : undefined,
+        p99: tail ? tail.p99 * 1000 : undefined,
         step: step ? step.text : undefined,
         stepLabel: step ? step.label : undefined,
         stepColor: step ? step.color : undefined
@@ -238,6 +261,18 @@
         }
       }
     })
+    // A paced series' tail: the headline's p90 and p99 in the run its median came from.
+    if (c.kind === 'minimal' || c.kind === 'paced') {
+      ;['p90', 'p99'].forEach(function (p) {
+        cols.push({
+          title: c.headline + ' ' + p + ' (ms)',
+          format: fmtMs,
+          value: function (e) {
+            return e.tail ? e.tail[p] * 1000 : null
+          }
+        })
+      })
+    }
     if (!hasRates(c)) return cols
     return cols.concat([
       {
@@ -501,7 +536,14 @@
         xTitle: c.xTitle,
         colorField: c.gnes ? 'release' : 'series',
         colorTitle: c.gnes ? 'GNES release' : null,
-        subtitle: metricLabel(metric) + ' per entry',
+        subtitle:
+          metricLabel(metric) +
+          ' per entry' +
+          (points.some(function (p) {
+            return p.p90 !== undefined
+          })
+            ? ' (the line above a point reaches its p90)'
+            : ''),
         yTitle: axisTitle(metric),
         format: metric === 'maxThroughput' ? '.2f' : '.1f',
         // As in the static charts: zero only when every value is the same.
