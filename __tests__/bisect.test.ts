@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { parse } from 'yaml'
 import { parseInputs } from '../src/config/inputs'
 import { bisect, commitRange, type BisectRun } from '../src/pipeline'
 import { nextStep, plannedProbes, renderBisectMarkdown, type ProbeResult } from '../src/report'
@@ -221,18 +222,18 @@ describe('the range', () => {
   })
 })
 
-describe('the slowdown a history shows (--change-point)', () => {
-  /** Case `id`'s burst series: 40 pushes, 10 % slower from push `at` on (small noise). */
-  const stepped = (id: string, at: number, hour0 = 0) =>
-    Array.from({ length: 40 }, (_, i) =>
-      benchEntry(hour0 + i, id, {
-        best: {
-          ...benchEntry(i).best,
-          roundtrip: (i >= at ? 0.11 : 0.1) * (1 + ((i * 7) % 5) / 500)
-        }
-      })
-    )
+/** Case `id`'s burst series: 40 pushes, 10 % slower from push `at` on (small noise). */
+const stepped = (id: string, at: number, hour0 = 0) =>
+  Array.from({ length: 40 }, (_, i) =>
+    benchEntry(hour0 + i, id, {
+      best: {
+        ...benchEntry(i).best,
+        roundtrip: (i >= at ? 0.11 : 0.1) * (1 + ((i * 7) % 5) / 500)
+      }
+    })
+  )
 
+describe('the slowdown a history shows (--change-point)', () => {
   it('is the newest headline slowdown, or the newest of one case or series, between its commits', () => {
     // Case 2's step is recorded later than case 1's.
     const history = [...stepped('1', 30), ...stepped('2', 20, 100)]
@@ -288,6 +289,56 @@ describe('the slowdown a history shows (--change-point)', () => {
     expect(both.stderr).toBe('error: give --change-point or --good/--bad, not both\n')
     const nowhere = run('--change-point', 'newest')
     expect(nowhere.stderr).toBe('error: --change-point reads the history: give --history-dir DIR\n')
+  })
+})
+
+describe('workflows/bisect.yml', () => {
+  /** The bisect step as a runner runs it: its env from the dispatch inputs, bash -eo pipefail. */
+  function runStep(workspace: string, inputs: { good: string; bad: string; case: string }) {
+    const wf = parse(fs.readFileSync(path.join(__dirname, '..', 'workflows', 'bisect.yml'), 'utf8'))
+    const steps = (Object.values(wf.jobs)[0] as { steps: { run?: string }[] }).steps
+    const script = path.join(workspace, '..', 'step.sh')
+    fs.writeFileSync(script, steps.find(s => s.run?.includes('bisect'))!.run!)
+    const temp = fs.mkdtempSync(path.join(workspace, '..', 'runner-temp-'))
+    return spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+      cwd: workspace,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: {
+        ...process.env,
+        GOOD: inputs.good,
+        BAD: inputs.bad || 'f'.repeat(40),
+        CASE: inputs.case,
+        REPOSITORY_URL: 'https://github.com/octo/gnes',
+        RUNNER_TEMP: temp,
+        GITHUB_STEP_SUMMARY: path.join(temp, 'summary.md')
+      }
+    })
+  }
+
+  it('with good empty, bisects the newest slowdown of the case on the gh-pages checkout; with good, its range', async () => {
+    const cli = await buildCli()
+    const workspace = path.join(tmp(), 'workspace')
+    fs.mkdirSync(path.join(workspace, '.gnes-latency-bench', 'dist'), { recursive: true })
+    execFileSync('git', ['-C', workspace, 'init', '-q'])
+    // A checkout of something with a setup.py, though none of the history's commits.
+    fs.writeFileSync(path.join(workspace, 'setup.py'), '')
+    // The action's repository at v1, as the workflow's second checkout puts it.
+    fs.symlinkSync(cli, path.join(workspace, '.gnes-latency-bench', 'dist', 'cli.js'))
+    // gh-pages, as the third: case 1 slowed between two pushes.
+    writeEntryFiles(path.join(workspace, '.gh-pages', 'benchmarks'), stepped('1', 30))
+
+    const newest = runStep(workspace, { good: '', bad: '', case: '1' })
+    expect(newest.stdout).toContain(`bisecting the slowdown of case 1's roundtrip +10.`)
+    expect(newest.stdout).toContain('between 000001d and 000001e')
+    // This workspace has none of the history's commits: refused there, before anything runs.
+    expect(newest.stderr).toContain(`'${benchEntry(29).commit.sha}'`)
+    expect(newest.status).toBe(1)
+
+    const given = runStep(workspace, { good: 'a'.repeat(40), bad: 'b'.repeat(40), case: '1' })
+    expect(given.stdout).not.toContain('bisecting the slowdown')
+    expect(given.stderr).toContain(`'${'a'.repeat(40)}'`)
+    expect(given.status).toBe(1)
   })
 })
 
