@@ -4,7 +4,9 @@
  * dashboard at 1400 and 390 px, and one chart of each kind, each drawn by Chromium.
  *
  *   node scripts/run-ts.mjs scripts/screenshots.ts --result out/result.json \
- *     --comment out-paired/report.md [--out docs/img]
+ *     [--comment out-paired/report.md] [--out docs/img]
+ *
+ * Without --comment the comment's picture is left as it is.
  *
  * The report is rendered from the result's entries on top of the imported legacy history
  * (test fixtures), so trends have a past; nothing is fetched from outside localhost. The comment's
@@ -30,8 +32,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: path.join('docs', 'img') }
   }
 })
-if (!values.result || !values.comment) {
-  throw new Error('screenshots needs --result FILE (a run of the four cases) and --comment FILE')
+if (!values.result) {
+  throw new Error('screenshots needs --result FILE (a run of the four cases)')
 }
 const out = values.out!
 fs.mkdirSync(out, { recursive: true })
@@ -91,8 +93,10 @@ async function main(): Promise<void> {
     outDir: site,
     maxEntries: 50
   })
-  const html = `<!doctype html><meta charset="utf-8"><style>${COMMENT_CSS}</style><div class="box">${await marked.parse(fs.readFileSync(values.comment!, 'utf8'))}</div>`
-  fs.writeFileSync(path.join(site, 'comment.html'), html)
+  if (values.comment) {
+    const html = `<!doctype html><meta charset="utf-8"><style>${COMMENT_CSS}</style><div class="box">${await marked.parse(fs.readFileSync(values.comment, 'utf8'))}</div>`
+    fs.writeFileSync(path.join(site, 'comment.html'), html)
+  }
   const { server, base } = await serve(site)
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -104,9 +108,11 @@ async function main(): Promise<void> {
       route.request().url().startsWith(base) ? route.continue() : route.abort()
     )
     const page = await context.newPage()
-    await page.setViewportSize({ width: 920, height: 600 })
-    await page.goto(`${base}comment.html`)
-    await shot(page, 'comment', true)
+    if (values.comment) {
+      await page.setViewportSize({ width: 920, height: 600 })
+      await page.goto(`${base}comment.html`)
+      await shot(page, 'comment', true)
+    }
 
     for (const width of [1400, 390]) {
       // The charts and the table's first rows: the table goes on for every entry.
