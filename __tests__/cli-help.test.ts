@@ -46,7 +46,13 @@ describe.each(commands.map(c => [c.name, c] as const))('%s --help', (_, cmd) => 
 
 test('run takes every input that is not an Actions-only one, each described as in action.yml', () => {
   const run = commands.find(c => c.name === 'run')!
-  const actionOnly = ['auto-push', 'fail-on-regression', 'on-inconclusive', 'comment-on-pr', 'cache']
+  const actionOnly = [
+    'auto-push',
+    'fail-on-regression',
+    'on-inconclusive',
+    'comment-on-pr',
+    'cache'
+  ]
   const expected = Object.keys(action.inputs).filter(n => !actionOnly.includes(n))
   expect(Object.keys(run.options)).toEqual(expect.arrayContaining(expected))
   // Paired mode's inputs come to the command line with their descriptions from action.yml.
