@@ -12,14 +12,7 @@ import { ensureGnesVenv } from '../src/engine/local/venv'
 import { startFakeCache, type FakeCache } from './fixtures/cache-server'
 import { buildEntry } from './helpers/bundle'
 import { tmp } from './helpers/tmp'
-
-/** Reads the `name<<delimiter` blocks @actions/core writes to GITHUB_OUTPUT and GITHUB_STATE. */
-function blocks(text: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const re = /^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm
-  for (let m = re.exec(text); m; m = re.exec(text)) out[m[1]] = m[3]
-  return out
-}
+import { commandFileValues } from './helpers/workflow'
 
 describe('the provisioning cache (main and post steps, a local cache service, the local engine)', () => {
   const root = tmp()
@@ -89,7 +82,7 @@ describe('the provisioning cache (main and post steps, a local cache service, th
     const m = await step(main, env)
     expect(m.output).not.toContain('::error::')
     expect(m.code).toBe(0)
-    const state = blocks(fs.readFileSync(files.state, 'utf8'))
+    const state = commandFileValues(fs.readFileSync(files.state, 'utf8'))
     const stateEnv = Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v]))
     const p = await step(post, { ...env, ...stateEnv })
     expect(p.code).toBe(0)

@@ -11,7 +11,7 @@ import { readBranchHistory } from '../src/history'
 import { COMMENT_MARKER } from '../src/report'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { buildEntry } from './helpers/bundle'
-import { pullRequestEvent as pullRequest } from './helpers/workflow'
+import { commandFileValues, pullRequestEvent as pullRequest } from './helpers/workflow'
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' })
 
@@ -22,14 +22,6 @@ interface ActionRun {
   log: string
   /** What the main step saved for its post: step. */
   state: Record<string, string>
-}
-
-/** Reads the `name<<delimiter` blocks @actions/core writes to GITHUB_OUTPUT and GITHUB_STATE. */
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {}
-  const re = /^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm
-  for (let m = re.exec(text); m; m = re.exec(text)) outputs[m[1]] = m[3]
-  return outputs
 }
 
 describe('the action (local engine, local bare remote, local server speaking GitHub’s REST endpoints)', () => {
@@ -91,10 +83,10 @@ describe('the action (local engine, local bare remote, local server speaking Git
     const code = await new Promise<number | null>(r => child.on('exit', r))
     return {
       code,
-      outputs: parseOutputs(fs.readFileSync(files.output, 'utf8')),
+      outputs: commandFileValues(fs.readFileSync(files.output, 'utf8')),
       summary: fs.readFileSync(files.summary, 'utf8'),
       log,
-      state: parseOutputs(fs.readFileSync(files.state, 'utf8'))
+      state: commandFileValues(fs.readFileSync(files.state, 'utf8'))
     }
   }
 
