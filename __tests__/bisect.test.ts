@@ -16,7 +16,7 @@ import type { Verdict } from '../src/report/verdict'
 import { writeEntryFiles } from '../src/history/dir-store'
 import { shownSeries } from '../src/render'
 import { slowdownToBisect } from '../src/render/steps'
-import { benchEntry } from './fixtures/render/entries'
+import { benchEntry, pacedEntry } from './fixtures/render/entries'
 import { buildCli } from './helpers/bundle'
 import { gnesEdits, slowRouters, touch } from './helpers/gnes-repo'
 import { quiet } from './helpers/log'
@@ -251,16 +251,28 @@ describe('the slowdown a history shows (--change-point)', () => {
     }
   })
 
+  it('of a GNES case at minimal load, is a slowdown of path (what its paired verdicts read)', () => {
+    // latency steps at entry 20 (the client's transfer), path at 30: the bisect searches path's.
+    const history = Array.from({ length: 40 }, (_, i) => {
+      const e = pacedEntry(i)
+      const path = (i >= 30 ? 0.011 : 0.01) * (1 + ((i * 7) % 5) / 500)
+      const send = i >= 20 ? 0.05 : 0.02
+      return { ...e, best: { ...e.best, path, 'c->f:send': send, latency: path + send } }
+    })
+    const step = slowdownToBisect(shownSeries(history, Infinity), 'newest')
+    expect([step.metric, step.index]).toEqual(['path', 30])
+  })
+
   it('says why there is nothing to bisect: no slowdown (a speed-up is none), no commits to name', () => {
     const faster = stepped('1', 30).map(e => ({
       ...e,
       best: { ...e.best, roundtrip: 0.21 - e.best.roundtrip }
     }))
     expect(() => slowdownToBisect(shownSeries(faster, Infinity), 'newest')).toThrow(
-      'no slowdown of a headline in the history (40 entries): nothing to bisect'
+      'no slowdown of a verdict metric (path or the headline) in the history (40 entries): nothing to bisect'
     )
     expect(() => slowdownToBisect(shownSeries(stepped('1', 30), Infinity), '3/burst')).toThrow(
-      'no slowdown of a headline in series 3/burst'
+      'no slowdown of a verdict metric (path or the headline) in series 3/burst'
     )
     const anonymous = stepped('1', 30).map(e => ({ ...e, commit: { ...e.commit, sha: null } }))
     expect(() => slowdownToBisect(shownSeries(anonymous, Infinity), '1')).toThrow(

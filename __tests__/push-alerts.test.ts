@@ -15,7 +15,7 @@ import { alertMarker, stepOutputs, stepsMarkdown, stepsText } from '../src/repor
 import { workflowContext } from '../src/result/context'
 import { seriesSteps, type TrendStep } from '../src/trend/series'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
-import { benchEntry } from './fixtures/render/entries'
+import { benchEntry, pacedEntry } from './fixtures/render/entries'
 import { tmp } from './helpers/tmp'
 
 const EVIL = '](javascript:alert(1)) <img src=x onerror=alert(2)> @everyone\n# heading'
@@ -66,7 +66,7 @@ test('the text names each step, its size with interval and its commits; history 
     false,
     false
   ])
-  // A hop's step, however large, is shown and never alerted: the headline decides.
+  // A hop's step, however large, is shown and never alerted: the verdict metric decides.
   const hop = { ...slower, metric: 'r2:proc' }
   expect(stepOutputs([hop], 0.1)[0]).toMatchObject({ metric: 'r2:proc', alert: false })
   expect(stepsMarkdown([hop], 0.1, LINKS)).toContain('`r2:proc` | 🟠 slower +')
@@ -74,6 +74,27 @@ test('the text names each step, its size with interval and its commits; history 
   // One line per step: the sha's newline cannot start a line of its own.
   expect(text.split('\n')).toHaveLength(2)
   expect(text).not.toContain(String.fromCharCode(27))
+})
+
+test('a GNES case at minimal load alerts on path, the metric its pull requests are judged by', () => {
+  // 40 entries; `path` steps +10 % at entry 30 while `c->f:send` (the client's transfer) falls
+  // so that `latency` steps too: the `path` step alerts, the latency step is shown only.
+  const values = synthetic({ length: 40, cv: 0.01, steps: [{ at: 30, size: 0.1 }] }, 5)
+  const entries = values.map((v, i) => {
+    const e = pacedEntry(i)
+    const path = v / 100
+    const send = i >= 30 ? 0.5 : 0.2
+    return { ...e, best: { ...e.best, path, 'c->f:send': send, latency: path + send } }
+  })
+  const steps = ['latency', 'path'].map(m => seriesSteps(entries, m)[0])
+  expect(steps.map(s => [s.metric, s.index])).toEqual([
+    ['latency', 30],
+    ['path', 30]
+  ])
+  expect(stepOutputs(steps, 0.025).map(o => [o.metric, o.alert])).toEqual([
+    ['latency', false],
+    ['path', true]
+  ])
 })
 
 describe('alerts posted', () => {

@@ -11,9 +11,9 @@ import {
   judge,
   overallVerdict,
   runsNeeded,
-  verdictMetric,
   type Verdict
 } from '../src/report/verdict'
+import { verdictMetric } from '../src/metrics/verdict-metric'
 import { normal, rng } from './fixtures/report/samples'
 
 describe('the four answers', () => {

@@ -1,12 +1,14 @@
 /**
  * Change points on a real history: `--pushes` recording runs of case 1 at minimal load (each a
- * suite of its own, its topology started afresh, real GNES on the local engine), recorded into a
- * history directory as a push would, Router2 about 1 ms slower per message (≈ 5 %,
- * topologies/examples/case1-router2-1ms.yml, the same case id) from push `--slow-from` on. Prints
- * per push the figures and what the push announced (the headline's steps, as the action does),
- * then the steps of every metric over the whole series.
+ * suite of its own, its topology started afresh, real GNES on `--engine`), recorded into a
+ * history directory as a push would, Router2 about 1 ms slower per message (≈ 5 % of `path`, the
+ * metric case 1 is judged by, on the local engine; topologies/examples/case1-router2-1ms.yml, the
+ * same case id) from push `--slow-from` on. Prints per push the figures and the steps it
+ * announced, marking those the action alerts on (`alerts`), then the steps of `latency`, `path`
+ * and `r2:proc` over the whole series.
  *
- *   npm run bench:push-series -- [--pushes 30] [--slow-from 20] [--threshold 2.5%] [--keep DIR]
+ *   npm run bench:push-series -- [--pushes 30] [--slow-from 20] [--threshold 2.5%]
+ *     [--engine local|docker|auto] [--keep DIR]
  */
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -19,15 +21,17 @@ import { assetPath } from '../src/paths'
 import { recordResult } from '../src/pipeline/record'
 import { runSuite } from '../src/pipeline/suite/run'
 import { newestFirst } from '../src/render/format'
+import { alerts as alertsOn } from '../src/report/step-alert'
 import { resolveCases } from '../src/topology/cases'
 import { seriesSteps } from '../src/trend/series'
-import { loadAverage } from './machine'
+import { cv, loadAverage, mean } from './machine'
 
 const { values } = parseArgs({
   options: {
     pushes: { type: 'string', default: '30' },
     'slow-from': { type: 'string', default: '20' },
     threshold: { type: 'string', default: '2.5%' },
+    engine: { type: 'string', default: 'local' },
     keep: { type: 'string' }
   }
 })
@@ -43,13 +47,14 @@ const sha = (i: number) => `${String(i).padStart(4, '0')}${'b'.repeat(36)}`
 
 async function main(): Promise<void> {
   console.log(
-    `${pushes} pushes of case 1 at minimal load, Router2 1 ms slower from push ${slowFrom}; history in ${dir}; load average ${loadAverage()}`
+    `${pushes} pushes of case 1 at minimal load (engine ${values.engine}), Router2 1 ms slower from push ${slowFrom}; history in ${dir}; load average ${loadAverage()}`
   )
   const alerts: { push: number; at: string; change: number }[] = []
   for (let i = 1; i <= pushes; i++) {
     const inputs = parseInputs({
       cases: topology(i >= slowFrom),
       profiles: 'minimal',
+      engine: values.engine!,
       'alert-threshold': values.threshold!,
       'out-dir': path.join(dir, 'out')
     })
@@ -71,7 +76,7 @@ async function main(): Promise<void> {
     const recorded = await recordResult(result, { kind: 'dir', dir }, { inputs, cases })
     const best = result.cases[0].best
     const said = recorded.steps.map(s => {
-      const alert = s.change > 0 && s.change >= inputs['alert-threshold']
+      const alert = alertsOn(s, inputs['alert-threshold'])
       if (alert)
         alerts.push({ push: i, at: s.firstAfter.commit.sha!.slice(0, 4), change: s.change })
       return `${alert ? 'ALERT ' : ''}${s.metric} ${pct(s.change)} at ${s.firstAfter.commit.sha!.slice(0, 4)}`
@@ -82,6 +87,13 @@ async function main(): Promise<void> {
     )
   }
   const entries = [...newestFirst(readHistory(dir))].reverse()
+  for (const metric of ['latency', 'path']) {
+    const v = entries.map(e => e.best[metric] * 1000)
+    const [before, after] = [v.slice(0, slowFrom - 1), v.slice(slowFrom - 1)]
+    console.log(
+      `${metric}: first ${before.length} ${Math.min(...before).toFixed(1)}–${Math.max(...before).toFixed(1)} ms (CV ${pct(cv(before))}), the rest's mean ${pct(mean(after) / mean(before) - 1)}`
+    )
+  }
   for (const metric of ['latency', 'path', 'r2:proc']) {
     const steps = seriesSteps(entries, metric)
     console.log(

@@ -4,7 +4,8 @@ import type { CaseResult, Result } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
 import { median } from '../metrics/statistics'
 import { trimmedMean, trimmedTTest } from './stats'
-import { caseVerdicts, judgement, verdictMetric, type CaseVerdict, type Verdict } from './verdict'
+import { verdictMetric } from '../metrics/verdict-metric'
+import { caseVerdicts, judgement, type CaseVerdict, type Verdict } from './verdict'
 
 export type { Verdict }
 

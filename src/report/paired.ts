@@ -4,7 +4,8 @@ import type { CaseResult, Result } from '../result/schema'
 import type { Block, Interleave } from '../client/interleave'
 import { logMedian } from './compare'
 import { lookSchedule, sequentialLevel, type Sequence } from './sequential'
-import { caseVerdicts, judgement, verdictMetric, type CaseVerdict, type Verdict } from './verdict'
+import { verdictMetric } from '../metrics/verdict-metric'
+import { caseVerdicts, judgement, type CaseVerdict, type Verdict } from './verdict'
 
 /**
  * The paired verdict: base and head measured in one job, their runs interleaved

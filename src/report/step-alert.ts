@@ -3,7 +3,7 @@ import { commitRef } from '../render/format'
 import { isRegression, stepRange, stepSize } from '../render/steps'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { terminalSafe } from '../text/terminal'
-import { ofHeadline, type TrendStep } from '../trend/series'
+import { ofVerdictMetric, type TrendStep } from '../trend/series'
 
 /** Hidden in an alert issue's body: the one open issue of a branch's alerts is found by it. */
 export const alertMarker = (branch: string): string =>
@@ -22,12 +22,13 @@ export interface StepOutput {
 }
 
 /**
- * A step alerts when it is a slowdown of the series' headline of at least the threshold (as a
- * verdict's regression). A hop's step is shown, never alerted: it says where time moved, and
- * the headline says whether that matters end to end.
+ * A step alerts when it is a slowdown of at least the threshold of the metric the case is judged
+ * by (`verdictMetric`: `path` for a GNES case at minimal or paced load, else the headline), as a
+ * pull request's regression. Any other metric's step is shown, never alerted: it says where time
+ * moved, and the case's verdict metric says whether that matters.
  */
 export const alerts = (s: TrendStep, threshold: number): boolean =>
-  ofHeadline(s) && isRegression(s) && s.change >= threshold
+  ofVerdictMetric(s) && isRegression(s) && s.change >= threshold
 
 export const stepOutputs = (steps: readonly TrendStep[], threshold: number): StepOutput[] =>
   steps.map(s => ({

@@ -1,5 +1,3 @@
-import type { CaseResult } from '../result/schema'
-
 /**
  * The answer of one comparison, read from the interval of the change (docs/regression.md):
  * - `regression` / `improvement`: the interval excludes no change, and the change is at least the
@@ -84,17 +82,6 @@ export function judgement(
     detectable: ci && detectableChange(ci),
     needed: ci && runsNeeded(change, ci, runs, threshold)
   }
-}
-
-/**
- * The metric a case's verdict is read from. At minimal or paced load a GNES case is judged by
- * `path`, the time inside GNES from the frontend's receive to the last router's send: a router's
- * change lands there whole, and it leaves out the client's gRPC transfer into the frontend
- * (`c->f:send`, most of `latency` and most of its noise). Elsewhere the case's headline:
- * `roundtrip` for a burst, `latency` for generic services.
- */
-export function verdictMetric(c: Pick<CaseResult, 'headline' | 'metrics' | 'profile'>): string {
-  return c.profile.kind !== 'burst' && c.metrics.includes('path') ? 'path' : c.headline
 }
 
 /** The answer of one case and profile, as the `verdicts` output lists it. */

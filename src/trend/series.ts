@@ -1,5 +1,6 @@
 import { profileKey } from '../client/profile'
 import type { HistoryEntry } from '../history/schema'
+import { verdictMetric } from '../metrics/verdict-metric'
 import { OTAVA_DEFAULTS, type ChangePointOptions } from './change-points'
 import { newSteps, stepsOf, type Step } from './steps'
 
@@ -55,8 +56,14 @@ export const searchSeries = (
   find: (series: HistoryEntry[], metric: string) => TrendStep[]
 ): TrendStep[] => alike(entries).flatMap(g => searchedMetrics(g).flatMap(metric => find(g, metric)))
 
-/** Whether a step is of its series' headline: the figure charts mark and alerts are about. */
+/** Whether a step is of its series' headline: the figure its static trend chart plots and marks. */
 export const ofHeadline = (s: TrendStep): boolean => s.metric === s.firstAfter.headline
+
+/**
+ * Whether a step is of the metric its case is judged by (`path` for a GNES case at minimal or
+ * paced load): the figure a push alerts on and a bisect searches, as a pull request's verdict.
+ */
+export const ofVerdictMetric = (s: TrendStep): boolean => s.metric === verdictMetric(s.firstAfter)
 
 /** A step of one metric of one series, with the entries on either side of it. */
 export interface TrendStep extends Step {

@@ -1,0 +1,17 @@
+import type { Profile } from '../client/profile'
+
+/**
+ * The metric a case is judged by: a pull request's verdict, a push's alert and a bisect all read
+ * it. At minimal or paced load a GNES case is judged by `path`, the time inside GNES from the
+ * frontend's receive to the last router's send: a router's change lands there whole, and it
+ * leaves out the client's gRPC transfer into the frontend (`c->f:send`, most of `latency` and most
+ * of its noise). Elsewhere the case's headline: `roundtrip` for a burst, `latency` for generic
+ * services.
+ */
+export function verdictMetric(c: {
+  headline: string
+  metrics: readonly string[]
+  profile: Profile
+}): string {
+  return c.profile.kind !== 'burst' && c.metrics.includes('path') ? 'path' : c.headline
+}
