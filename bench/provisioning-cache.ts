@@ -42,9 +42,15 @@ function unpack(tarball: string): number {
   return seconds(t)
 }
 
-/** A second daemon with nothing in it, as a fresh runner's is; no networks: it only loads. */
+/**
+ * A second daemon with nothing in it, as a fresh runner's is. It gets a bridge of its own: with
+ * `--bridge=none` dockerd deletes the host's `docker0`, and the running daemon's containers would
+ * lose their network.
+ */
 async function freshDaemon(root: string): Promise<{ docker: Docker; stop: () => Promise<void> }> {
   const socket = path.join(root, 'docker.sock')
+  const bridge = `glbprov${process.pid % 100000}`
+  sh(`ip link add name ${bridge} type bridge`)
   const child = spawn(
     'dockerd',
     [
@@ -52,28 +58,29 @@ async function freshDaemon(root: string): Promise<{ docker: Docker; stop: () => 
       `--exec-root=${path.join(root, 'exec')}`,
       `--pidfile=${path.join(root, 'dockerd.pid')}`,
       `--host=unix://${socket}`,
-      '--bridge=none',
+      `--bridge=${bridge}`,
       '--iptables=false',
       '--ip6tables=false'
     ],
     { stdio: ['ignore', fs.openSync(path.join(root, 'dockerd.log'), 'w'), 'ignore'] }
   )
+  const exited = new Promise(r => child.on('exit', r))
+  const stop = async (): Promise<void> => {
+    child.kill('SIGTERM')
+    await exited
+    sh(`ip link del ${bridge}`)
+  }
   const docker = new Docker({ socketPath: socket })
   for (let i = 0; i < 60; i++) {
     try {
       await docker.ping()
-      return {
-        docker,
-        stop: async () => {
-          child.kill('SIGTERM')
-          await new Promise(r => child.on('exit', r))
-        }
-      }
+      return { docker, stop }
     } catch {
       await sleep(500)
     }
   }
   child.kill('SIGKILL')
+  await stop()
   throw new Error(`the second dockerd did not answer; see ${path.join(root, 'dockerd.log')}`)
 }
 
@@ -102,6 +109,9 @@ async function main(): Promise<void> {
   const docker = { unpack: [] as number[], load: [] as number[] }
   for (let i = 0; i < repeats; i++) {
     fs.rmSync(archives, { recursive: true })
+    // A fresh runner's disk has no earlier repeat's writes and deletions to flush: a daemon
+    // syncs its file system as it loads, and would pay for them (repeats ran ever slower).
+    sh('sync')
     docker.unpack.push(unpack(tarball))
     const root = fs.mkdtempSync(path.join(work, 'daemon-'))
     const fresh = await freshDaemon(root)
@@ -135,6 +145,7 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; i < repeats; i++) {
       fs.rmSync(venv, { recursive: true, force: true })
+      sh('sync')
       local.unpack.push(unpack(venvBall))
       t = process.hrtime.bigint()
       const v = await ensureGnesVenv(VERSION, l => console.log(`  ${l}`))
