@@ -1,13 +1,16 @@
 /**
- * Integration: paired mode with real GNES on Docker, two releases on case 1 at a small load. Each
- * side's image is built offline from PyPI wheels through the Engine API on first use; a second
- * provisioning of the same version finds its image and builds nothing.
+ * Integration: paired mode with real GNES on Docker, two releases on case 1 at a small load, and
+ * case 1 beside itself with Router2 1 ms slower. Each side's image is built offline from PyPI
+ * wheels through the Engine API on first use; a second provisioning of the same version finds its
+ * image and builds nothing.
  */
 import { randomUUID } from 'node:crypto'
 import { parseInputs } from '../src/config/inputs'
 import { createDockerEngine } from '../src/engine/docker'
 import type { Log } from '../src/log'
+import { assetPath } from '../src/paths'
 import { comparePaired } from '../src/report/paired'
+import { renderPairedMarkdown } from '../src/report/paired-markdown'
 import { orderLetters } from '../src/client/interleave'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
 import { BASE_IMAGE, describeDocker, labelled, leftovers } from './helpers/docker'
@@ -94,5 +97,46 @@ describeDocker('paired mode on Docker with real GNES', () => {
       await engine.shutdown()
     }
     expect(again.join('\n')).not.toMatch(/installing GNES/)
+  })
+
+  it('finds a router 1 ms slower, in containers: a regression of path, and the hop that moved', async () => {
+    const suiteId = randomUUID()
+    const baseSuiteId = randomUUID()
+    const lines: string[] = []
+    const log: Log = {
+      info: m => void lines.push(m),
+      warn: m => void lines.push(`warning: ${m}`),
+      group: async (_name, work) => work()
+    }
+    const inputs = parseInputs({
+      baseline: 'paired',
+      'baseline-topology': assetPath('topologies', 'case1.yml'),
+      topology: assetPath('topologies', 'examples', 'case1-router2-1ms.yml'),
+      cases: '1',
+      engine: 'docker',
+      'base-image': BASE_IMAGE,
+      'paired-deploy': 'once',
+      profiles: 'minimal',
+      runs: '6',
+      'max-pairs': '14',
+      requests: '5',
+      'warmup-requests': '3',
+      'doc-bytes': '1000',
+      'alert-threshold': '2.5%',
+      'out-dir': tmp()
+    })
+    const paired = await runPairedSuite(inputs, { log, suiteId, baseSuiteId })
+    // With requests of 10 × 1000 B `path` is a few ms, so +1 ms is tens of percent.
+    const c = comparePaired(paired, { threshold: 0.025 })
+    // The verdict with what it was read from, so a failure shows the change and its interval.
+    const gate = c.cases[0].metrics.find(m => m.gating)!
+    expect({ verdicts: c.verdicts, change: gate.change, ci: gate.ci }).toMatchObject({
+      verdicts: [{ case: '1', profile: 'minimal@5', metric: 'path', verdict: 'regression' }]
+    })
+    expect(renderPairedMarkdown(c)).toMatch(
+      /; `r2:proc` \(router 2's own time\) \+\d\.\d\d ms[^;]* explains? \d+ % of it/
+    )
+    expect(await leftovers(suiteId)).toBe(0)
+    expect(await leftovers(baseSuiteId)).toBe(0)
   })
 })

@@ -58,6 +58,9 @@ test('the text names each step, its size with interval and its commits; history 
   expect(md.replace(/\]\([^)\s]*\)/g, ']')).not.toMatch(/@everyone/)
   expect(md).toContain('cc @octocat')
   expect(md).toContain('[charts](https://acme.github.io/gnes-bench/benchmarks/)')
+  // It says what a step of separate jobs cannot tell, and what can.
+  expect(md).toContain('a runner can run a few percent slower for a while with nothing changed')
+  expect(md).toContain('`bisect`')
   expect(stepsMarkdown([], 0.1, LINKS)).toBe('')
   // A step below the threshold is shown, never alerted.
   expect(stepsMarkdown([stepOf(0.05)], 0.1, LINKS)).toContain('🟠 slower +')

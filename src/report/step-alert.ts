@@ -80,11 +80,13 @@ export function stepsMarkdown(
   return [
     '### Latency change points',
     '',
-    `The entries this push recorded made these steps detectable (change-point detection over each series' newest entries; a regression is a slowdown of at least ${(threshold * 100).toFixed(1)} %):`,
+    `The entries this push recorded made these steps detectable (change-point detection over each series' newest entries; a regression is a slowdown of at least ${(threshold * 100).toFixed(1)} % of the metric the case is judged by: \`path\` for a GNES case at minimal or paced load, else the headline):`,
     '',
     '| Case | Profile | Metric | Step (95 % interval) | Between |',
     '| :-- | :-- | :-- | :-- | :-- |',
     ...rows,
+    '',
+    'A step of the history compares separate jobs, and a runner can run a few percent slower for a while with nothing changed. A paired run of the commits a step lies between tells the two apart: `bisect` (the example workflow `bisect.yml`) does that and names the first slow commit.',
     '',
     dashboard ? `The steps are marked on the [charts](${dashboard}).${cc}` : `${cc.trim()}`
   ]
