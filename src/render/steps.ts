@@ -26,9 +26,9 @@ const newerFirst = (a: TrendStep, b: TrendStep): number =>
 /**
  * The slowdown a bisect searches, from a history's series (`shownSeries`, each newest first): the
  * newest step that made the metric a series is judged by slower (`path` for a GNES case at
- * minimal or paced load, else the headline; the metric the bisect's paired verdicts read), among every series, or those of one case (`1`)
- * or series (`1/minimal@5`). Both of its entries must name the commit they measured; the error
- * says what there is instead.
+ * minimal or paced load, else the headline; the metric the bisect's paired verdicts read), among
+ * every series, or those of one case (`1`) or series (`1/minimal@5`). Both of its entries must
+ * name the commit they measured; the error says what there is instead.
  */
 export function slowdownToBisect(series: readonly HistoryEntry[][], which: string): TrendStep {
   const chosen = series
