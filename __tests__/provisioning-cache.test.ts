@@ -1,6 +1,6 @@
 import * as path from 'node:path'
 import { resolveCacheInput } from '../src/action/cache'
-import { provisioningCache } from '../src/engine/provisioning-cache'
+import { cachedPaths, provisioningCache } from '../src/engine/provisioning-cache'
 
 describe('provisioningCache', () => {
   const needs = {
@@ -17,11 +17,14 @@ describe('provisioningCache', () => {
 
   it('keeps each version’s venv and the image archives, under a key naming what they fit', () => {
     const c = provisioningCache(needs, runner)
-    expect(c.paths).toEqual([path.join('/cache', 'gnes-0.0.47'), path.join('/cache', 'images')])
+    expect(cachedPaths(c)).toEqual([
+      path.join('/cache', 'gnes-0.0.47'),
+      path.join('/cache', 'images')
+    ])
     expect(c.key).toMatch(/^gnes-latency-bench-1-linux-x64-auto-gnes-0\.0\.47-[0-9a-f]{16}$/)
     const paired = provisioningCache({ ...needs, gnesVersions: ['0.0.47', '0.0.46'] }, runner)
     expect(paired.key).toContain('-gnes-0.0.46+0.0.47-')
-    expect(paired.paths).toHaveLength(3)
+    expect(cachedPaths(paired)).toHaveLength(3)
   })
 
   it('a different recipe or runner misses instead of restoring a stale build', () => {

@@ -5,7 +5,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Inputs, RawInputs } from '../config/inputs'
 import type { Log } from '../log'
+import { completeMarker } from '../engine/local/venv'
 import {
+  cachedPaths,
   provisioningCache,
   type ProvisioningCache,
   type Runner
@@ -66,7 +68,7 @@ export async function restoreProvisioning(inputs: Inputs, log: Log): Promise<voi
   const started = Date.now()
   let hit = false
   try {
-    const restored = await cache.restoreCache(c.paths, c.key)
+    const restored = await cache.restoreCache(cachedPaths(c), c.key)
     hit = restored === c.key
     log.info(
       hit
@@ -79,17 +81,6 @@ export async function restoreProvisioning(inputs: Inputs, log: Log): Promise<voi
   core.saveState(STATE_CACHE, JSON.stringify({ ...c, hit } satisfies Saved))
 }
 
-/** Why the provisioned paths cannot be cached as they are, or null: only whole builds are kept. */
-function unfinished(paths: readonly string[]): string | null {
-  for (const p of paths) {
-    if (!fs.existsSync(p)) continue
-    if (path.basename(p).startsWith('gnes-') && !fs.existsSync(path.join(p, '.complete'))) {
-      return `${p} was not finished`
-    }
-  }
-  return null
-}
-
 /**
  * The `post:` step's half: saves what this job provisioned under the key the main step missed.
  * A half-written image archive is dropped first, and an unfinished venv keeps the job from saving.
@@ -99,28 +90,29 @@ export async function saveProvisioning(log: Log): Promise<void> {
   if (!state) return
   const saved = JSON.parse(state) as Saved
   if (saved.hit) return
-  const archives = saved.paths.find(p => !path.basename(p).startsWith('gnes-'))
-  if (archives && fs.existsSync(archives)) {
-    for (const f of fs.readdirSync(archives)) {
-      if (f.endsWith('.partial')) fs.rmSync(path.join(archives, f), { force: true })
+  if (fs.existsSync(saved.archives)) {
+    for (const f of fs.readdirSync(saved.archives)) {
+      if (f.endsWith('.partial')) fs.rmSync(path.join(saved.archives, f), { force: true })
     }
   }
-  const present = saved.paths.filter(
+  const paths = cachedPaths(saved)
+  const present = paths.filter(
     p => fs.existsSync(p) && (fs.statSync(p).isFile() || fs.readdirSync(p).length > 0)
   )
   if (!present.length) {
     log.info('cache: this job provisioned nothing to keep')
     return
   }
-  const why = unfinished(present)
-  if (why) {
-    log.warn(`cache: not saved: ${why}`)
+  // Only whole builds are kept.
+  const unfinished = saved.venvs.find(v => present.includes(v) && !fs.existsSync(completeMarker(v)))
+  if (unfinished) {
+    log.warn(`cache: not saved: ${unfinished} was not finished`)
     return
   }
   const started = Date.now()
   try {
     // -1: the library said why (another job of the key saving first, a service error).
-    if ((await cache.saveCache(saved.paths, saved.key)) === -1) return
+    if ((await cache.saveCache(paths, saved.key)) === -1) return
     log.info(
       `cache: saved ${present.join(', ')} as ${saved.key} (${((Date.now() - started) / 1000).toFixed(1)} s)`
     )

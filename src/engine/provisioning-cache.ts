@@ -11,9 +11,14 @@ const LAYOUT = 1
 /** What the action's cache keeps of provisioning, and the key under which it fits a job. */
 export interface ProvisioningCache {
   key: string
-  /** The venv of each GNES version and the image archives, as absolute paths. */
-  paths: string[]
+  /** The venv of each GNES version, absolute paths. */
+  venvs: string[]
+  /** The image archives' directory, an absolute path. */
+  archives: string
 }
+
+/** Every path the cache saves and restores. */
+export const cachedPaths = (c: ProvisioningCache): string[] => [...c.venvs, c.archives]
 
 export interface ProvisioningNeeds {
   /** Every GNES release the run installs (a paired run's base may name a second one). */
@@ -52,6 +57,7 @@ export function provisioningCache(needs: ProvisioningNeeds, runner: Runner): Pro
       `gnes-${versions.join('+')}`,
       recipe
     ].join('-'),
-    paths: [...versions.map(v => path.join(root, `gnes-${v}`)), imageArchiveDir()]
+    venvs: versions.map(v => path.join(root, `gnes-${v}`)),
+    archives: imageArchiveDir()
   }
 }

@@ -200,11 +200,10 @@ async function buildPypi(
     return ref
   }
   // A daemon without the image loads the archive an earlier job left, if the cache brought one.
-  const loaded =
-    !!archive &&
-    !(await imageExists(docker, requested)) &&
-    (await loadArchive(docker, archive, log))
-  if (await imageExists(docker, requested)) {
+  let present = await imageExists(docker, requested)
+  const loaded = !present && !!archive && (await loadArchive(docker, archive, log))
+  if (loaded) present = await imageExists(docker, requested)
+  if (present) {
     const how = loaded ? 'loaded from its archive' : 'built before'
     log(`using ${requested} (GNES ${src.version} on ${src.baseImage}, ${how})`)
     return keep(requested)

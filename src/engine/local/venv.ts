@@ -13,6 +13,9 @@ import { copySourceTree, type GnesSource } from './source-tree'
 export const BUILD_PINS = ['cython<3', 'numpy<2', 'setuptools<81', 'wheel']
 export const RUNTIME_PINS = ['protobuf==3.20.3']
 
+/** Written last into a venv, with its GNES version: a venv without it was never finished. */
+export const completeMarker = (dir: string): string => path.join(dir, '.complete')
+
 /**
  * The interpreter binary itself: `python3` on PATH may be a launcher script (pyenv) that forks, and
  * the parent-death check of a tracked process needs to be the direct child of this process.
@@ -105,7 +108,7 @@ async function ensureVenv(
     python: path.join(dir, 'bin', 'python'),
     gnes: path.join(dir, 'bin', 'gnes')
   }
-  const marker = path.join(dir, '.complete')
+  const marker = completeMarker(dir)
   const built = (): GnesVenv | null =>
     fs.existsSync(marker)
       ? {
