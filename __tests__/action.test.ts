@@ -258,6 +258,32 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(both).toHaveLength(6)
   })
 
+  it('on push in paired mode: records the head’s entry with its change against the base, the base nowhere', async () => {
+    const sha = '9'.repeat(40)
+    const run = await runAction('push', {}, sha, {
+      INPUT_BASELINE: 'paired',
+      'INPUT_BASELINE-GNES-VERSION': '0.0.46',
+      INPUT_PROFILES: 'minimal',
+      'INPUT_DOC-BYTES': '1000',
+      INPUT_RUNS: '2',
+      'INPUT_MAX-PAIRS': '2'
+    })
+    expect(run.log).not.toContain('::error::')
+    expect(run.code).toBe(0)
+    const history = await readBranchHistory({ repo: remote, branch: 'gh-pages', dir: 'benchmarks' })
+    const recorded = history.filter(e => e.commit.sha === sha)
+    expect(recorded).toHaveLength(1)
+    const [entry] = recorded
+    expect(entry.gnes?.version).toBe('0.0.47')
+    expect(entry.paired).toMatchObject({ base: 'GNES 0.0.46', pairs: 2 })
+    expect(Object.keys(entry.paired!.change)).toEqual(expect.arrayContaining(['latency', 'path']))
+    const { change, ci } = entry.paired!.change.path
+    expect(ci[0]).toBeLessThanOrEqual(change)
+    expect(ci[1]).toBeGreaterThanOrEqual(change)
+    // Nothing of 0.0.46 became an entry.
+    expect(history.filter(e => e.gnes?.version === '0.0.46')).toEqual([])
+  })
+
   it('stops on a bad input with an error naming it, before starting anything', async () => {
     const child = spawn(process.execPath, [action], {
       env: {

@@ -473,3 +473,53 @@ test('a link names the series and metric shown, and two picked entries show thei
     await linked.close()
   }
 })
+
+test('a paired series: its changes against the newest base drawn in %, its step ruled, its base as text', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-dashboard-paired-'))
+  const base = (i: number) => (i < 5 ? 'GNES 0.0.46' : `GNES 0.0.47 ${EVIL}`)
+  const entries = Array.from({ length: 30 }, (_, i) => {
+    const change = (i >= 20 ? 0.05 : 0) + ((i * 7) % 5) / 1000
+    return {
+      ...pacedEntry(i, '2'),
+      paired: {
+        base: base(i),
+        pairs: 6,
+        change: { path: { change, ci: [change - 0.01, change + 0.01] as [number, number] } }
+      }
+    }
+  })
+  await renderReport({ entries, topologies: {}, outDir: dir, maxEntries: 50 })
+  const filePage = await browser.newPage()
+  const errors: string[] = []
+  filePage.on('pageerror', e => errors.push(e.message))
+  try {
+    await filePage.goto(url.pathToFileURL(path.join(dir, 'index.html')).href)
+    await filePage.waitForSelector('body[data-rendered="2/minimal@0.5/latency"]', {
+      timeout: 60_000
+    })
+    await filePage.selectOption('#metric', 'path vs base')
+    await filePage.waitForSelector('body[data-rendered="2/minimal@0.5/path vs base"]')
+    // The 25 entries paired against the newest base; the 5 against another are not drawn.
+    expect(await filePage.locator('#trend .mark-symbol.role-mark path').count()).toBe(25)
+    expect(
+      await filePage
+        .locator('#trend .mark-rule.role-mark path, #trend .mark-rule.role-mark line')
+        .count()
+    ).toBe(1)
+    const titles = await filePage.locator('#trend text').allTextContents()
+    expect(titles).toContain('path vs base (% change)')
+    expect(titles.join(' ')).toContain('against GNES 0.0.47 <script>')
+    expect(await filePage.locator('#metric-doc').textContent()).toMatch(
+      /^path vs base: Change against the base a paired run measured/
+    )
+    const changes = await filePage.locator('#changes li.slower').allTextContents()
+    expect(changes.some(c => /path vs base step \+5\.\d %/.test(c))).toBe(true)
+    expect(await filePage.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBe(
+      undefined
+    )
+    expect(errors).toEqual([])
+  } finally {
+    await filePage.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -7,8 +7,13 @@
  * announced, marking those the action alerts on (`alerts`), then the steps of `latency`, `path`
  * and `r2:proc` over the whole series.
  *
+ * `--paired` records each push as a workflow with `baseline: paired` and a fixed base would: the
+ * push's topology beside case 1 (the base, the same every push) in one job, `--pairs` pairs on
+ * one deployment a side (`paired-deploy: once`, the base's build unchanged from push to push), so
+ * each entry carries its change against the base and alerts read `path vs base`.
+ *
  *   npm run bench:push-series -- [--pushes 30] [--slow-from 20] [--threshold 2.5%]
- *     [--engine local|docker|auto] [--keep DIR]
+ *     [--engine local|docker|auto] [--paired [--pairs 6]] [--keep DIR]
  */
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -20,10 +25,12 @@ import { warningsOnly } from '../src/log'
 import { assetPath } from '../src/paths'
 import { recordResult } from '../src/pipeline/record'
 import { runSuite } from '../src/pipeline/suite/run'
+import { runPairedSuite } from '../src/pipeline/suite/paired'
+import { comparePaired, type PairedComparison } from '../src/report/paired'
 import { newestFirst } from '../src/render/format'
 import { alerts as alertsOn } from '../src/report/step-alert'
 import { resolveCases } from '../src/topology/cases'
-import { seriesSteps } from '../src/trend/series'
+import { againstBase, seriesSteps } from '../src/trend/series'
 import { cv, loadAverage, mean } from './machine'
 
 const { values } = parseArgs({
@@ -32,6 +39,8 @@ const { values } = parseArgs({
     'slow-from': { type: 'string', default: '20' },
     threshold: { type: 'string', default: '2.5%' },
     engine: { type: 'string', default: 'local' },
+    paired: { type: 'boolean', default: false },
+    pairs: { type: 'string', default: '6' },
     keep: { type: 'string' }
   }
 })
@@ -47,12 +56,21 @@ const sha = (i: number) => `${String(i).padStart(4, '0')}${'b'.repeat(36)}`
 
 async function main(): Promise<void> {
   console.log(
-    `${pushes} pushes of case 1 at minimal load (engine ${values.engine}), Router2 1 ms slower from push ${slowFrom}; history in ${dir}; load average ${loadAverage()}`
+    `${pushes} pushes of case 1 at minimal load (engine ${values.engine}${values.paired ? `, each paired with case 1 in ${values.pairs} pairs on one deployment a side` : ''}), Router2 1 ms slower from push ${slowFrom}; history in ${dir}; load average ${loadAverage()}`
   )
   const alerts: { push: number; at: string; change: number }[] = []
   for (let i = 1; i <= pushes; i++) {
     const inputs = parseInputs({
-      cases: topology(i >= slowFrom),
+      ...(values.paired
+        ? {
+            baseline: 'paired',
+            topology: topology(i >= slowFrom),
+            'baseline-topology': topology(false),
+            'paired-deploy': 'once',
+            runs: values.pairs!,
+            'max-pairs': values.pairs!
+          }
+        : { cases: topology(i >= slowFrom) }),
       profiles: 'minimal',
       engine: values.engine!,
       'alert-threshold': values.threshold!,
@@ -60,21 +78,30 @@ async function main(): Promise<void> {
     })
     const cases = resolveCases(inputs)
     const t0 = Date.now()
-    const result = await runSuite(inputs, {
-      cases,
-      log: warningsOnly,
-      git: {
-        sha: sha(i),
-        ref: 'refs/heads/main',
-        event: 'push',
-        repository: 'acme/gnes',
-        runId: String(i),
-        message: `push ${i}${i >= slowFrom ? ' (Router2 +1 ms)' : ''}`,
-        serverUrl: null
-      }
-    })
-    const recorded = await recordResult(result, { kind: 'dir', dir }, { inputs, cases })
+    const git = {
+      sha: sha(i),
+      ref: 'refs/heads/main',
+      event: 'push',
+      repository: 'acme/gnes',
+      runId: String(i),
+      message: `push ${i}${i >= slowFrom ? ' (Router2 +1 ms)' : ''}`,
+      serverUrl: null
+    }
+    let result
+    let paired: PairedComparison | undefined
+    if (values.paired) {
+      const run = await runPairedSuite(inputs, { log: warningsOnly, git })
+      result = run.head
+      paired = comparePaired(run, { threshold: inputs['alert-threshold'] })
+    } else {
+      result = await runSuite(inputs, { cases, log: warningsOnly, git })
+    }
+    const recorded = await recordResult(result, { kind: 'dir', dir }, { inputs, cases, paired })
     const best = result.cases[0].best
+    const vsBase = paired?.cases[0].metrics.find(m => m.gating)
+    const pairedText = vsBase
+      ? `, path vs base ${pct(vsBase.change)} [${pct(vsBase.ci[0])}, ${pct(vsBase.ci[1])}]`
+      : ''
     const said = recorded.steps.map(s => {
       const alert = alertsOn(s, inputs['alert-threshold'])
       if (alert)
@@ -82,7 +109,7 @@ async function main(): Promise<void> {
       return `${alert ? 'ALERT ' : ''}${s.metric} ${pct(s.change)} at ${s.firstAfter.commit.sha!.slice(0, 4)}`
     })
     console.log(
-      `push ${i}: latency ${(best.latency * 1000).toFixed(2)} ms, path ${(best.path * 1000).toFixed(2)} ms, ` +
+      `push ${i}: latency ${(best.latency * 1000).toFixed(2)} ms, path ${(best.path * 1000).toFixed(2)} ms${pairedText}, ` +
         `${((Date.now() - t0) / 1000).toFixed(0)} s; ${said.length ? said.join('; ') : 'no new step'}; load average ${loadAverage()}`
     )
   }
@@ -94,7 +121,16 @@ async function main(): Promise<void> {
       `${metric}: first ${before.length} ${Math.min(...before).toFixed(1)}–${Math.max(...before).toFixed(1)} ms (CV ${pct(cv(before))}), the rest's mean ${pct(mean(after) / mean(before) - 1)}`
     )
   }
-  for (const metric of ['latency', 'path', 'r2:proc']) {
+  if (values.paired) {
+    const v = entries.map(e => e.paired!.change.path.change)
+    const [before, after] = [v.slice(0, slowFrom - 1), v.slice(slowFrom - 1)]
+    const sd = (xs: number[]) => Math.sqrt(mean(xs.map(x => (x - mean(xs)) ** 2)))
+    console.log(
+      `path vs base: first ${before.length} ${pct(Math.min(...before))}…${pct(Math.max(...before))} (mean ${pct(mean(before))}, SD ${(sd(before) * 100).toFixed(1)} points), the rest's mean ${pct(mean(after))}`
+    )
+  }
+  const searched = ['latency', 'path', 'r2:proc', ...(values.paired ? [againstBase('path')] : [])]
+  for (const metric of searched) {
     const steps = seriesSteps(entries, metric)
     console.log(
       `whole series, ${metric}: ${steps.length ? steps.map(s => `${pct(s.change)} [${pct(s.interval[0])}, ${pct(s.interval[1])}] at push ${Number(s.firstAfter.commit.sha!.slice(0, 4))}`).join('; ') : 'no step'}`

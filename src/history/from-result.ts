@@ -1,6 +1,6 @@
 import type { CaseResult, Result, Summary } from '../result/schema'
 import { profileKey } from '../client/profile'
-import { HISTORY_SCHEMA, type HistoryEntry } from './schema'
+import { HISTORY_SCHEMA, type HistoryEntry, type PairedChange } from './schema'
 
 /** Samples are stored at microsecond resolution: finer digits are clock noise and cost bytes. */
 export const roundMicros = (seconds: number): number => Math.round(seconds * 1e6) / 1e6
@@ -31,16 +31,26 @@ function pooledSamples(c: CaseResult): Record<string, number[]> {
   return pooled
 }
 
+const withPaired = (p: PairedChange | undefined) => (p ? { paired: p } : {})
+
 function commitUrl(git: Result['meta']['git']): string | null {
   if (!git.serverUrl || !git.repository || !git.sha) return null
   return `${git.serverUrl}/${git.repository}/commit/${git.sha}`
 }
 
+/** The key of a case's paired change given to `entriesFromResult`: `1/minimal@5`. */
+export const pairedKey = (caseId: string, profile: string): string => `${caseId}/${profile}`
+
 /**
- * One history entry per case of a finished suite. Throws when a case in `expectCases` is missing
- * or a case has no published (non-warm-up) run: a partial suite must append nothing. Pure.
+ * One history entry per case of a finished suite; a paired run's head carries its change against
+ * the base by `pairedKey`. Throws when a case in `expectCases` is missing or a case has no
+ * published (non-warm-up) run: a partial suite must append nothing. Pure.
  */
-export function entriesFromResult(result: Result, expectCases?: string[]): HistoryEntry[] {
+export function entriesFromResult(
+  result: Result,
+  expectCases?: string[],
+  paired?: ReadonlyMap<string, PairedChange>
+): HistoryEntry[] {
   const missing = (expectCases ?? []).filter(id => !result.cases.some(c => c.id === id))
   if (missing.length > 0) {
     throw new Error(`result ${result.id} lacks case(s) ${missing.join(', ')}: nothing recorded`)
@@ -87,7 +97,8 @@ export function entriesFromResult(result: Result, expectCases?: string[]): Histo
         )
       })),
       samples: c.sweep ? null : pooledSamples(c),
-      sweep: c.sweep
+      sweep: c.sweep,
+      ...withPaired(paired?.get(pairedKey(c.id, profileKey(c.profile))))
     }
   })
 }

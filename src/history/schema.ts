@@ -17,6 +17,21 @@ export const SampleValuesSchema = z.custom<number[]>(
   'expected an array of finite numbers'
 )
 
+/** A paired change: exp(mean log ratio of head to base run medians) − 1, with its interval. */
+const ChangeSchema = z.object({
+  change: z.number(),
+  ci: z.tuple([z.number(), z.number()])
+})
+
+export const PairedChangeSchema = z.object({
+  /** What the base was (its GNES, commit or topology file): only entries of one base compare. */
+  base: z.string().min(1).max(300),
+  pairs: z.number().int().positive(),
+  /** Per metric compared. */
+  change: z.record(ChangeSchema)
+})
+export type PairedChange = z.infer<typeof PairedChangeSchema>
+
 /** One case of one suite run (or one line of the legacy pipeline's files). */
 export const HistoryEntrySchema = z.object({
   schema: z.literal(HISTORY_SCHEMA),
@@ -59,7 +74,13 @@ export const HistoryEntrySchema = z.object({
   /** Per-request values of the non-warm-up runs, pooled; null where the source had none (legacy). */
   samples: z.record(SampleValuesSchema).nullable(),
   /** A rate sweep's steps and maximum throughput; null for other profiles. */
-  sweep: SweepResultSchema.nullable()
+  sweep: SweepResultSchema.nullable(),
+  /**
+   * Recorded by a paired run (`baseline: paired`): this entry against the base measured beside
+   * it in the same job, pair by pair. A slow spell of the runner moves both sides alike, so a
+   * series of these changes against one fixed base shows steps that separate jobs' noise hides.
+   */
+  paired: PairedChangeSchema.optional()
 })
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
 

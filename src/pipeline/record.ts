@@ -1,5 +1,8 @@
 import type { Inputs } from '../config/inputs'
 import { entriesFromResult, type HistoryEntry, type Render } from '../history'
+import { pairedKey } from '../history/from-result'
+import type { PairedChange } from '../history/schema'
+import type { PairedCase, PairedComparison } from '../report'
 import type { Log } from '../log'
 import { shownSeries } from '../render'
 import type { Result } from '../result/schema'
@@ -15,7 +18,39 @@ interface RecordSettings {
   /** `https://github.com/owner/repo` for commit links, where known. */
   repositoryUrl?: string
   log?: Log
+  /** A paired run's comparison: each entry records its change against the base. */
+  paired?: PairedComparison
 }
+
+/**
+ * What the base of a paired case was, in a few words: its GNES (and build commit), its commit
+ * with `baseline-ref`, its topology file when the head's differs. Only entries of one base form a
+ * series of paired changes, so a base that moves with every push (a merge base) never does.
+ */
+export function pairedBase(c: PairedComparison, k: PairedCase): string {
+  const gnes = c.side.base
+  const parts = [
+    gnes &&
+      `GNES ${gnes.gnesVersion}${gnes.gnesTag === gnes.gnesVersion ? '' : ` (${gnes.gnesTag})`}` +
+        (gnes.gnesVcs ? ` ${gnes.gnesVcs.slice(0, 12)}` : ''),
+    c.baseCommit && `commit ${c.baseCommit.slice(0, 12)}`,
+    k.files.base !== k.files.head && `topology ${k.files.base}`
+  ]
+  return (parts.filter(Boolean).join(' · ') || 'the same build').slice(0, 300)
+}
+
+/** Per case of a paired run (by `pairedKey`), every metric's change against the base. */
+export const pairedChanges = (c: PairedComparison): Map<string, PairedChange> =>
+  new Map(
+    c.cases.map(k => [
+      pairedKey(k.caseId, k.profile),
+      {
+        base: pairedBase(c, k),
+        pairs: k.sequence.pairs,
+        change: Object.fromEntries(k.metrics.map(m => [m.metric, { change: m.change, ci: m.ci }]))
+      }
+    ])
+  )
 
 /** A recording's outcome, and the steps its entries made detectable for the first time. */
 export interface RecordedRun extends Recorded {
@@ -65,7 +100,7 @@ export const stepsAdded = (
 export async function recordResult(
   result: Result,
   location: HistoryLocation,
-  { inputs, cases, repositoryUrl, log }: RecordSettings
+  { inputs, cases, repositoryUrl, log, paired }: RecordSettings
 ): Promise<RecordedRun> {
   const topologies = cases.map(c => c.topology)
   const render = renderHook({
@@ -78,7 +113,7 @@ export async function recordResult(
   const expected = topologies.map(t => t.id)
   const watch = watched(render)
   const recorded = await appendEntries(
-    entriesFromResult(result, expected),
+    entriesFromResult(result, expected, paired && pairedChanges(paired)),
     location,
     watch.render,
     log

@@ -5,7 +5,7 @@ import type { Engine } from '../engine/types'
 import { shouldRecord, type HistoryEntry } from '../history'
 import type { Log } from '../log'
 import type { CaseVerdict } from '../report/verdict'
-import type { ReportLinks } from '../report'
+import type { PairedComparison, ReportLinks } from '../report'
 import type { GitMeta, Result } from '../result/schema'
 import { comparePairedRun, compareWithHistory } from './compare'
 import type { HistoryLocation } from './location'
@@ -93,10 +93,13 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
   await ports.written(result, writeResult(result, inputs['out-dir']))
 
   const threshold = inputs['alert-threshold']
+  let comparedPairs: PairedComparison | undefined
   if (pairedRun) {
-    // The base is kept for inspection beside the head's result, never recorded.
+    // The base is kept for inspection beside the head's result, never recorded: the head's
+    // entries record their change against it.
     const base = writeResult(pairedRun.base, path.join(inputs['out-dir'], 'base'))
     const { comparison, markdown } = comparePairedRun(pairedRun, { threshold }, links)
+    comparedPairs = comparison
     await ports.judged({ ...comparison, markdown, base }, result)
   } else if (pullRequest) {
     const history = await pullRequest.history()
@@ -119,7 +122,8 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
             inputs,
             cases,
             repositoryUrl: links.repositoryUrl ?? undefined,
-            log: storeLog
+            log: storeLog,
+            paired: comparedPairs
           })
       : null
   )

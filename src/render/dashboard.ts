@@ -6,7 +6,15 @@ import { safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtTime, versionLabel } from './format'
 import { HOP_ENTRIES, SERIES, SWEEP_CURVES } from './charts'
 import { headlineTail } from './tail'
-import { describeMetric, hopColors, hopMetrics, RATE_DOCS, UNACCOUNTED } from './metrics'
+import { againstBase } from '../trend/series'
+import {
+  AGAINST_BASE_DOC,
+  describeMetric,
+  hopColors,
+  hopMetrics,
+  RATE_DOCS,
+  UNACCOUNTED
+} from './metrics'
 
 const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@2'
 
@@ -28,6 +36,11 @@ interface DashboardEntry {
   tail: { p90: number; p99: number } | null
   dataRateMBps: number | null
   legacyMBps: number | null
+  /**
+   * A paired run's change against its base (head ÷ base − 1) by the name of its series
+   * (`path vs base`), and what the base was; null for an entry of a suite on its own.
+   */
+  paired: { base: string; change: Record<string, number> } | null
   /** A sweep's steps (percentiles only) and maximum throughput; null for other profiles. */
   sweep: {
     maxThroughput: number | null
@@ -64,6 +77,14 @@ function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry
     tail: tailOf(e),
     dataRateMBps: e.dataRateMBps === null ? null : roundMicros(e.dataRateMBps),
     legacyMBps: e.legacyMBps === null ? null : roundMicros(e.legacyMBps),
+    paired: e.paired
+      ? {
+          base: e.paired.base,
+          change: Object.fromEntries(
+            Object.entries(e.paired.change).map(([m, c]) => [againstBase(m), roundMicros(c.change)])
+          )
+        }
+      : null,
     sweep: e.sweep && {
       maxThroughput: e.sweep.maxThroughput,
       points: e.sweep.points.map(p => ({
@@ -111,6 +132,11 @@ interface DashboardCase {
   file: string
   /** The metric the series is judged and alerted by. */
   headline: string
+  /**
+   * The newest entry's paired base and the series of its changes the page offers beside the
+   * metrics (`path vs base`): only entries paired against that base are drawn in them.
+   */
+  paired: { base: string; metrics: string[] } | null
   /** Change points among the newest entries, newest first: each marked on its metric's trend. */
   steps: { id: string; metric: string; text: string; label: string; color: string; when: string }[]
 }
@@ -161,9 +187,12 @@ function metricDocs(
   cases: readonly DashboardCase[]
 ): Record<'gnes' | 'generic', Record<string, string>> {
   const docs = (generic: boolean): Record<string, string> => {
-    const names = new Set(cases.filter(c => c.gnes !== generic).flatMap(c => c.metrics))
+    const alike = cases.filter(c => c.gnes !== generic)
+    const names = new Set(alike.flatMap(c => c.metrics))
+    const paired = new Set(alike.flatMap(c => c.paired?.metrics ?? []))
     return Object.fromEntries([
       ...[...names].map(m => [m, describeMetric(m, generic)]),
+      ...[...paired].map(m => [m, AGAINST_BASE_DOC]),
       ['maxThroughput', RATE_DOCS.maxThroughput],
       ...(generic
         ? []
@@ -201,6 +230,12 @@ export function casesScript(cases: DashboardCase[], title = 'GNES latency benchm
 
 /** `dashboard/charts.js`: the chart templates, so the page draws exactly the README's charts. */
 export const chartsScript = (templates: unknown): string => script('charts', templates)
+
+/** What a series offers of its newest entry's paired changes (`DashboardCase.paired`). */
+export function pairedOffer(shown: readonly HistoryEntry[]): DashboardCase['paired'] {
+  const newest = shown[0]?.paired
+  return newest ? { base: newest.base, metrics: Object.keys(newest.change).map(againstBase) } : null
+}
 
 export function dashboardCase(
   c: Omit<DashboardCase, 'hops' | 'hopColors' | 'file'>

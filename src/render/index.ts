@@ -24,7 +24,7 @@ import {
   seriesCharts,
   ENTRY_AXIS_TITLE
 } from './charts'
-import { casesScript, chartsScript, dashboardCase, monthData } from './dashboard'
+import { casesScript, chartsScript, dashboardCase, monthData, pairedOffer } from './dashboard'
 import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
@@ -197,6 +197,7 @@ export async function reportSite(o: ReportOptions): Promise<Site> {
           description: o.topologies[s.caseId]?.description ?? '',
           metrics: s.metrics,
           headline: s.shown[0]?.headline ?? '',
+          paired: pairedOffer(s.shown),
           steps: dashboardSteps(s.steps, o.repositoryUrl),
           months: toRanges(s.caseMonths).reverse(),
           total: s.caseTotal

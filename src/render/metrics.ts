@@ -61,6 +61,10 @@ export function describeMetric(name: string, generic = false): string {
   return 'Custom metric, seconds.'
 }
 
+/** What a series of paired changes (`path vs base`) shows. */
+export const AGAINST_BASE_DOC =
+  'Change against the base a paired run measured beside the entry in the same job (head ÷ base − 1 over its pairs), in %: a slow spell of the runner moves both sides alike. Only entries paired against the newest entry’s base are shown.'
+
 /** The non-per-request figures every table and chart shows next to the timings. */
 export const RATE_DOCS = {
   dataRateMBps:

@@ -5,7 +5,7 @@
  */
 export { compareResult, type CompareOptions, type Comparison } from './compare'
 export { COMMENT_MARKER, renderComparisonMarkdown, type ReportLinks } from './markdown'
-export { comparePaired, pairedMetric, type PairedComparison } from './paired'
+export { comparePaired, pairedMetric, type PairedCase, type PairedComparison } from './paired'
 export { renderPairedMarkdown } from './paired-markdown'
 export { nextStep, plannedProbes, type BisectEnd, type Probe, type ProbeResult } from './bisect'
 export { renderBisectMarkdown } from './bisect-text'

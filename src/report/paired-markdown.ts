@@ -172,7 +172,7 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
       `Values: per-run medians of per-request samples; a pair is a base run and the head run ` +
         `beside it; change = geometric mean of the pairs’ ratios − 1, with its ` +
         `interval from Student’s paired t-test on the log ratios, at the level that keeps every ` +
-        `look of an adaptive run at ${Math.round((1 - c.alpha) * 100)} % together. Nothing of the base is recorded in the history` +
+        `look of an adaptive run at ${Math.round((1 - c.alpha) * 100)} % together. Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
         (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null
     ]

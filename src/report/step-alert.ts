@@ -3,7 +3,7 @@ import { commitRef } from '../render/format'
 import { isRegression, stepRange, stepSize } from '../render/steps'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { terminalSafe } from '../text/terminal'
-import { ofVerdictMetric, type TrendStep } from '../trend/series'
+import { isAgainstBase, ofVerdictMetric, type TrendStep } from '../trend/series'
 
 /** Hidden in an alert issue's body: the one open issue of a branch's alerts is found by it. */
 export const alertMarker = (branch: string): string =>
@@ -50,6 +50,22 @@ interface AlertLinks {
 }
 
 /**
+ * What the steps can and cannot tell: a step of a metric compares separate jobs; a step of a
+ * series of paired changes compares pairs measured in one job each, against one base.
+ */
+function caveats(steps: readonly TrendStep[]): string[] {
+  const paired = steps.some(isAgainstBase)
+  const separate = steps.some(s => !isAgainstBase(s))
+  return [
+    paired &&
+      'A step of a `… vs base` series compares each push’s change against the same base, measured beside it in its own job: a runner’s slow spell moves both sides alike.',
+    separate &&
+      'A step of the history compares separate jobs, and a runner can run a few percent slower for a while with nothing changed.',
+    'A paired run of the commits a step lies between tells a change of the code from the runner’s: `bisect` (the example workflow `bisect.yml`) does that and names the first slow commit.'
+  ].filter((x): x is string => typeof x === 'string')
+}
+
+/**
  * What a recording push says about the steps its entries made detectable: for the job summary,
  * and (those that alert) a commit comment or the branch's alert issue. History text in it is
  * escaped: a commit of the history is untrusted.
@@ -80,13 +96,13 @@ export function stepsMarkdown(
   return [
     '### Latency change points',
     '',
-    `The entries this push recorded made these steps detectable (change-point detection over each series' newest entries; a regression is a slowdown of at least ${(threshold * 100).toFixed(1)} % of the metric the case is judged by: \`path\` for a GNES case at minimal or paced load, else the headline):`,
+    `The entries this push recorded made these steps detectable (change-point detection over each series' newest entries; a regression is a slowdown of at least ${(threshold * 100).toFixed(1)} % of the metric the case is judged by: \`path\` for a GNES case at minimal or paced load, else the headline; where the entries were paired against a base, its change against that base, e.g. \`path vs base\`):`,
     '',
     '| Case | Profile | Metric | Step (95 % interval) | Between |',
     '| :-- | :-- | :-- | :-- | :-- |',
     ...rows,
     '',
-    'A step of the history compares separate jobs, and a runner can run a few percent slower for a while with nothing changed. A paired run of the commits a step lies between tells the two apart: `bisect` (the example workflow `bisect.yml`) does that and names the first slow commit.',
+    ...caveats(steps),
     '',
     dashboard ? `The steps are marked on the [charts](${dashboard}).${cc}` : `${cc.trim()}`
   ]

@@ -37,14 +37,43 @@ function alike(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   return [...groups.values()]
 }
 
+const AGAINST_BASE = ' vs base'
+
+/**
+ * The series of a metric's paired changes (`path vs base`): entries recorded by paired runs
+ * against one base, each its head ÷ base. A runner's slow spell moves both sides of a pair alike,
+ * so this series shows steps the noise between separate jobs hides.
+ */
+export const againstBase = (metric: string): string => `${metric}${AGAINST_BASE}`
+
+const pairedMetricOf = (metric: string): string | null =>
+  metric.endsWith(AGAINST_BASE) ? metric.slice(0, -AGAINST_BASE.length) : null
+
+/** Whether a step is of a series of paired changes. */
+export const isAgainstBase = (s: { metric: string }): boolean => pairedMetricOf(s.metric) !== null
+
+/** An entry's figure of `metric`: seconds, or head ÷ base for a paired series; NaN when none. */
+function figure(e: HistoryEntry, metric: string): number {
+  const paired = pairedMetricOf(metric)
+  if (paired === null) return e.best[metric] ?? NaN
+  const c = e.paired?.change[paired]
+  return c ? 1 + c.change : NaN
+}
+
 /**
  * The metrics a series is searched in: its headline first, then every other published metric
- * (its hops), so a change too small for the headline's noise still shows where it happened.
+ * (its hops), so a change too small for the headline's noise still shows where it happened;
+ * then those the newest entry compared against a paired base.
  */
 const searchedMetrics = (entries: readonly HistoryEntry[]): string[] => {
-  const headline = entries.at(-1)?.headline
-  if (!headline) return []
-  return [headline, ...new Set(entries.flatMap(e => e.metrics).filter(m => m !== headline))]
+  const newest = entries.at(-1)
+  if (!newest) return []
+  const { headline } = newest
+  return [
+    headline,
+    ...new Set(entries.flatMap(e => e.metrics).filter(m => m !== headline)),
+    ...Object.keys(newest.paired?.change ?? {}).map(againstBase)
+  ]
 }
 
 /**
@@ -62,8 +91,15 @@ export const ofHeadline = (s: TrendStep): boolean => s.metric === s.firstAfter.h
 /**
  * Whether a step is of the metric its case is judged by (`path` for a GNES case at minimal or
  * paced load): the figure a push alerts on and a bisect searches, as a pull request's verdict.
+ * Where the entries were paired against a base, its series of paired changes (`path vs base`)
+ * is that figure, and the metric's own series, which separate jobs' noise moves, is not.
  */
-export const ofVerdictMetric = (s: TrendStep): boolean => s.metric === verdictMetric(s.firstAfter)
+export function ofVerdictMetric(s: TrendStep): boolean {
+  const metric = verdictMetric(s.firstAfter)
+  return s.firstAfter.paired?.change[metric]
+    ? s.metric === againstBase(metric)
+    : s.metric === metric
+}
 
 /** A step of one metric of one series, with the entries on either side of it. */
 export interface TrendStep extends Step {
@@ -81,9 +117,16 @@ export interface TrendStep extends Step {
  */
 export const STEP_OPTIONS: ChangePointOptions = { ...OTAVA_DEFAULTS, minMagnitude: 0.01 }
 
-/** Entries of `entries` (oldest first) that carry `metric`, in order. */
-const carrying = (entries: readonly HistoryEntry[], metric: string): HistoryEntry[] =>
-  entries.filter(e => Number.isFinite(e.best[metric]))
+/**
+ * Entries of `entries` (oldest first) that carry `metric`, in order; for a paired series, those
+ * paired against the newest one's base, since changes against another base do not compare.
+ */
+function carrying(entries: readonly HistoryEntry[], metric: string): HistoryEntry[] {
+  const at = entries.filter(e => Number.isFinite(figure(e, metric)))
+  if (pairedMetricOf(metric) === null) return at
+  const base = at.at(-1)?.paired?.base
+  return at.filter(e => e.paired?.base === base)
+}
 
 function located(at: HistoryEntry[], metric: string, s: Step): TrendStep {
   return {
@@ -103,7 +146,7 @@ export function seriesSteps(
 ): TrendStep[] {
   const at = carrying(entries, metric)
   return stepsOf(
-    at.map(e => e.best[metric]),
+    at.map(e => figure(e, metric)),
     options
   ).map(s => located(at, metric, s))
 }
@@ -122,7 +165,7 @@ export function pushSteps(
   const known = at.findIndex(e => added.has(e.id))
   if (known < 0) return []
   return newSteps(
-    at.map(e => e.best[metric]),
+    at.map(e => figure(e, metric)),
     known,
     options
   ).map(s => located(at, metric, s))

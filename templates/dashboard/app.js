@@ -65,15 +65,26 @@
     return s
   }
 
-  function valueOf(entry, metric) {
+  function valueOf(c, entry, metric) {
     if (metric === 'dataRateMBps' || metric === 'legacyMBps') return entry[metric]
     if (metric === 'maxThroughput') return entry.sweep && entry.sweep.maxThroughput
+    if (isPaired(c, metric)) {
+      // Changes against another base do not compare: only the newest entry's base is drawn.
+      var p = entry.paired
+      return p && p.base === c.paired.base ? p.change[metric] * 100 : undefined
+    }
     return entry.best[metric] * 1000
   }
 
+  // A series of paired changes (`path vs base`), which the case offers beside its metrics.
+  function isPaired(c, metric) {
+    return !!c.paired && c.paired.metrics.indexOf(metric) >= 0
+  }
+
   // Timings in milliseconds, as the README's tables (histories keep seconds).
-  function axisTitle(metric) {
+  function axisTitle(c, metric) {
     if (metric === 'maxThroughput') return 'requests/s'
+    if (isPaired(c, metric)) return metric + ' (% change)'
     return isRate(metric) ? 'MB/s' : metric + ' (ms)'
   }
 
@@ -125,7 +136,7 @@
     var rows = []
     var marks = stepsOf(c, metric)
     entries.forEach(function (e, i) {
-      var v = valueOf(e, metric)
+      var v = valueOf(c, e, metric)
       if (typeof v !== 'number' || !isFinite(v)) return
       var step = marks[e.id]
       // A paced headline's spread, as the README's chart draws it (PointRow's p90 and p99).
@@ -403,6 +414,7 @@
         : hasRates(c)
           ? c.metrics.concat(['dataRateMBps', 'legacyMBps'])
           : c.metrics
+    if (c.paired && c.kind !== 'sweep') metrics = metrics.concat(c.paired.metrics)
     metrics.forEach(function (m) {
       var option = cell('option', metricLabel(m))
       option.value = m
@@ -539,12 +551,13 @@
         subtitle:
           metricLabel(metric) +
           ' per entry' +
+          (isPaired(c, metric) ? ', against ' + c.paired.base : '') +
           (points.some(function (p) {
             return p.p90 !== undefined
           })
             ? ' (the line above a point reaches its p90)'
             : ''),
-        yTitle: axisTitle(metric),
+        yTitle: axisTitle(c, metric),
         format: metric === 'maxThroughput' ? '.2f' : '.1f',
         // As in the static charts: zero only when every value is the same.
         zero:
