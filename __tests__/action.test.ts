@@ -275,7 +275,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(recorded).toHaveLength(1)
     const [entry] = recorded
     expect(entry.gnes?.version).toBe('0.0.47')
-    expect(entry.paired).toMatchObject({ base: 'GNES 0.0.46', pairs: 2 })
+    expect(entry.paired).toMatchObject({ base: 'GNES 0.0.46 · topology case1.yml', pairs: 2 })
     expect(Object.keys(entry.paired!.change)).toEqual(expect.arrayContaining(['latency', 'path']))
     const { change, ci } = entry.paired!.change.path
     expect(ci[0]).toBeLessThanOrEqual(change)

@@ -46,7 +46,7 @@ describe('recording a paired run', () => {
     const [entry] = entriesFromResult(run.head, ['1'], pairedChanges(comparison))
     const [k] = comparison.cases
     expect(entry.paired).toEqual({
-      base: 'GNES 0.0.46 · topology topologies/case1.yml',
+      base: 'GNES 0.0.46 · topology case1.yml',
       pairs: 6,
       change: Object.fromEntries(k.metrics.map(m => [m.metric, { change: m.change, ci: m.ci }]))
     })
@@ -56,14 +56,16 @@ describe('recording a paired run', () => {
     expect(entriesFromResult(run.head, ['1'])[0]).not.toHaveProperty('paired')
   })
 
-  test('the base is named by what it was, so a base that moves never forms one series', () => {
+  test('the base is named by what it was, whatever the head, so a base that moves never forms one series', () => {
     const [k] = comparison.cases
     expect(pairedBase({ ...comparison, baseCommit: 'a'.repeat(40) }, k)).toBe(
-      `GNES 0.0.46 · commit ${'a'.repeat(12)} · topology topologies/case1.yml`
+      `GNES 0.0.46 · commit ${'a'.repeat(12)} · topology case1.yml`
     )
-    const same = { ...k, files: { base: 'x.yml', head: 'x.yml' } }
+    // The same whatever the head runs: a head with the base's file names the base alike.
+    const same = { ...k, files: { base: '/a/case1.yml', head: '/a/case1.yml' } }
+    expect(pairedBase(comparison, same)).toBe(pairedBase(comparison, k))
     expect(pairedBase({ ...comparison, side: { base: null, head: null } }, same)).toBe(
-      'the same build'
+      'topology case1.yml'
     )
   })
 })

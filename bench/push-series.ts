@@ -12,8 +12,13 @@
  * one deployment a side (`paired-deploy: once`, the base's build unchanged from push to push), so
  * each entry carries its change against the base and alerts read `path vs base`.
  *
+ * `--replay DIR` measures nothing: it reads the history a `--paired` series kept in DIR and
+ * announces its steps push by push again, each entry's base named as `pairedBase` names it now
+ * (the base of every push was case 1 at the same GNES): the same measured changes, judged by the
+ * current code.
+ *
  *   npm run bench:push-series -- [--pushes 30] [--slow-from 20] [--threshold 2.5%]
- *     [--engine local|docker|auto] [--paired [--pairs 6]] [--keep DIR]
+ *     [--engine local|docker|auto] [--paired [--pairs 6]] [--keep DIR] [--replay DIR]
  */
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -23,7 +28,7 @@ import { parseInputs } from '../src/config/inputs'
 import { readHistory } from '../src/history'
 import { warningsOnly } from '../src/log'
 import { assetPath } from '../src/paths'
-import { recordResult } from '../src/pipeline/record'
+import { recordResult, stepsAdded } from '../src/pipeline/record'
 import { runSuite } from '../src/pipeline/suite/run'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
 import { comparePaired, type PairedComparison } from '../src/report/paired'
@@ -41,7 +46,8 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'local' },
     paired: { type: 'boolean', default: false },
     pairs: { type: 'string', default: '6' },
-    keep: { type: 'string' }
+    keep: { type: 'string' },
+    replay: { type: 'string' }
   }
 })
 const pushes = Number(values.pushes)
@@ -54,7 +60,48 @@ const topology = (slow: boolean) =>
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
 const sha = (i: number) => `${String(i).padStart(4, '0')}${'b'.repeat(36)}`
 
+/** `--replay`: the kept history's steps announced push by push, as the action announces them. */
+function replay(from: string): { push: number; at: string; change: number }[] {
+  const alerts: { push: number; at: string; change: number }[] = []
+  const inputs = parseInputs({ 'alert-threshold': values.threshold! })
+  const entries = [...newestFirst(readHistory(from))].reverse().map(e => ({
+    ...e,
+    ...(e.paired && {
+      paired: { ...e.paired, base: `GNES ${e.gnes!.version} · topology case1.yml` }
+    })
+  }))
+  entries.forEach((e, i) => {
+    const shown = [entries.slice(0, i + 1).reverse()]
+    const steps = stepsAdded(shown, new Set([e.id]), inputs['max-entries'])
+    const said = steps.map(s => {
+      const alert = alertsOn(s, inputs['alert-threshold'])
+      if (alert)
+        alerts.push({ push: i + 1, at: s.firstAfter.commit.sha!.slice(0, 4), change: s.change })
+      return `${alert ? 'ALERT ' : ''}${s.metric} ${pct(s.change)} at ${s.firstAfter.commit.sha!.slice(0, 4)}`
+    })
+    console.log(`push ${i + 1}: ${said.length ? said.join('; ') : 'no new step'}`)
+  })
+  return alerts
+}
+
 async function main(): Promise<void> {
+  if (values.replay) {
+    const alerts = replay(values.replay)
+    const entries = [...newestFirst(readHistory(values.replay))].reverse()
+    for (const metric of ['path', againstBase('path'), 'r2:proc']) {
+      const relabelled = entries.map(e =>
+        e.paired ? { ...e, paired: { ...e.paired, base: 'case 1' } } : e
+      )
+      const steps = seriesSteps(relabelled, metric)
+      console.log(
+        `whole series, ${metric}: ${steps.length ? steps.map(s => `${pct(s.change)} [${pct(s.interval[0])}, ${pct(s.interval[1])}] at push ${Number(s.firstAfter.commit.sha!.slice(0, 4))}`).join('; ') : 'no step'}`
+      )
+    }
+    console.log(
+      `alerts: ${alerts.length} (${alerts.map(a => `push ${a.push}: step at push ${Number(a.at)} ${pct(a.change)}`).join('; ') || 'none'}); alerts in the first ${slowFrom - 1} pushes: ${alerts.filter(a => a.push < slowFrom).length}`
+    )
+    return
+  }
   console.log(
     `${pushes} pushes of case 1 at minimal load (engine ${values.engine}${values.paired ? `, each paired with case 1 in ${values.pairs} pairs on one deployment a side` : ''}), Router2 1 ms slower from push ${slowFrom}; history in ${dir}; load average ${loadAverage()}`
   )

@@ -1,3 +1,4 @@
+import * as path from 'node:path'
 import type { Inputs } from '../config/inputs'
 import { entriesFromResult, type HistoryEntry, type Render } from '../history'
 import { pairedKey } from '../history/from-result'
@@ -24,8 +25,8 @@ interface RecordSettings {
 
 /**
  * What the base of a paired case was, in a few words: its GNES (and build commit), its commit
- * with `baseline-ref`, its topology file when the head's differs. Only entries of one base form a
- * series of paired changes, so a base that moves with every push (a merge base) never does.
+ * with `baseline-ref`, its topology file's name. Only entries of one base form a series of
+ * paired changes, so a base that moves with every push (a merge base) never does.
  */
 export function pairedBase(c: PairedComparison, k: PairedCase): string {
   const gnes = c.side.base
@@ -34,9 +35,12 @@ export function pairedBase(c: PairedComparison, k: PairedCase): string {
       `GNES ${gnes.gnesVersion}${gnes.gnesTag === gnes.gnesVersion ? '' : ` (${gnes.gnesTag})`}` +
         (gnes.gnesVcs ? ` ${gnes.gnesVcs.slice(0, 12)}` : ''),
     c.baseCommit && `commit ${c.baseCommit.slice(0, 12)}`,
-    k.files.base !== k.files.head && `topology ${k.files.base}`
+    // Always, whatever the head runs: a label that changed with the head's file would split the
+    // series exactly where the head's change is. By name: the action's own topologies lie under
+    // a path that moves with its version, a base commit's under a checkout of its own.
+    `topology ${path.basename(k.files.base)}`
   ]
-  return (parts.filter(Boolean).join(' · ') || 'the same build').slice(0, 300)
+  return parts.filter(Boolean).join(' · ').slice(0, 300)
 }
 
 /** Per case of a paired run (by `pairedKey`), every metric's change against the base. */
