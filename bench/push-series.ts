@@ -25,7 +25,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseArgs } from 'node:util'
 import { parseInputs } from '../src/config/inputs'
-import { readHistory } from '../src/history'
+import { readHistory, type HistoryEntry } from '../src/history'
 import { warningsOnly } from '../src/log'
 import { assetPath } from '../src/paths'
 import { recordResult, stepsAdded } from '../src/pipeline/record'
@@ -35,7 +35,7 @@ import { comparePaired, type PairedComparison } from '../src/report/paired'
 import { newestFirst } from '../src/render/format'
 import { alerts as alertsOn } from '../src/report/step-alert'
 import { resolveCases } from '../src/topology/cases'
-import { againstBase, seriesSteps } from '../src/trend/series'
+import { againstBase, seriesSteps, type TrendStep } from '../src/trend/series'
 import { cv, loadAverage, mean } from './machine'
 
 const { values } = parseArgs({
@@ -60,9 +60,34 @@ const topology = (slow: boolean) =>
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
 const sha = (i: number) => `${String(i).padStart(4, '0')}${'b'.repeat(36)}`
 
+type Alert = { push: number; at: string; change: number }
+
+/** A push's steps as the action announces them, marking (and collecting) those that alert. */
+function announced(push: number, steps: TrendStep[], threshold: number, alerts: Alert[]): string {
+  const said = steps.map(s => {
+    const alert = alertsOn(s, threshold)
+    if (alert) alerts.push({ push, at: s.firstAfter.commit.sha!.slice(0, 4), change: s.change })
+    return `${alert ? 'ALERT ' : ''}${s.metric} ${pct(s.change)} at ${s.firstAfter.commit.sha!.slice(0, 4)}`
+  })
+  return said.length ? said.join('; ') : 'no new step'
+}
+
+/** The steps of each metric over the whole series (entries oldest first), then the alerts. */
+function summary(entries: HistoryEntry[], metrics: string[], alerts: Alert[]): void {
+  for (const metric of metrics) {
+    const steps = seriesSteps(entries, metric)
+    console.log(
+      `whole series, ${metric}: ${steps.length ? steps.map(s => `${pct(s.change)} [${pct(s.interval[0])}, ${pct(s.interval[1])}] at push ${Number(s.firstAfter.commit.sha!.slice(0, 4))}`).join('; ') : 'no step'}`
+    )
+  }
+  console.log(
+    `alerts: ${alerts.length} (${alerts.map(a => `push ${a.push}: step at push ${Number(a.at)} ${pct(a.change)}`).join('; ') || 'none'}); alerts in the first ${slowFrom - 1} pushes: ${alerts.filter(a => a.push < slowFrom).length}`
+  )
+}
+
 /** `--replay`: the kept history's steps announced push by push, as the action announces them. */
-function replay(from: string): { push: number; at: string; change: number }[] {
-  const alerts: { push: number; at: string; change: number }[] = []
+function replay(from: string): void {
+  const alerts: Alert[] = []
   const inputs = parseInputs({ 'alert-threshold': values.threshold! })
   const entries = [...newestFirst(readHistory(from))].reverse().map(e => ({
     ...e,
@@ -73,39 +98,17 @@ function replay(from: string): { push: number; at: string; change: number }[] {
   entries.forEach((e, i) => {
     const shown = [entries.slice(0, i + 1).reverse()]
     const steps = stepsAdded(shown, new Set([e.id]), inputs['max-entries'])
-    const said = steps.map(s => {
-      const alert = alertsOn(s, inputs['alert-threshold'])
-      if (alert)
-        alerts.push({ push: i + 1, at: s.firstAfter.commit.sha!.slice(0, 4), change: s.change })
-      return `${alert ? 'ALERT ' : ''}${s.metric} ${pct(s.change)} at ${s.firstAfter.commit.sha!.slice(0, 4)}`
-    })
-    console.log(`push ${i + 1}: ${said.length ? said.join('; ') : 'no new step'}`)
+    console.log(`push ${i + 1}: ${announced(i + 1, steps, inputs['alert-threshold'], alerts)}`)
   })
-  return alerts
+  summary(entries, ['path', againstBase('path'), 'r2:proc'], alerts)
 }
 
 async function main(): Promise<void> {
-  if (values.replay) {
-    const alerts = replay(values.replay)
-    const entries = [...newestFirst(readHistory(values.replay))].reverse()
-    for (const metric of ['path', againstBase('path'), 'r2:proc']) {
-      const relabelled = entries.map(e =>
-        e.paired ? { ...e, paired: { ...e.paired, base: 'case 1' } } : e
-      )
-      const steps = seriesSteps(relabelled, metric)
-      console.log(
-        `whole series, ${metric}: ${steps.length ? steps.map(s => `${pct(s.change)} [${pct(s.interval[0])}, ${pct(s.interval[1])}] at push ${Number(s.firstAfter.commit.sha!.slice(0, 4))}`).join('; ') : 'no step'}`
-      )
-    }
-    console.log(
-      `alerts: ${alerts.length} (${alerts.map(a => `push ${a.push}: step at push ${Number(a.at)} ${pct(a.change)}`).join('; ') || 'none'}); alerts in the first ${slowFrom - 1} pushes: ${alerts.filter(a => a.push < slowFrom).length}`
-    )
-    return
-  }
+  if (values.replay) return replay(values.replay)
   console.log(
     `${pushes} pushes of case 1 at minimal load (engine ${values.engine}${values.paired ? `, each paired with case 1 in ${values.pairs} pairs on one deployment a side` : ''}), Router2 1 ms slower from push ${slowFrom}; history in ${dir}; load average ${loadAverage()}`
   )
-  const alerts: { push: number; at: string; change: number }[] = []
+  const alerts: Alert[] = []
   for (let i = 1; i <= pushes; i++) {
     const inputs = parseInputs({
       ...(values.paired
@@ -149,15 +152,9 @@ async function main(): Promise<void> {
     const pairedText = vsBase
       ? `, path vs base ${pct(vsBase.change)} [${pct(vsBase.ci[0])}, ${pct(vsBase.ci[1])}]`
       : ''
-    const said = recorded.steps.map(s => {
-      const alert = alertsOn(s, inputs['alert-threshold'])
-      if (alert)
-        alerts.push({ push: i, at: s.firstAfter.commit.sha!.slice(0, 4), change: s.change })
-      return `${alert ? 'ALERT ' : ''}${s.metric} ${pct(s.change)} at ${s.firstAfter.commit.sha!.slice(0, 4)}`
-    })
     console.log(
       `push ${i}: latency ${(best.latency * 1000).toFixed(2)} ms, path ${(best.path * 1000).toFixed(2)} ms${pairedText}, ` +
-        `${((Date.now() - t0) / 1000).toFixed(0)} s; ${said.length ? said.join('; ') : 'no new step'}; load average ${loadAverage()}`
+        `${((Date.now() - t0) / 1000).toFixed(0)} s; ${announced(i, recorded.steps, inputs['alert-threshold'], alerts)}; load average ${loadAverage()}`
     )
   }
   const entries = [...newestFirst(readHistory(dir))].reverse()
@@ -176,15 +173,10 @@ async function main(): Promise<void> {
       `path vs base: first ${before.length} ${pct(Math.min(...before))}…${pct(Math.max(...before))} (mean ${pct(mean(before))}, SD ${(sd(before) * 100).toFixed(1)} points), the rest's mean ${pct(mean(after))}`
     )
   }
-  const searched = ['latency', 'path', 'r2:proc', ...(values.paired ? [againstBase('path')] : [])]
-  for (const metric of searched) {
-    const steps = seriesSteps(entries, metric)
-    console.log(
-      `whole series, ${metric}: ${steps.length ? steps.map(s => `${pct(s.change)} [${pct(s.interval[0])}, ${pct(s.interval[1])}] at push ${Number(s.firstAfter.commit.sha!.slice(0, 4))}`).join('; ') : 'no step'}`
-    )
-  }
-  console.log(
-    `alerts: ${alerts.length} (${alerts.map(a => `push ${a.push}: step at push ${Number(a.at)} ${pct(a.change)}`).join('; ') || 'none'}); alerts in the first ${slowFrom - 1} pushes: ${alerts.filter(a => a.push < slowFrom).length}`
+  summary(
+    entries,
+    ['latency', 'path', 'r2:proc', ...(values.paired ? [againstBase('path')] : [])],
+    alerts
   )
 }
 

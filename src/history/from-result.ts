@@ -1,6 +1,6 @@
 import type { CaseResult, Result, Summary } from '../result/schema'
 import { profileKey } from '../client/profile'
-import { HISTORY_SCHEMA, type HistoryEntry, type PairedChange } from './schema'
+import { HISTORY_SCHEMA, seriesKey, type HistoryEntry, type PairedChange } from './schema'
 
 /** Samples are stored at microsecond resolution: finer digits are clock noise and cost bytes. */
 export const roundMicros = (seconds: number): number => Math.round(seconds * 1e6) / 1e6
@@ -38,13 +38,11 @@ function commitUrl(git: Result['meta']['git']): string | null {
   return `${git.serverUrl}/${git.repository}/commit/${git.sha}`
 }
 
-/** The key of a case's paired change given to `entriesFromResult`: `1/minimal@5`. */
-export const pairedKey = (caseId: string, profile: string): string => `${caseId}/${profile}`
-
 /**
  * One history entry per case of a finished suite; a paired run's head carries its change against
- * the base by `pairedKey`. Throws when a case in `expectCases` is missing or a case has no
- * published (non-warm-up) run: a partial suite must append nothing. Pure.
+ * the base, looked up by its series key (`seriesKey`). Throws when a case in `expectCases` is
+ * missing or a case has no published (non-warm-up) run: a partial suite must append nothing.
+ * Pure.
  */
 export function entriesFromResult(
   result: Result,
@@ -98,7 +96,7 @@ export function entriesFromResult(
       })),
       samples: c.sweep ? null : pooledSamples(c),
       sweep: c.sweep,
-      ...withPaired(paired?.get(pairedKey(c.id, profileKey(c.profile))))
+      ...withPaired(paired?.get(seriesKey({ caseId: c.id, profile: c.profile })))
     }
   })
 }

@@ -86,7 +86,10 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>
 
 /** Entries of one case and profile key form a series: what is charted and compared together. */
 export const seriesKey = (e: { caseId: string; profile: Profile }): string =>
-  `${e.caseId}/${profileKey(e.profile)}`
+  seriesKeyOf(e.caseId, profileKey(e.profile))
+
+/** The same key from a case id and a profile's key (`1`, `minimal@5` → `1/minimal@5`). */
+export const seriesKeyOf = (caseId: string, profile: string): string => `${caseId}/${profile}`
 
 /** The bytes stored for an entry: compact JSON, one line, so per-request samples stay small. */
 export function serializeEntry(entry: HistoryEntry): string {

@@ -1,8 +1,7 @@
 import * as path from 'node:path'
 import type { Inputs } from '../config/inputs'
 import { entriesFromResult, type HistoryEntry, type Render } from '../history'
-import { pairedKey } from '../history/from-result'
-import type { PairedChange } from '../history/schema'
+import { seriesKeyOf, type PairedChange } from '../history/schema'
 import type { PairedCase, PairedComparison } from '../report'
 import type { Log } from '../log'
 import { shownSeries } from '../render'
@@ -43,11 +42,11 @@ export function pairedBase(c: PairedComparison, k: PairedCase): string {
   return parts.filter(Boolean).join(' · ').slice(0, 300)
 }
 
-/** Per case of a paired run (by `pairedKey`), every metric's change against the base. */
+/** Per case of a paired run (by its series key), every metric's change against the base. */
 export const pairedChanges = (c: PairedComparison): Map<string, PairedChange> =>
   new Map(
     c.cases.map(k => [
-      pairedKey(k.caseId, k.profile),
+      seriesKeyOf(k.caseId, k.profile),
       {
         base: pairedBase(c, k),
         pairs: k.sequence.pairs,
