@@ -514,6 +514,23 @@ test('a paired series: its changes against the newest base drawn in %, its step 
     )
     const changes = await filePage.locator('#changes li.slower').allTextContents()
     expect(changes.some(c => /path vs base step \+5\.\d %/.test(c))).toBe(true)
+    // The table shows each entry's change against the newest base, – against another; two
+    // picked entries differ by points.
+    const heads = await filePage.locator('#table th').allTextContents()
+    const column = heads.indexOf('path vs base (%)')
+    expect(column).toBeGreaterThan(0)
+    const cells = await filePage
+      .locator(`#table tbody tr td:nth-child(${column + 1})`)
+      .allTextContents()
+    expect(cells[0]).toBe('+5.3 %')
+    expect(cells[10]).toBe('+0.3 %')
+    expect(cells.slice(25)).toEqual(['–', '–', '–', '–', '–'])
+    const boxes = filePage.locator('#table tbody input[type=checkbox]')
+    await boxes.nth(0).check()
+    await boxes.nth(10).check()
+    expect(await filePage.locator('#diff li').allTextContents()).toContain(
+      'path vs base (%): +0.3 % → +5.3 % (+5.0 points)'
+    )
     expect(await filePage.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBe(
       undefined
     )

@@ -213,6 +213,11 @@
     return typeof v === 'number' && isFinite(v) ? v.toFixed(digits) : '–'
   }
 
+  function signedPercent(v) {
+    if (typeof v !== 'number' || !isFinite(v)) return '–'
+    return (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(1) + ' %'
+  }
+
   // A column's value as its cells show it: timings by fmtMs, other figures to fixed digits.
   function shown(col, v) {
     return col.format ? col.format(v) : fixed(v, col.digits)
@@ -280,6 +285,19 @@
           format: fmtMs,
           value: function (e) {
             return e.tail ? e.tail[p] * 1000 : null
+          }
+        })
+      })
+    }
+    // A paired case's changes against the newest base (other bases' show –, as in the chart).
+    if (c.paired) {
+      c.paired.metrics.forEach(function (m) {
+        cols.push({
+          title: m + ' (%)',
+          points: true,
+          format: signedPercent,
+          value: function (e) {
+            return valueOf(c, e, m)
           }
         })
       })
@@ -389,8 +407,12 @@
       var a = col.value(pair[0])
       var b = col.value(pair[1])
       if (typeof a !== 'number' || typeof b !== 'number' || !isFinite(a) || !isFinite(b)) return
-      var change =
-        a === 0 ? '' : ' (' + (b >= a ? '+' : '−') + Math.abs((b / a - 1) * 100).toFixed(1) + ' %)'
+      // Two changes against the base differ by points, not by a ratio of ratios.
+      var change = col.points
+        ? ' (' + (b >= a ? '+' : '−') + Math.abs(b - a).toFixed(1) + ' points)'
+        : a === 0
+          ? ''
+          : ' (' + (b >= a ? '+' : '−') + Math.abs((b / a - 1) * 100).toFixed(1) + ' %)'
       list.appendChild(
         cell('li', col.title + ': ' + shown(col, a) + ' → ' + shown(col, b) + change)
       )
