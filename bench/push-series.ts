@@ -1,9 +1,10 @@
 /**
  * Change points on a real history: `--pushes` recording runs of case 1 at minimal load (each a
  * suite of its own, its topology started afresh, real GNES on `--engine`), recorded into a
- * history directory as a push would, Router2 about 1 ms slower per message (≈ 5 % of `path`, the
- * metric case 1 is judged by, on the local engine; topologies/examples/case1-router2-1ms.yml, the
- * same case id) from push `--slow-from` on. Prints per push the figures and the steps it
+ * history directory as a push would, Router2 `--slow-by` slower per message (1 ms or 0.5 ms:
+ * topologies/examples/case1-router2-<slow-by>.yml, the same case id; 1 ms is 5–11 % of `path`,
+ * the metric case 1 is judged by, on the local engine, as the machine runs it) from push
+ * `--slow-from` on. Prints per push the figures and the steps it
  * announced, marking those the action alerts on (`alerts`), then the steps of `latency`, `path`
  * and `r2:proc` over the whole series.
  *
@@ -17,7 +18,7 @@
  * (the base of every push was case 1 at the same GNES): the same measured changes, judged by the
  * current code.
  *
- *   npm run bench:push-series -- [--pushes 30] [--slow-from 20] [--threshold 2.5%]
+ *   npm run bench:push-series -- [--pushes 30] [--slow-from 20] [--slow-by 1ms|0.5ms] [--threshold 2.5%]
  *     [--engine local|docker|auto] [--paired [--pairs 6]] [--keep DIR] [--replay DIR]
  */
 import * as fs from 'node:fs'
@@ -42,6 +43,7 @@ const { values } = parseArgs({
   options: {
     pushes: { type: 'string', default: '30' },
     'slow-from': { type: 'string', default: '20' },
+    'slow-by': { type: 'string', default: '1ms' },
     threshold: { type: 'string', default: '2.5%' },
     engine: { type: 'string', default: 'local' },
     paired: { type: 'boolean', default: false },
@@ -52,10 +54,13 @@ const { values } = parseArgs({
 })
 const pushes = Number(values.pushes)
 const slowFrom = Number(values['slow-from'])
+const slowBy = values['slow-by']
+if (slowBy !== '1ms' && slowBy !== '0.5ms')
+  throw new Error(`--slow-by: 1ms or 0.5ms, not ${slowBy}`)
 const dir = values.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-push-series-'))
 const topology = (slow: boolean) =>
   slow
-    ? assetPath('topologies', 'examples', 'case1-router2-1ms.yml')
+    ? assetPath('topologies', 'examples', `case1-router2-${slowBy}.yml`)
     : assetPath('topologies', 'case1.yml')
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
 const sha = (i: number) => `${String(i).padStart(4, '0')}${'b'.repeat(36)}`
@@ -106,7 +111,7 @@ function replay(from: string): void {
 async function main(): Promise<void> {
   if (values.replay) return replay(values.replay)
   console.log(
-    `${pushes} pushes of case 1 at minimal load (engine ${values.engine}${values.paired ? `, each paired with case 1 in ${values.pairs} pairs on one deployment a side` : ''}), Router2 1 ms slower from push ${slowFrom}; history in ${dir}; load average ${loadAverage()}`
+    `${pushes} pushes of case 1 at minimal load (engine ${values.engine}${values.paired ? `, each paired with case 1 in ${values.pairs} pairs on one deployment a side` : ''}), Router2 ${slowBy} slower from push ${slowFrom}; history in ${dir}; load average ${loadAverage()}`
   )
   const alerts: Alert[] = []
   for (let i = 1; i <= pushes; i++) {
@@ -134,7 +139,7 @@ async function main(): Promise<void> {
       event: 'push',
       repository: 'acme/gnes',
       runId: String(i),
-      message: `push ${i}${i >= slowFrom ? ' (Router2 +1 ms)' : ''}`,
+      message: `push ${i}${i >= slowFrom ? ` (Router2 +${slowBy})` : ''}`,
       serverUrl: null
     }
     let result
