@@ -213,9 +213,13 @@
     return typeof v === 'number' && isFinite(v) ? v.toFixed(digits) : '–'
   }
 
+  // A change with its sign (a true minus) and one decimal: `+5.3 %`, `−0.4 points`.
+  function signed(v, unit) {
+    return (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(1) + ' ' + unit
+  }
+
   function signedPercent(v) {
-    if (typeof v !== 'number' || !isFinite(v)) return '–'
-    return (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(1) + ' %'
+    return typeof v === 'number' && isFinite(v) ? signed(v, '%') : '–'
   }
 
   // A column's value as its cells show it: timings by fmtMs, other figures to fixed digits.
@@ -409,10 +413,10 @@
       if (typeof a !== 'number' || typeof b !== 'number' || !isFinite(a) || !isFinite(b)) return
       // Two changes against the base differ by points, not by a ratio of ratios.
       var change = col.points
-        ? ' (' + (b >= a ? '+' : '−') + Math.abs(b - a).toFixed(1) + ' points)'
+        ? ' (' + signed(b - a, 'points') + ')'
         : a === 0
           ? ''
-          : ' (' + (b >= a ? '+' : '−') + Math.abs((b / a - 1) * 100).toFixed(1) + ' %)'
+          : ' (' + signed((b / a - 1) * 100, '%') + ')'
       list.appendChild(
         cell('li', col.title + ': ' + shown(col, a) + ' → ' + shown(col, b) + change)
       )
