@@ -5,9 +5,11 @@
  *   slow: head = case 1 with Router2 about 1 ms slower per message
  *         (topologies/examples/case1-router2-1ms.yml), base = case 1;
  *   same: head = base = case 1 (identical copies);
- *   half: head = case 1 with Router2 about 0.5 ms slower (≈ 2 % of `path`,
- *         topologies/examples/case1-router2-0.5ms.yml), for the stretch figure with an
- *         `--alert-threshold` below 2 %.
+ *   half: head = case 1 with Router2 about 0.5 ms slower
+ *         (topologies/examples/case1-router2-0.5ms.yml: ≈ 2 % of a 25 ms `path`, 5 % of 9 ms);
+ *   small: head = case 1 with Router2 about 0.2 ms slower
+ *         (topologies/examples/case1-router2-0.2ms.yml: ≈ 2 % of a 9 ms `path`);
+ *   half and small are for the stretch figure (about 2 %), with an `--alert-threshold` below it.
  * Each trial prints the answer, the verdict metric's change and interval, the pairs it took, why it
  * stopped and its wall time, with the load average; the end counts the answers of each kind.
  * `--busy` runs two other processes that keep both cores busy for the whole of every trial.
@@ -15,7 +17,7 @@
  * Router2 sleeps 30 ms (latency more than twice case 1's), `--trials` times, each compared as a
  * pull request would be; the answer must be regression or inconclusive, never "no change".
  *
- *   npm run bench:verdict -- [--trials 20] [--kinds slow,same,half] [--busy] [--history]
+ *   npm run bench:verdict -- [--trials 20] [--kinds slow,same,half,small] [--busy] [--history]
  *     [--alert-threshold 2.5%] [--save DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -51,6 +53,7 @@ const topology = {
   case1: assetPath('topologies', 'case1.yml'),
   slow: assetPath('topologies', 'examples', 'case1-router2-1ms.yml'),
   half: assetPath('topologies', 'examples', 'case1-router2-0.5ms.yml'),
+  small: assetPath('topologies', 'examples', 'case1-router2-0.2ms.yml'),
   twice: assetPath('topologies', 'examples', 'case1-router2-30ms.yml')
 }
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
@@ -81,8 +84,15 @@ let saved = 0
 
 async function pairedTrials(): Promise<void> {
   const kinds = values.kinds!.split(',')
-  const unknown = kinds.filter(k => !['slow', 'same', 'half'].includes(k))
-  if (unknown.length) throw new Error(`--kinds: unknown ${unknown.join(', ')} (slow, same, half)`)
+  const heads: Record<string, string> = {
+    slow: topology.slow,
+    same: topology.case1,
+    half: topology.half,
+    small: topology.small
+  }
+  const unknown = kinds.filter(k => !Object.hasOwn(heads, k))
+  if (unknown.length)
+    throw new Error(`--kinds: unknown ${unknown.join(', ')} (${Object.keys(heads).join(', ')})`)
   const counts = Object.fromEntries(
     kinds.map(k => [k, { regression: 0, improvement: 0, 'no-change': 0, inconclusive: 0 }])
   ) as Record<string, Record<Verdict, number>>
@@ -101,8 +111,7 @@ async function pairedTrials(): Promise<void> {
         engine: 'local',
         profiles: 'minimal',
         'alert-threshold': values['alert-threshold']!,
-        topology:
-          kind === 'slow' ? topology.slow : kind === 'half' ? topology.half : topology.case1,
+        topology: heads[kind],
         'baseline-topology': topology.case1,
         'out-dir': out
       } satisfies Partial<RawInputs>)
