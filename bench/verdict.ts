@@ -49,12 +49,14 @@ const { values } = parseArgs({
 })
 const trials = Number(values.trials)
 const out = path.join(os.tmpdir(), 'gnes-bench-verdict')
-const topology = {
-  case1: assetPath('topologies', 'case1.yml'),
-  slow: assetPath('topologies', 'examples', 'case1-router2-1ms.yml'),
-  half: assetPath('topologies', 'examples', 'case1-router2-0.5ms.yml'),
-  small: assetPath('topologies', 'examples', 'case1-router2-0.2ms.yml'),
-  twice: assetPath('topologies', 'examples', 'case1-router2-30ms.yml')
+const case1 = assetPath('topologies', 'case1.yml')
+const example = (file: string): string => assetPath('topologies', 'examples', file)
+/** The head topology of each `--kinds` entry; the base is always case 1. */
+const heads: Record<string, string> = {
+  slow: example('case1-router2-1ms.yml'),
+  same: case1,
+  half: example('case1-router2-0.5ms.yml'),
+  small: example('case1-router2-0.2ms.yml')
 }
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
 
@@ -84,12 +86,6 @@ let saved = 0
 
 async function pairedTrials(): Promise<void> {
   const kinds = values.kinds!.split(',')
-  const heads: Record<string, string> = {
-    slow: topology.slow,
-    same: topology.case1,
-    half: topology.half,
-    small: topology.small
-  }
   const unknown = kinds.filter(k => !Object.hasOwn(heads, k))
   if (unknown.length)
     throw new Error(`--kinds: unknown ${unknown.join(', ')} (${Object.keys(heads).join(', ')})`)
@@ -112,7 +108,7 @@ async function pairedTrials(): Promise<void> {
         profiles: 'minimal',
         'alert-threshold': values['alert-threshold']!,
         topology: heads[kind],
-        'baseline-topology': topology.case1,
+        'baseline-topology': case1,
         'out-dir': out
       } satisfies Partial<RawInputs>)
       const { log, looks } = lookLog()
@@ -184,8 +180,8 @@ async function historyTrials(): Promise<void> {
       { log: warningsOnly }
     )
   for (let t = 1; t <= trials; t++) {
-    const base = await suite(topology.case1)
-    const head = await suite(topology.twice)
+    const base = await suite(case1)
+    const head = await suite(example('case1-router2-30ms.yml'))
     const threshold = parseInputs({ 'alert-threshold': values['alert-threshold']! })[
       'alert-threshold'
     ]
