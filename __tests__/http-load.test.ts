@@ -137,7 +137,9 @@ describe('sendPaced', () => {
       const records = await sendPaced(target(`${holding.url}/`), 50, 40, { startAtMs: at })
       const { samples, errors } = pacedHttpSamples(records, null)
       expect(errors).toBe(0)
-      const slow = samples.latency.filter(l => l >= 1)
+      // 0.9 s, not 1 s: Node's timers may fire up to a millisecond early against the monotonic
+      // clock the records use.
+      const slow = samples.latency.filter(l => l >= 0.9)
       // A closed-loop client would have waited on the first held request and sent none of the
       // next 19 on time: one slow sample. Open loop, every request in the window is one.
       expect(slow.length).toBeGreaterThanOrEqual(19)
@@ -145,7 +147,7 @@ describe('sendPaced', () => {
       expect(Math.max(...slow)).toBeLessThan(1.1)
       expect(samples.latency.filter(l => l < 0.1)).toHaveLength(40 - slow.length)
       // The system's own delay: it shows in latency:sent too, and the schedule was kept.
-      expect(samples['latency:sent'].filter(l => l >= 1)).toHaveLength(slow.length)
+      expect(samples['latency:sent'].filter(l => l >= 0.9)).toHaveLength(slow.length)
       expect(p(samples['c:lag'], 0.9)).toBeLessThan(0.01)
       expect(maxInFlight).toBeGreaterThanOrEqual(19)
     } finally {
