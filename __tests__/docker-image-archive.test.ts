@@ -19,7 +19,6 @@ const pypi = (baseImage: string, archives: string): ImageSource => ({
   kind: 'pypi',
   version: '0.0.47',
   baseImage,
-  wheelhouse: null,
   archives
 })
 const exists = (ref: string) =>

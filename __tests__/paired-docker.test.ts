@@ -1,7 +1,7 @@
 /**
  * Integration: paired mode with real GNES on Docker, two releases on case 1 at a small load, and
  * case 1 beside itself with Router2 1 ms slower (a regression, or inconclusive when it cannot
- * tell). Each side's image is built offline from PyPI wheels through the Engine API on first use;
+ * tell). Each side's image is built from PyPI through the Engine API on first use;
  * a second provisioning of the same version finds its image and builds nothing.
  */
 import { randomUUID } from 'node:crypto'

@@ -10,7 +10,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { checkInputs } from '../src/config/preflight'
 import { parseInputs } from '../src/config/inputs'
-import { readGnesSource } from '../src/engine/local/source-tree'
+import { readGnesSource } from '../src/engine/source-tree'
 import type { Log } from '../src/log'
 import { orderLetters } from '../src/client/interleave'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
@@ -46,11 +46,11 @@ describe('gnes-source: GNES built from a source tree', () => {
     expect(readGnesSource(dir).hash).not.toBe(first.hash)
   })
 
-  it('is refused before anything starts on Docker, beside an image, and without a setup.py', () => {
+  it('is refused before anything starts beside an image, and without a setup.py, on any engine', () => {
     const notGnes = fs.mkdtempSync(path.join(os.tmpdir(), 'not-gnes-'))
     const check = (raw: Record<string, string>) => () => checkInputs(parseInputs(raw))
     expect(check({ 'gnes-source': notGnes, engine: 'docker' })).toThrow(
-      `input 'gnes-source' = '${notGnes}': gnes-source is installed into a local venv, not engine 'docker'`
+      `input 'gnes-source' = '${notGnes}': no setup.py there: a GNES source tree is expected`
     )
     expect(check({ 'gnes-source': notGnes, image: 'gnes/gnes:v0.0.47' })).toThrow(
       'image and gnes-source both say where GNES comes from; set one'
@@ -70,7 +70,7 @@ describe('gnes-source: GNES built from a source tree', () => {
       'gnes-source': repo.dir,
       'baseline-ref': baseCommit,
       cases: '1',
-      engine: 'auto',
+      engine: 'local',
       profiles: 'minimal',
       runs: '2',
       'max-pairs': '2',
@@ -99,10 +99,11 @@ describe('gnes-source: GNES built from a source tree', () => {
     expect(paired.base.meta.gnes).toMatchObject({ version: '0.0.46', vcs: baseCommit })
     expect(paired.base.meta.git.sha).toBe(baseCommit)
     expect(orderLetters(paired.order)).toBe('ABAB')
-    // `engine: auto` runs a source tree on local processes, even where a Docker daemon answers.
     expect(lines.filter(l => l.startsWith('engine: '))).toEqual([
-      `engine: local processes (gnes-source ${repo.dir} is installed into a venv)`,
-      expect.stringMatching(/^engine: local processes \(gnes-source .*gnes-latency-bench-base-/)
+      'engine: local processes on loopback (engine input local)',
+      `engine: gnes-source ${repo.dir} is installed into a venv`,
+      'engine: local processes on loopback (engine input local)',
+      expect.stringMatching(/^engine: gnes-source .*gnes-latency-bench-base-/)
     ])
     // The build happened in a copy: the workspace is as checked out, and the base's worktree is gone.
     expect(gitIn(repo.dir, 'status', '--porcelain')).toBe('')

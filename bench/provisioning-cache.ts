@@ -21,7 +21,7 @@ import { ensureGnesVenv } from '../src/engine/local/venv'
 import { loadAverage } from './machine'
 
 const VERSION = '0.0.47'
-const BASE = process.env.GLB_BASE_IMAGE || 'gnes-latency-bench/base:bookworm'
+const BASE = process.env.GLB_BASE_IMAGE || 'python:3.11-slim'
 
 const seconds = (from: bigint): number => Number(process.hrtime.bigint() - from) / 1e9
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   let t = process.hrtime.bigint()
   const tag = await ensureImage(
     new Docker(),
-    { kind: 'pypi', version: VERSION, baseImage: BASE, wheelhouse: null, archives },
+    { kind: 'pypi', version: VERSION, baseImage: BASE, archives },
     l => console.log(`  ${l}`)
   )
   const saved = seconds(t)
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       t = process.hrtime.bigint()
       await ensureImage(
         fresh.docker,
-        { kind: 'pypi', version: VERSION, baseImage: BASE, wheelhouse: null, archives },
+        { kind: 'pypi', version: VERSION, baseImage: BASE, archives },
         () => undefined
       )
       docker.load.push(seconds(t))
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
     t = process.hrtime.bigint()
     await ensureImage(
       fresh.docker,
-      { kind: 'pypi', version: VERSION, baseImage: BASE, wheelhouse: null, archives: null },
+      { kind: 'pypi', version: VERSION, baseImage: BASE, archives: null },
       () => undefined
     )
     built = seconds(t)

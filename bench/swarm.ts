@@ -20,7 +20,7 @@ import { stringify } from 'yaml'
 import { resolveTopology } from '../src/topology/load'
 import { loadAverage } from './machine'
 
-const BASE_IMAGE = process.env.GLB_BASE_IMAGE || 'gnes-latency-bench/base:bookworm'
+const BASE_IMAGE = process.env.GLB_BASE_IMAGE || 'python:3.11-slim'
 const quiet: Log = { info: () => undefined, warn: () => undefined, group: (_n, work) => work() }
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'glb-bench-swarm-'))
 const ms = (t: number) => `${((performance.now() - t) / 1000).toFixed(2)}`

@@ -9,7 +9,7 @@
 # usage: docker-example-images.sh [BASE_IMAGE]; prints the image tags on its last lines.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-base=${1:-${GLB_BASE_IMAGE:-gnes-latency-bench/base:bookworm}}
+base=${1:-${GLB_BASE_IMAGE:-python:3.11-slim}}
 services=$root/examples/services
 # caddy's Depends (libc6, libzstd1, media-types are in the base image) plus their own.
 caddy_debs=(caddy libnss3-tools libnss3 libnspr4)

@@ -13,11 +13,23 @@ if [[ ! -x /usr/bin/chromium ]]; then
   apt-get install -y -qq chromium >/dev/null
 fi
 
-actionlint="${GOPATH:-$HOME/go}/bin/actionlint"
-if ! command -v actionlint >/dev/null && [[ ! -x "$actionlint" ]]; then
-  step "installing actionlint (the workflows' check)"
-  PATH="$PATH:/usr/local/go/bin" go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+# Go builds the workflow tools below (actionlint, and act for the runner twin). Machines of this
+# project's kind have it in /usr/local/go; elsewhere Debian's golang-go, if new enough.
+export PATH="$PATH:/usr/local/go/bin:${GOPATH:-$HOME/go}/bin"
+if ! command -v go >/dev/null; then
+  step "installing Debian's golang-go (actionlint and act are built with it)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq golang-go >/dev/null
 fi
+go_tool() { # NAME MODULE@VERSION: installs the tool unless that version is on PATH
+  if ! command -v "$1" >/dev/null || ! "$1" --version 2>&1 | grep -qF "${2##*@v}"; then
+    step "installing $1 ${2##*@} (go install)"
+    go install "$2" || { echo "go install $2 failed with $(go version): it needs a newer Go" >&2; exit 1; }
+  fi
+}
+go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+go_tool act github.com/nektos/act@v0.2.89
 
 step "Apache Otava, the change-point reference (scripts/otava-venv.sh)"
 OTAVA_PYTHON=$(bash scripts/otava-venv.sh)

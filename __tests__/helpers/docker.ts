@@ -33,7 +33,7 @@ if (!dockerUp) {
 export const describeDocker = dockerUp ? describe : describe.skip
 
 /** The registry-free base image from scripts/docker-base-image.sh (python:3.11-slim elsewhere). */
-export const BASE_IMAGE = process.env.GLB_BASE_IMAGE || 'gnes-latency-bench/base:bookworm'
+export const BASE_IMAGE = process.env.GLB_BASE_IMAGE || 'python:3.11-slim'
 
 /** What the conformance suite's Docker and Swarm engines are made with. */
 export const TEST_ENGINE = { gnesVersion: '0.0.47', baseImage: BASE_IMAGE, log: () => undefined }

@@ -242,7 +242,6 @@ export const InputsSchema = z.object({
   dockerfile: optionalText,
   'docker-context': optionalText,
   'base-image': z.string().trim().min(1, 'base-image must not be empty'),
-  wheelhouse: optionalText,
   cache: z.enum(['auto', 'true', 'false'], {
     errorMap: () => ({ message: 'cache must be one of auto, true, false' })
   }),
@@ -336,7 +335,6 @@ export const DEFAULTS: RawInputs = {
   dockerfile: '',
   'docker-context': '',
   'base-image': 'python:3.11-slim',
-  wheelhouse: '',
   cache: 'auto',
   cpus: '',
   memory: '',

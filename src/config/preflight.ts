@@ -76,19 +76,10 @@ function loadProblems(inputs: Inputs): string[] {
   return problems
 }
 
-/** A GNES source tree is built into a local venv: it needs the local engine and a setup.py. */
+/** A GNES source tree is built with the shipped Dockerfile or into a local venv: a setup.py. */
 function sourceProblems(inputs: Inputs): string[] {
   const source = inputs['gnes-source']
   if (source === null) return []
-  if (inputs.engine === 'docker' || inputs.engine === 'swarm') {
-    return [
-      problem(
-        'gnes-source',
-        source,
-        `gnes-source is installed into a local venv, not engine '${inputs.engine}': build an image with dockerfile instead, or use engine: local`
-      )
-    ]
-  }
   const other = (['image', 'dockerfile'] as const).find(name => inputs[name] !== null)
   if (other) {
     return [

@@ -11,7 +11,7 @@ import type { Topology } from '../topology/schema'
  * `docker` requires a daemon, `local` never asks for one, and `auto` prefers Docker (the engine
  * on GitHub runners) and falls back to local processes where no daemon answers. `swarm` is only
  * ever asked for: its prepare() refuses a daemon that is not a swarm manager. A GNES source tree
- * runs on local processes.
+ * is built into the image on Docker and Swarm, and installed into a venv on local processes.
  */
 export async function selectEngine(
   settings: EngineSettings,
@@ -19,11 +19,7 @@ export async function selectEngine(
   log: Log
 ): Promise<Engine> {
   const { engine: wanted, gnesSource: source } = settings
-  if (source !== null) {
-    // Pre-flight refused docker and swarm: a source tree is installed into a local venv.
-    log.info(`engine: local processes (gnes-source ${source} is installed into a venv)`)
-    return new LocalEngine({ source }, suiteId, m => log.info(m))
-  }
+  const gnes = source !== null ? { source } : { version: settings.gnesVersion }
   if (wanted === 'swarm') {
     log.info(`engine: swarm (the manager at ${daemonAddress()})`)
     return createSwarmEngine({ ...settings, runId: suiteId, log: m => log.info(m) })
@@ -43,7 +39,8 @@ export async function selectEngine(
   } else {
     log.info('engine: local processes on loopback (engine input local)')
   }
-  return new LocalEngine({ version: settings.gnesVersion }, suiteId, m => log.info(m))
+  if (source !== null) log.info(`engine: gnes-source ${source} is installed into a venv`)
+  return new LocalEngine(gnes, suiteId, m => log.info(m))
 }
 
 /**

@@ -13,8 +13,11 @@ export interface DaemonSettings {
   dockerContext?: string | null
   /** Base of the shipped Dockerfile when GNES is built from PyPI. */
   baseImage: string
-  /** Wheels for an offline build; default: scripts/docker-wheelhouse.sh's cache, if present. */
-  wheelhouse?: string | null
+  /**
+   * A GNES source tree (a checkout): built into the image with the shipped Dockerfile on Docker
+   * and Swarm, installed into a venv by local processes. Wins over `gnesVersion`.
+   */
+  gnesSource?: string | null
   /**
    * A directory of image archives: a PyPI build missing from the daemon is loaded from it, and the
    * image in use saved into it once, for the action's cache to carry to the next job. Null:
@@ -36,6 +39,5 @@ export type EngineChoice = 'auto' | 'local' | 'docker' | 'swarm'
 
 export interface EngineSettings extends DaemonSettings {
   engine: EngineChoice
-  /** A GNES source tree, installed into a local venv (only local processes run one). */
   gnesSource: string | null
 }

@@ -18,7 +18,6 @@ export const engineSettings = (
   dockerfile: inputs.dockerfile,
   dockerContext: inputs['docker-context'],
   baseImage: inputs['base-image'],
-  wheelhouse: inputs.wheelhouse,
   imageArchives: inputs.cache === 'true' ? imageArchiveDir() : null,
   cpus: inputs.cpus,
   memory: inputs.memory,

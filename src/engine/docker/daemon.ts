@@ -32,12 +32,12 @@ function imageSource(o: DockerEngineOptions): ImageSource {
       context: o.dockerContext ?? path.dirname(o.dockerfile)
     }
   }
+  if (o.gnesSource) return { kind: 'source', dir: o.gnesSource, baseImage: o.baseImage }
   checkSupportedVersion(o.gnesVersion)
   return {
     kind: 'pypi',
     version: o.gnesVersion,
     baseImage: o.baseImage,
-    wheelhouse: o.wheelhouse ?? null,
     archives: o.imageArchives ?? null
   }
 }

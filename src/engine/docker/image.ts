@@ -4,19 +4,15 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import { DEFAULTS, InputError } from '../../config/inputs'
+import { InputError } from '../../config/inputs'
 import { assetPath } from '../../paths'
 import type { GnesMeta } from '../gnes-meta'
+import { readGnesSource, sourceFiles } from '../source-tree'
 import { tarOf } from './archive'
 import { statusOf } from './client'
 import { runOnce } from './container'
 
-/** Where `scripts/docker-wheelhouse.sh` keeps wheelhouses; used when the `wheelhouse` input is unset. */
-const WHEELHOUSE_CACHE = '/var/cache/gnes-latency-bench/wheelhouse'
-/** The registry-free base that scripts/docker-base-image.sh makes. */
-const LOCAL_BASE_IMAGE = 'gnes-latency-bench/base:bookworm'
-
-/** How the engine gets its image: the three ways of the action's inputs. */
+/** How the engine gets its image: the four ways of the action's inputs. */
 export type ImageSource =
   | { kind: 'ref'; ref: string }
   | { kind: 'dockerfile'; dockerfile: string; context: string }
@@ -24,19 +20,22 @@ export type ImageSource =
       kind: 'pypi'
       version: string
       baseImage: string
-      wheelhouse: string | null
       /** Where a missing build is loaded from and a new one saved to (DaemonSettings). */
       archives: string | null
     }
+  /** A GNES source tree built with the shipped Dockerfile (`gnes-source`). */
+  | { kind: 'source'; dir: string; baseImage: string }
 
 const bad = (input: string, value: string, why: string): InputError =>
   new InputError(`Invalid input:\n  input '${input}' = '${value}': ${why}`)
 
-/** The tag of a PyPI build; scripts/docker-gnes-image.sh computes the same one. */
+const shippedDockerfile = (): Buffer => fs.readFileSync(assetPath('docker', 'Dockerfile'))
+
+/** The tag of a PyPI build: its version, base and the shipped Dockerfile. */
 export function pypiImageTag(version: string, baseImage: string): string {
   const hash = createHash('sha256')
     .update(`${version}\n${baseImage}\n`)
-    .update(fs.readFileSync(assetPath('docker', 'Dockerfile')))
+    .update(shippedDockerfile())
     .digest('hex')
     .slice(0, 12)
   return `gnes-latency-bench/gnes:${version}-${hash}`
@@ -58,6 +57,9 @@ async function imageExists(docker: Docker, ref: string): Promise<boolean> {
   }
 }
 
+/** The colour codes a build's stream wraps its stderr lines in. */
+const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
+
 /** Follows a pull or build stream; logs progress sparsely; rejects on an error event. */
 function follow(
   docker: Docker,
@@ -75,10 +77,12 @@ function follow(
         else resolve()
       },
       (e: { stream?: string; status?: string; id?: string; progress?: string }) => {
-        const line = (e.stream ?? [e.id, e.status, e.progress].filter(Boolean).join(' ')).trim()
+        const line = (e.stream ?? [e.id, e.status, e.progress].filter(Boolean).join(' '))
+          .replace(COLOUR, '')
+          .trim()
         if (!line) return
         tail.push(line)
-        if (tail.length > 20) tail.shift()
+        if (tail.length > 40) tail.shift()
         // Layer progress arrives many times a second; steps and completions are what a log needs.
         const now = Date.now()
         if (!e.progress || now - lastLog > 5000) {
@@ -101,40 +105,7 @@ async function pull(
   try {
     await follow(docker, await docker.pull(ref), log, tail)
   } catch (err) {
-    // Without a registry, scripts/docker-base-image.sh makes a base from Debian packages.
-    const hint =
-      input === 'base-image'
-        ? `; with no registry, run scripts/docker-base-image.sh and set base-image to ${LOCAL_BASE_IMAGE}`
-        : ''
-    throw bad(
-      input,
-      ref,
-      `image not found locally and the pull failed: ${(err as Error).message}${hint}`
-    )
-  }
-}
-
-/**
- * The base to build on. The default base (python:3.11-slim) cannot be pulled where no registry is
- * reachable; there the registry-free base stands in when present, and the log says so.
- */
-async function resolveBase(
-  docker: Docker,
-  requested: string,
-  log: (line: string) => void
-): Promise<string> {
-  if (await imageExists(docker, requested)) return requested
-  try {
-    await pull(docker, requested, 'base-image', log)
-    return requested
-  } catch (err) {
-    if (requested !== DEFAULTS['base-image'] || !(await imageExists(docker, LOCAL_BASE_IMAGE))) {
-      throw err
-    }
-    log(
-      `cannot pull the default base ${requested}; building on ${LOCAL_BASE_IMAGE} (made by scripts/docker-base-image.sh) instead`
-    )
-    return LOCAL_BASE_IMAGE
+    throw bad(input, ref, `image not found locally and the pull failed: ${(err as Error).message}`)
   }
 }
 
@@ -156,24 +127,39 @@ function contextFiles(dir: string): { name: string; content: Buffer; mode: numbe
   return out
 }
 
+/**
+ * A build that failed: what was built, the step that failed and the build's last lines, which
+ * hold the cause (a missing compiler, an unreachable index, a syntax error in a Dockerfile).
+ */
+export function buildFailure(what: string, message: string, tail: readonly string[]): Error {
+  const step = [...tail].reverse().find(line => /^Step \d+\/\d+ :/.test(line))
+  const output = tail.length ? `\nlast lines of the build:\n${tail.join('\n')}` : ''
+  return new Error(
+    `building ${what} failed${step ? ` at ${step}` : ''}: ${message.trim()}${output}`
+  )
+}
+
 async function build(
   docker: Docker,
   files: { name: string; content: Buffer; mode?: number }[],
   options: Docker.ImageBuildOptions,
-  input: string,
-  value: string,
+  what: string,
   log: (line: string) => void
 ): Promise<void> {
-  log(`building ${options.t}`)
+  log(`building ${options.t} (${what})`)
   const tail: string[] = []
   try {
     // forcerm: a failed step's container is removed too, so a broken build leaves nothing behind.
     const stream = await docker.buildImage(tarOf(files), { ...options, rm: true, forcerm: true })
     await follow(docker, stream, log, tail)
   } catch (err) {
-    const output = tail.length ? `; last build output:\n${tail.join('\n')}` : ''
-    throw bad(input, value, `the image build failed: ${(err as Error).message}${output}`)
+    throw buildFailure(what, (err as Error).message, tail)
   }
+}
+
+/** The base to build on: on the daemon, or pulled. */
+async function ensureBase(docker: Docker, base: string, log: (line: string) => void) {
+  if (!(await imageExists(docker, base))) await pull(docker, base, 'base-image', log)
 }
 
 async function buildPypi(
@@ -181,69 +167,85 @@ async function buildPypi(
   src: Extract<ImageSource, { kind: 'pypi' }>,
   log: (line: string) => void
 ): Promise<string> {
-  const wheelhouse = src.wheelhouse ?? path.join(WHEELHOUSE_CACHE, src.version)
-  const wheels = fs.existsSync(wheelhouse)
-    ? fs.readdirSync(wheelhouse).filter(f => f.endsWith('.whl'))
-    : []
-  if (src.wheelhouse && wheels.length === 0) {
-    throw bad(
-      'wheelhouse',
-      src.wheelhouse,
-      'no .whl files there (see scripts/docker-wheelhouse.sh)'
-    )
-  }
-  const requested = pypiImageTag(src.version, src.baseImage)
-  const archive = src.archives && path.join(src.archives, archiveName(requested))
+  const tag = pypiImageTag(src.version, src.baseImage)
+  const archive = src.archives && path.join(src.archives, archiveName(tag))
   // The archive is saved once per image, whichever way the daemon came to have it.
-  const keep = async (ref: string): Promise<string> => {
-    if (archive && !fs.existsSync(archive)) await saveArchive(docker, ref, requested, archive, log)
-    return ref
+  const keep = async (): Promise<string> => {
+    if (archive && !fs.existsSync(archive)) await saveArchive(docker, tag, archive, log)
+    return tag
   }
   // A daemon without the image loads the archive an earlier job left, if the cache brought one.
-  let present = await imageExists(docker, requested)
+  let present = await imageExists(docker, tag)
   const loaded = !present && !!archive && (await loadArchive(docker, archive, log))
-  if (loaded) present = await imageExists(docker, requested)
+  if (loaded) present = await imageExists(docker, tag)
   if (present) {
     const how = loaded ? 'loaded from its archive' : 'built before'
-    log(`using ${requested} (GNES ${src.version} on ${src.baseImage}, ${how})`)
-    return keep(requested)
+    log(`using ${tag} (GNES ${src.version} on ${src.baseImage}, ${how})`)
+    return keep()
   }
-  const base = await resolveBase(docker, src.baseImage, log)
-  const tag = pypiImageTag(src.version, base)
-  if (await imageExists(docker, tag)) {
-    log(`using ${tag} (GNES ${src.version} on ${base}, built before)`)
-    return keep(tag)
-  }
-  log(
-    wheels.length
-      ? `installing GNES ${src.version} offline from ${wheels.length} wheels in ${wheelhouse}`
-      : `no wheelhouse at ${wheelhouse}: pip inside the build fetches GNES ${src.version} from the index`
-  )
-  const files = [
-    { name: 'Dockerfile', content: fs.readFileSync(assetPath('docker', 'Dockerfile')) },
-    { name: 'wheelhouse/.keep', content: Buffer.alloc(0) },
-    ...wheels.map(w => ({
-      name: `wheelhouse/${w}`,
-      content: fs.readFileSync(path.join(wheelhouse, w))
-    }))
-  ]
+  await ensureBase(docker, src.baseImage, log)
+  log(`pip inside the build fetches GNES ${src.version} from the index and compiles it`)
   await build(
     docker,
-    files,
+    [
+      { name: 'Dockerfile', content: shippedDockerfile() },
+      { name: 'gnes-src/.keep', content: Buffer.alloc(0) }
+    ],
     {
       t: tag,
       buildargs: {
-        BASE_IMAGE: base,
+        BASE_IMAGE: src.baseImage,
         GNES_VERSION: src.version,
         GNES_BUILD_DATE: new Date().toISOString()
       },
-      labels: { 'io.gnes-latency-bench.base-image': base }
+      labels: { 'io.gnes-latency-bench.base-image': src.baseImage }
     },
-    'gnes-version',
-    src.version,
+    `the GNES ${src.version} image from PyPI on ${src.baseImage}`,
     log
   )
-  return keep(tag)
+  return keep()
+}
+
+/**
+ * A source tree's image: the shipped Dockerfile with the tree as `gnes-src/`, tagged by the tree's
+ * content and the base, so an unchanged checkout is not built again and two sides of a paired run
+ * never share a tag unless their trees are the same.
+ */
+async function buildSource(
+  docker: Docker,
+  src: Extract<ImageSource, { kind: 'source' }>,
+  log: (line: string) => void
+): Promise<string> {
+  const tree = readGnesSource(src.dir)
+  const hash = createHash('sha256')
+    .update(`${tree.hash}\n${src.baseImage}\n`)
+    .update(shippedDockerfile())
+    .digest('hex')
+    .slice(0, 16)
+  const tag = `gnes-latency-bench/gnes-source:${hash}`
+  if (await imageExists(docker, tag)) {
+    log(`using ${tag} (GNES from ${tree.dir} on ${src.baseImage}, built before)`)
+    return tag
+  }
+  await ensureBase(docker, src.baseImage, log)
+  const files = sourceFiles(tree.dir).map(f => ({ ...f, name: `gnes-src/${f.name}` }))
+  await build(
+    docker,
+    [{ name: 'Dockerfile', content: shippedDockerfile() }, ...files],
+    {
+      t: tag,
+      buildargs: {
+        BASE_IMAGE: src.baseImage,
+        GNES_VERSION: '',
+        GNES_BUILD_DATE: new Date().toISOString(),
+        GNES_VCS_VERSION: tree.commit ?? ''
+      },
+      labels: { 'io.gnes-latency-bench.base-image': src.baseImage }
+    },
+    `GNES from ${tree.dir} on ${src.baseImage}`,
+    log
+  )
+  return tag
 }
 
 /** An archive's file name: the image reference with what a file name cannot hold replaced. */
@@ -272,36 +274,30 @@ async function loadArchive(
 }
 
 /**
- * Saves the image as an archive, under the reference the next run asks for first (`requested`,
- * which differs from `ref` where the default base could not be pulled), so the next job on a
- * fresh runner loads it instead of building. Written beside and renamed: an archive is whole or
- * absent. A failure costs the next job a build, never this run.
+ * Saves the image as an archive, so the next job on a fresh runner loads it instead of building.
+ * Written beside and renamed: an archive is whole or absent. A failure costs the next job a build,
+ * never this run.
  */
 async function saveArchive(
   docker: Docker,
   ref: string,
-  requested: string,
   file: string,
   log: (line: string) => void
 ): Promise<void> {
   const started = Date.now()
   const partial = `${file}.partial`
   try {
-    if (requested !== ref) {
-      const at = requested.lastIndexOf(':')
-      await docker.getImage(ref).tag({ repo: requested.slice(0, at), tag: requested.slice(at + 1) })
-    }
     fs.mkdirSync(path.dirname(file), { recursive: true })
-    await pipeline(await docker.getImage(requested).get(), fs.createWriteStream(partial))
+    await pipeline(await docker.getImage(ref).get(), fs.createWriteStream(partial))
     fs.renameSync(partial, file)
   } catch (err) {
     fs.rmSync(partial, { force: true })
-    log(`cannot save ${requested} to ${file}: ${(err as Error).message}`)
+    log(`cannot save ${ref} to ${file}: ${(err as Error).message}`)
     return
   }
   const mb = fs.statSync(file).size / 1e6
   log(
-    `saved ${requested} to ${file} (${mb.toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) for the cache`
+    `saved ${ref} to ${file} (${mb.toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) for the cache`
   )
 }
 
@@ -325,7 +321,7 @@ async function buildDockerfile(
   if (!inside)
     files.push({ name: dockerfile, content: fs.readFileSync(src.dockerfile), mode: 0o644 })
   const tag = customImageTag(context, dockerfile)
-  await build(docker, files, { t: tag, dockerfile }, 'dockerfile', src.dockerfile, log)
+  await build(docker, files, { t: tag, dockerfile }, `the image of ${src.dockerfile}`, log)
   return tag
 }
 
@@ -358,7 +354,7 @@ export async function ensureServiceImage(
     log(`using ${tag} for ${service.image} (built from ${context} before)`)
     return tag
   }
-  await build(docker, files, { t: tag, dockerfile }, input, service.image, log)
+  await build(docker, files, { t: tag, dockerfile }, `${input} (${service.image})`, log)
   return tag
 }
 
@@ -401,6 +397,8 @@ export async function ensureImage(
       return buildDockerfile(docker, src, log)
     case 'pypi':
       return buildPypi(docker, src, log)
+    case 'source':
+      return buildSource(docker, src, log)
   }
 }
 
@@ -408,6 +406,7 @@ export async function ensureImage(
 function sourceInput(src: ImageSource): [string, string] {
   if (src.kind === 'ref') return ['image', src.ref]
   if (src.kind === 'dockerfile') return ['dockerfile', src.dockerfile]
+  if (src.kind === 'source') return ['gnes-source', src.dir]
   return ['gnes-version', src.version]
 }
 

@@ -8,7 +8,7 @@ import type { Platform, Site } from '../platform'
 import type { ServiceFailure } from '../types'
 import { freePorts } from './ports'
 import { HOST, localSite } from './site'
-import { readGnesSource } from './source-tree'
+import { readGnesSource } from '../source-tree'
 import { ensureGnesVenv, ensureSourceVenv, type GnesVenv } from './venv'
 
 /** Where the local engine's GNES comes from: a PyPI release, or a source tree (`gnes-source`). */

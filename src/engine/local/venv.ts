@@ -7,7 +7,7 @@ import { checkSupportedVersion } from '../../config/gnes-version'
 import { cacheRoot } from '../cache-dir'
 import { LogTail } from '../log-tail'
 import { ServiceProcess } from './process'
-import { copySourceTree, type GnesSource } from './source-tree'
+import { copySourceTree, type GnesSource } from '../source-tree'
 
 /** Pins that make GNES 0.0.4x build and import on today's Python (see docs/gnes-versions.md). */
 export const BUILD_PINS = ['cython<3', 'numpy<2', 'setuptools<81', 'wheel']

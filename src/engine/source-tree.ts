@@ -60,3 +60,20 @@ export function copySourceTree(dir: string, dest: string): void {
     filter: src => src === dir || !skipped(path.basename(src))
   })
 }
+
+/** The files `readGnesSource` hashes, as a build context's entries (a link by its target's content). */
+export function sourceFiles(dir: string): { name: string; content: Buffer; mode: number }[] {
+  const root = path.resolve(dir)
+  return filesOf(root).flatMap(rel => {
+    const file = path.join(root, rel)
+    const stat = fs.statSync(file, { throwIfNoEntry: false })
+    if (!stat?.isFile()) return []
+    return [
+      {
+        name: rel.split(path.sep).join('/'),
+        content: fs.readFileSync(file),
+        mode: stat.mode & 0o777
+      }
+    ]
+  })
+}
