@@ -2,8 +2,11 @@
  * Paired mode's inputs: parsed by the one schema, and an incomplete or contradictory pair refused
  * by the pre-flight before anything is installed or started.
  */
+import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { withPairedBase } from '../src/action/paired-base'
+import type { WorkflowContext } from '../src/result/context'
 import { InputError, parseInputs, type RawInputs } from '../src/config/inputs'
 import { checkPairedRun, checkRun } from '../src/pipeline/preflight'
 import { assetPath } from '../src/paths'
@@ -163,5 +166,52 @@ describe('paired mode inputs', () => {
     ).toEqual({
       kind: 'burst'
     })
+  })
+})
+
+describe('paired mode with no base named, by event', () => {
+  const context = (event: string, pullRequest: WorkflowContext['pullRequest'] = null) => ({
+    git: {
+      sha: 'a'.repeat(40),
+      ref: null,
+      event,
+      repository: 'o/r',
+      runId: '1',
+      serverUrl: null,
+      message: null
+    },
+    apiUrl: null,
+    pullRequest
+  })
+
+  it('records a push alone, so one workflow serves pushes and pull requests', async () => {
+    const paired = inputs({ baseline: 'paired', 'gnes-source': '.' })
+    expect((await withPairedBase(paired, context('push'))).baseline).toBe('history')
+    expect((await withPairedBase(paired, context('workflow_dispatch'))).baseline).toBe('history')
+    // Where nothing is recorded either, pre-flight says what paired mode needs.
+    const kept = await withPairedBase({ ...paired, record: 'false' }, context('push'))
+    expect(kept.baseline).toBe('paired')
+    expect(() => checkRun(kept)).toThrow('paired mode needs a base to measure beside the head')
+  })
+
+  it('takes a named base as it is, on any event', async () => {
+    const named = inputs({ baseline: 'paired', 'baseline-gnes-version': '0.0.46' })
+    expect(await withPairedBase(named, context('push'))).toEqual(named)
+  })
+
+  it('refuses a pull request whose merge-base is not in the checkout', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paired-shallow-'))
+    const pr = { number: 1, baseRef: 'main', baseSha: 'b'.repeat(40) }
+    process.env.GITHUB_WORKSPACE = dir
+    try {
+      await expect(
+        withPairedBase(
+          inputs({ baseline: 'paired', 'gnes-source': '.' }),
+          context('pull_request', pr)
+        )
+      ).rejects.toThrow("this pull request's merge-base is not in the checkout")
+    } finally {
+      delete process.env.GITHUB_WORKSPACE
+    }
   })
 })

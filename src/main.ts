@@ -1,7 +1,7 @@
 import { resolveCacheInput } from './action/cache'
 import { actionInputs } from './action/inputs'
 import { actionsLog } from './action/log'
-import { withPullRequestBase } from './action/pull-request-base'
+import { withPairedBase } from './action/paired-base'
 import { actionPorts } from './action/run-ports'
 import { parseInputs } from './config/inputs'
 import { runBenchmark } from './pipeline'
@@ -10,7 +10,7 @@ import { workflowContext } from './result/context'
 /** The action's main step: inputs and the workflow in; outputs, summary, verdict and history out. */
 export async function run(): Promise<void> {
   const ctx = workflowContext()
-  const inputs = await withPullRequestBase(
+  const inputs = await withPairedBase(
     parseInputs(resolveCacheInput(actionInputs(), actionsLog)),
     ctx
   )

@@ -1,20 +1,29 @@
 import { InputError, type Inputs } from '../config/inputs'
+import { shouldRecord } from '../history'
 import type { WorkflowContext } from '../result/context'
 import { actionsLog } from './log'
 import { mergeBase } from './merge-base'
 
 /**
- * A pull request in paired mode with no base named measures its merge-base: the commit checked
- * out beside the workspace is the base (`baseline-ref`). Without the merge-base in the checkout
- * (a shallow clone) that is an error saying how to get it.
+ * Paired mode with no base named: a pull request measures its merge-base, the commit checked out
+ * beside the workspace (`baseline-ref`); without the merge-base in the checkout (a shallow clone)
+ * that is an error saying how to get it. A recording event (a push) has no merge-base, so one
+ * workflow can serve both: the push is recorded alone, as in history mode.
  */
-export async function withPullRequestBase(inputs: Inputs, ctx: WorkflowContext): Promise<Inputs> {
+export async function withPairedBase(inputs: Inputs, ctx: WorkflowContext): Promise<Inputs> {
   const named =
     inputs['baseline-gnes-version'] ??
     inputs['baseline-image'] ??
     inputs['baseline-topology'] ??
     inputs['baseline-ref']
-  if (inputs.baseline !== 'paired' || !ctx.pullRequest || named !== null) return inputs
+  if (inputs.baseline !== 'paired' || named !== null) return inputs
+  if (!ctx.pullRequest) {
+    if (!shouldRecord(inputs.record, ctx.git.event)) return inputs
+    actionsLog.info(
+      `paired mode measures a pull request beside its merge-base; this ${ctx.git.event ?? 'run'} names no base, so it is recorded alone`
+    )
+    return { ...inputs, baseline: 'history' }
+  }
   const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd()
   const head = ctx.git.sha
   const base = ctx.pullRequest.baseSha
