@@ -46,12 +46,14 @@ describe.each(commands.map(c => [c.name, c] as const))('%s --help', (_, cmd) => 
 
 test('run takes every input that is not an Actions-only one, each described as in action.yml', () => {
   const run = commands.find(c => c.name === 'run')!
+  // result-file runs nothing: the record command's --result takes its place.
   const actionOnly = [
     'auto-push',
     'fail-on-regression',
     'on-inconclusive',
     'comment-on-pr',
-    'cache'
+    'cache',
+    'result-file'
   ]
   const expected = Object.keys(action.inputs).filter(n => !actionOnly.includes(n))
   expect(Object.keys(run.options)).toEqual(expect.arrayContaining(expected))
@@ -64,6 +66,8 @@ test('run takes every input that is not an Actions-only one, each described as i
       'alert-threshold'
     ])
   )
+  expect(Object.keys(run.options)).not.toContain('result-file')
+  expect(Object.keys(commands.find(c => c.name === 'record')!.options)).toContain('result')
   const help = words(commandHelp(run))
   for (const name of expected.filter(n => !run.options[n].description)) {
     expect(help).toContain(words(action.inputs[name].description))

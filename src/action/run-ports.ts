@@ -1,5 +1,6 @@
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
+import * as path from 'node:path'
 import type { Inputs } from '../config/inputs'
 import { selectEngine } from '../engine/select'
 import { readBranchHistory } from '../history'
@@ -101,6 +102,8 @@ export async function actionPorts(inputs: Inputs, ctx: WorkflowContext): Promise
         await publish(verdict, inputs, targets, pr?.number ?? null)
         return
       }
+      // A recorded result file wrote nothing into out-dir before.
+      fs.mkdirSync(path.dirname(targets.reportPath), { recursive: true })
       fs.writeFileSync(targets.reportPath, jobSummary(result))
       core.setOutput('report', targets.reportPath)
       core.setOutput('regression', 'false')

@@ -13,10 +13,12 @@ import { existingHistoryDir, flagText } from './history-flags'
 import { print } from './output'
 
 /**
- * Inputs a bisect sets itself (it pairs commits: the base is always the nearer commit) or that
- * only mean something on Actions; every other input is a flag, as for `run`.
+ * Inputs a bisect sets itself (it pairs commits: the base is always the nearer commit), that
+ * only mean something on Actions, or that run nothing (`result-file`); every other input is a
+ * flag, as for `run`.
  */
 const NOT_FLAGS = new Set([
+  'result-file',
   'auto-push',
   'fail-on-regression',
   'on-inconclusive',

@@ -5,7 +5,7 @@ import type { Flag } from './command'
 
 type Values = Record<string, string | boolean | undefined>
 
-/** Flags naming where the history lives, shared by run, import-legacy and prune. */
+/** Flags naming where the history lives, shared by run, record, import-legacy and prune. */
 export const HISTORY_FLAGS: Record<string, Flag> = {
   'history-dir': {
     type: 'string',

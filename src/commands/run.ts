@@ -14,14 +14,15 @@ import { count } from '../text/count'
 /**
  * Inputs that only mean something on Actions (pull-request comparison, pushing, the Actions
  * cache): `compare` has its own. `alert-threshold` stays: a paired run (`--baseline paired`)
- * judges its two sides here.
+ * judges its two sides here. A result file is recorded by `record`, which runs nothing.
  */
 const ACTION_ONLY = new Set([
   'auto-push',
   'fail-on-regression',
   'on-inconclusive',
   'comment-on-pr',
-  'cache'
+  'cache',
+  'result-file'
 ])
 
 /**

@@ -238,6 +238,7 @@ export const InputsSchema = z.object({
       `pairs-budget-minutes must be above 0 and at most ${MAX_BUDGET_MINUTES}`
     ),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
+  'result-file': optionalText,
   image: optionalText,
   dockerfile: optionalText,
   'docker-context': optionalText,
@@ -331,6 +332,7 @@ export const DEFAULTS: RawInputs = {
   'pairs-budget-minutes': '10',
   canary: 'false',
   'out-dir': 'out',
+  'result-file': '',
   image: '',
   dockerfile: '',
   'docker-context': '',
@@ -370,6 +372,28 @@ const AUTO_RUNS = { history: 3, paired: 6 } as const
  */
 const AUTO_REQUESTS = { history: 20, paired: 60 } as const
 
+/**
+ * `result-file` records a result measured elsewhere and runs nothing: a paired run (which measures
+ * its base beside the head here) and `record: false` contradict it. Checked with the inputs, before
+ * a pull request's merge-base is looked for.
+ */
+function resultFileProblems(inputs: z.infer<typeof InputsSchema>): string[] {
+  const file = inputs['result-file']
+  if (file === null) return []
+  const problems: string[] = []
+  if (inputs.baseline === 'paired') {
+    problems.push(
+      `  input 'baseline' = 'paired': a paired run measures its base and head here, but result-file '${file}' records a result measured elsewhere and runs nothing: set one`
+    )
+  }
+  if (inputs.record === 'false') {
+    problems.push(
+      `  input 'record' = 'false': result-file '${file}' is there to be recorded, and record: false records nothing: set one`
+    )
+  }
+  return problems
+}
+
 /** Validates raw strings; the error names every bad input and what it expected. */
 export function parseInputs(raw: Partial<RawInputs>): Inputs {
   const given = Object.entries(raw).filter(([, v]) => v !== undefined)
@@ -393,6 +417,8 @@ export function parseInputs(raw: Partial<RawInputs>): Inputs {
       `Invalid input:\n  input 'max-pairs' = '${merged['max-pairs']}': max-pairs must be at least runs (${runs}), the pairs of the first look; set it to ${runs} for a paired run of fixed length`
     )
   }
+  const contradictions = resultFileProblems(parsed.data)
+  if (contradictions.length) throw new InputError(`Invalid input:\n${contradictions.join('\n')}`)
   const { requests } = parsed.data
   return {
     ...parsed.data,

@@ -12,7 +12,7 @@ export class HistoryError extends Error {
 }
 
 /** One line per zod issue, with the path inside the entry, so a maintainer can fix the file by hand. */
-export function describeIssues(error: ZodError): string {
+export function describeIssues(error: Pick<ZodError, 'issues'>): string {
   return error.issues
     .map(i => `at ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`)
     .join('; ')

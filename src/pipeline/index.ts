@@ -2,9 +2,11 @@
  * The pipeline both front ends (the action in src/main.ts, the CLI in src/cli.ts) call: the run
  * (`runBenchmark`, with each front end's ports), and its steps: check the inputs, run the suite
  * (or a paired run of base and head), write the result, record it in the history with the report
- * re-rendered, compare it.
+ * re-rendered, compare it; and the recording of a result measured elsewhere (`recordResultFile`).
  */
-export { runBenchmark, type Append, type RunPorts, type RunVerdict } from './run'
+export { runBenchmark } from './run'
+export type { Append, RecordPorts, RunPorts, RunVerdict } from './ports'
+export { recordResultFile } from './record-file'
 export { engineSettings } from './engine-settings'
 export { preflight } from './preflight'
 export { runSuite } from './suite/run'

@@ -7,9 +7,10 @@ import { checkBranchWritable } from '../history'
 import { checkReachable } from '../history/git'
 import { checkBranchNames } from '../history/ref-names'
 import { pairCases, type CasePair, type CaseSpec } from '../topology/cases'
+import type { HistoryLocation } from './location'
 
 /** Where the run will read or write its history, as far as pre-flight needs to know. */
-interface HistoryTarget {
+export interface HistoryTarget {
   /** A plain history directory the run writes into. */
   dir?: string
   /**
@@ -32,10 +33,41 @@ interface HistoryTarget {
  */
 export function checkPairedRun(inputs: Inputs): CasePair[] {
   checkInputs(inputs)
+  checkTemplate(inputs)
+  return pairCases(inputs)
+}
+
+/** The README template a recording renders with, read and compiled before anything runs. */
+export function checkTemplate(inputs: Inputs): void {
   const template = inputs['readme-template']
   const why = template && templateProblem(template)
   if (why) throw invalidInput('readme-template', template, why)
-  return pairCases(inputs)
+}
+
+/** Pre-flight's view of a history location: checked for writing when the run records. */
+export function historyTarget(
+  history: HistoryLocation,
+  reads: boolean,
+  writes: boolean
+): HistoryTarget {
+  if (history.kind === 'dir') return writes ? { dir: history.dir } : {}
+  if (!reads) return {}
+  const { repo: url, token, branch, dir, adopt } = history
+  return { repository: { url, token, branch, dir, writes, adopt } }
+}
+
+/**
+ * The history's directory or repository: its names, then whether it answers and, where the run
+ * writes, whether an append would take it (a branch holding no history needs `adopt`).
+ */
+export async function checkHistory(history: HistoryTarget): Promise<void> {
+  if (history.dir) checkWritableDir('history-dir', history.dir)
+  if (history.repository) {
+    const { url, token, branch, dir, writes, adopt } = history.repository
+    await checkBranchNames(branch, dir)
+    await checkReachable(url, token)
+    if (writes) await checkBranchWritable({ repo: url, token, branch, dir, adopt })
+  }
 }
 
 /** `checkPairedRun`'s cases of the head: what a run in history mode measures. */
@@ -53,12 +85,6 @@ export async function preflight(inputs: Inputs, history: HistoryTarget = {}): Pr
     engineSettings(inputs),
     cases.flatMap(p => [p.head, p.base])
   )
-  if (history.dir) checkWritableDir('history-dir', history.dir)
-  if (history.repository) {
-    const { url, token, branch, dir, writes, adopt } = history.repository
-    await checkBranchNames(branch, dir)
-    await checkReachable(url, token)
-    if (writes) await checkBranchWritable({ repo: url, token, branch, dir, adopt })
-  }
+  await checkHistory(history)
   return cases
 }

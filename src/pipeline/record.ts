@@ -11,9 +11,10 @@ import { pushSteps, searchSeries, type TrendStep } from '../trend/series'
 import { appendEntries, type HistoryLocation, type Recorded } from './location'
 import { renderHook } from './render'
 
-/** What recording needs besides the result: the run's inputs and the cases pre-flight resolved. */
+/** What recording needs besides the result: how the report renders, and the cases asked for. */
 interface RecordSettings {
-  inputs: Inputs
+  inputs: Pick<Inputs, 'readme-template' | 'max-entries' | 'profiles'>
+  /** The cases pre-flight resolved: their diagrams are shown; a result lacking one is refused. */
   cases: readonly CaseSpec[]
   /** `https://github.com/owner/repo` for commit links, where known. */
   repositoryUrl?: string
@@ -97,6 +98,16 @@ export const stepsAdded = (
   )
 
 /**
+ * Load profiles a case of the history is run under, as far as known: those asked for, or more
+ * where the result holds more (a result file measured with other inputs).
+ */
+const profilesPerCase = (result: Result, asked: readonly string[]): number => {
+  const counts = new Map<string, number>()
+  for (const c of result.cases) counts.set(c.id, (counts.get(c.id) ?? 0) + 1)
+  return Math.max(asked.length, ...counts.values())
+}
+
+/**
  * Records a suite's result in the history and re-renders the report there, in one write. A result
  * lacking a case that was asked for is refused before anything is written.
  */
@@ -110,7 +121,7 @@ export async function recordResult(
     topologies,
     template: inputs['readme-template'],
     maxEntries: inputs['max-entries'],
-    profilesPerCase: inputs.profiles.length,
+    profilesPerCase: profilesPerCase(result, inputs.profiles),
     repositoryUrl
   })
   const expected = topologies.map(t => t.id)
