@@ -1,5 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
 import type { GnesTopology, Topology } from '../topology/schema'
 import { withDeadline } from './deadline'
@@ -14,7 +15,6 @@ import {
   ServiceFailure,
   type Deployment,
   type Engine,
-  type EngineKind,
   type GnesDeployment,
   type StartOptions
 } from './types'

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import { DEFAULTS, InputError } from '../../config/inputs'
+import { DEFAULT_BASE_IMAGE } from '../../config/engines'
+import { InputError } from '../../config/input-error'
 import { assetPath } from '../../paths'
 import type { GnesMeta } from '../gnes-meta'
 import { tarOf } from './archive'
@@ -128,7 +129,7 @@ async function resolveBase(
     await pull(docker, requested, 'base-image', log)
     return requested
   } catch (err) {
-    if (requested !== DEFAULTS['base-image'] || !(await imageExists(docker, LOCAL_BASE_IMAGE))) {
+    if (requested !== DEFAULT_BASE_IMAGE || !(await imageExists(docker, LOCAL_BASE_IMAGE))) {
       throw err
     }
     log(
