@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { gnesVersionRule, SUPPORTED_GNES_VERSIONS } from './gnes-version'
+import { DEFAULT_BASE_IMAGE, ENGINE_CHOICES } from './engines'
 import { InputError } from './input-error'
 import { parseLatencyBound } from './latency-bound'
 import { MAX_RATE, MIN_RATE } from './rate'
@@ -201,8 +202,8 @@ export const InputsSchema = z.object({
       return z.NEVER
     }),
   'case-timeout': int('case-timeout', 10, MAX_CASE_TIMEOUT),
-  engine: z.enum(['auto', 'docker', 'local', 'swarm'], {
-    errorMap: () => ({ message: 'engine must be one of auto, docker, local, swarm' })
+  engine: z.enum(ENGINE_CHOICES, {
+    errorMap: () => ({ message: `engine must be one of ${[...ENGINE_CHOICES].sort().join(', ')}` })
   }),
   'keep-cpus-awake': z.enum(['auto', 'true', 'false'], {
     errorMap: () => ({ message: 'keep-cpus-awake must be one of auto, true, false' })
@@ -336,7 +337,7 @@ export const DEFAULTS: RawInputs = {
   image: '',
   dockerfile: '',
   'docker-context': '',
-  'base-image': 'python:3.11-slim',
+  'base-image': DEFAULT_BASE_IMAGE,
   cache: 'auto',
   cpus: '',
   memory: '',

@@ -103,32 +103,42 @@ const BASE_INPUTS = [
   'baseline-ref'
 ] as const
 
+/** How paired mode runs, as opposed to what it compares: a value other than the default needs it. */
+const PAIRED_SETTINGS = ['paired-deploy', 'paired-interleave'] as const
+
 /**
  * Paired mode measures a base beside the head: exactly what differs must be said, and each base
  * input needs the head input it pairs with. In history mode a base input would be ignored, so it
  * is refused instead.
  */
-/** How paired mode runs, as opposed to what it compares: a value other than the default needs it. */
-const PAIRED_SETTINGS = ['paired-deploy', 'paired-interleave'] as const
-
 function pairProblems(inputs: Inputs): string[] {
   const given = BASE_INPUTS.filter(name => inputs[name] !== null)
-  const shown = (name: (typeof BASE_INPUTS)[number]): string => {
+  if (inputs.baseline === 'history') return historyModeProblems(inputs, given)
+  return [...baseProblems(inputs, given), ...pairedLoadProblems(inputs)]
+}
+
+type BaseInput = (typeof BASE_INPUTS)[number]
+
+/** Paired mode's inputs set in history mode, which would ignore them. */
+function historyModeProblems(inputs: Inputs, given: readonly BaseInput[]): string[] {
+  const shown = (name: BaseInput): string => {
     const v = inputs[name]
     return Array.isArray(v) ? v.join(',') : String(v)
   }
-  if (inputs.baseline === 'history') {
-    const ignored = given.map(name =>
-      problem(name, shown(name), `${name} is used only with baseline: paired`)
-    )
-    const settings = PAIRED_SETTINGS.filter(name => inputs[name] !== DEFAULTS[name]).map(name =>
-      problem(name, inputs[name], `${name} is used only with baseline: paired`)
-    )
-    const canary = inputs.canary
-      ? [problem('canary', 'true', 'canary is used only with baseline: paired')]
-      : []
-    return [...ignored, ...settings, ...canary]
-  }
+  const ignored = given.map(name =>
+    problem(name, shown(name), `${name} is used only with baseline: paired`)
+  )
+  const settings = PAIRED_SETTINGS.filter(name => inputs[name] !== DEFAULTS[name]).map(name =>
+    problem(name, inputs[name], `${name} is used only with baseline: paired`)
+  )
+  const canary = inputs.canary
+    ? [problem('canary', 'true', 'canary is used only with baseline: paired')]
+    : []
+  return [...ignored, ...settings, ...canary]
+}
+
+/** The base of a paired run (`given`: the base inputs set): one, said fully, with its head pair. */
+function baseProblems(inputs: Inputs, given: readonly BaseInput[]): string[] {
   const problems: string[] = []
   if (given.length === 0) {
     problems.push(
@@ -162,9 +172,16 @@ function pairProblems(inputs: Inputs): string[] {
       )
     )
   }
+  return [...problems, ...refProblems(inputs, given)]
+}
+
+/** A commit as the base brings its own topologies and Dockerfile, and needs something to build. */
+function refProblems(inputs: Inputs, given: readonly BaseInput[]): string[] {
   const ref = inputs['baseline-ref']
+  if (ref === null) return []
+  const problems: string[] = []
   const other = given.find(name => name !== 'baseline-ref')
-  if (ref !== null && other) {
+  if (other) {
     problems.push(
       problem(
         'baseline-ref',
@@ -173,12 +190,7 @@ function pairProblems(inputs: Inputs): string[] {
       )
     )
   }
-  if (
-    ref !== null &&
-    inputs.dockerfile === null &&
-    inputs['gnes-source'] === null &&
-    inputs.topology === null
-  ) {
+  if (inputs.dockerfile === null && inputs['gnes-source'] === null && inputs.topology === null) {
     problems.push(
       problem(
         'baseline-ref',
@@ -187,6 +199,12 @@ function pairProblems(inputs: Inputs): string[] {
       )
     )
   }
+  return problems
+}
+
+/** One base topology per case, a profile that pairs, and runs enough for pairs. */
+function pairedLoadProblems(inputs: Inputs): string[] {
+  const problems: string[] = []
   const topologies = inputs['baseline-topology']
   const cases = inputs.topology ?? inputs.cases
   if (topologies !== null && topologies.length !== cases.length) {

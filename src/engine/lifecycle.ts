@@ -1,5 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
 import type { GnesTopology, Topology } from '../topology/schema'
 import { withDeadline } from './deadline'
@@ -7,14 +8,13 @@ import { drainedText, LogTail } from './log-tail'
 import { gnesDeployment } from './gnes-deployment'
 import { gnesPlan } from './plan/gnes'
 import { httpPlan } from './plan/http'
-import type { InstancePlan, Plan } from './plan/types'
+import type { HttpPlan, InstancePlan, Plan } from './plan/types'
 import type { Platform, Site, Started, StartIo } from './platform'
 import { probeUntilReady } from './probe'
 import {
   ServiceFailure,
   type Deployment,
   type Engine,
-  type EngineKind,
   type GnesDeployment,
   type StartOptions
 } from './types'
@@ -62,39 +62,96 @@ interface Instance {
   readonly output: LogTail
 }
 
+/** What the steps of one deployment's start share, and what its watchers and stop() change. */
+interface Rollout {
+  readonly plan: Plan
+  readonly options: StartOptions
+  readonly hooks: DeployHooks
+  /** The instances of every wave started so far, in start order. */
+  readonly instances: Instance[]
+  /** Names of the instances that are ready. */
+  readonly ready: Set<string>
+  /** Rejects with the first instance that exits unasked. */
+  readonly failed: Promise<never>
+  readonly fail: (err: ServiceFailure) => void
+  /** Where the load enters, once known. */
+  entry: { host: string; port: number } | null
+  /** Set by stop(): an exit after it is no failure. */
+  stopping: boolean
+  /** Set once the start failed or ran out of time: no later wave starts. */
+  expired: boolean
+}
+
 async function deploy(
   plan: Plan,
   site: Site,
   options: StartOptions,
   hooks: DeployHooks
 ): Promise<Deployment> {
-  const instances: Instance[] = []
-  let stopping = false
-  let stopped: Promise<void> | null = null
+  const r = rollout(plan, options, hooks)
+  const deployment = deploymentOf(r, site)
+  // The readiness deadline covers the whole start, creation included: on a slow daemon the first
+  // services must not get the time the later ones took to create.
+  const starting = startWaves(r, site)
+  try {
+    await withDeadline(
+      starting.then(readiness => Promise.race([Promise.all(readiness), r.failed])),
+      options.readyTimeoutMs,
+      () => notReady(r)
+    )
+  } catch (err) {
+    r.expired = true
+    // A start still in flight finishes (or fails) first, so stop() removes what it created.
+    await starting.catch(() => undefined)
+    await deployment.stop()
+    throw err
+  }
+  return deployment
+}
+
+/** A GNES plan's entry is an address; a generic plan's is an instance, reached once it started. */
+const entryService = (plan: Plan): HttpPlan['entry'] | null =>
+  plan.kind === 'http' ? plan.entry : null
+
+function rollout(plan: Plan, options: StartOptions, hooks: DeployHooks): Rollout {
   let fail: (err: ServiceFailure) => void = () => undefined
   const failed = new Promise<never>((_, reject) => (fail = reject))
   // Callers race this against their work; an unobserved rejection must not crash the process.
   failed.catch(() => undefined)
-  // A GNES plan's entry is an address; a generic plan's is an instance, reached once it started.
-  const entryService = plan.kind === 'http' ? plan.entry : null
-  let entry = plan.kind === 'gnes' ? plan.entry : null
-
-  const base: Deployment = {
+  return {
+    plan,
+    options,
+    hooks,
+    instances: [],
+    ready: new Set(),
     failed,
+    fail,
+    entry: plan.kind === 'gnes' ? plan.entry : null,
+    stopping: false,
+    expired: false
+  }
+}
+
+/** The deployment the caller gets: its entry, nodes and stop() read the rollout as it goes on. */
+function deploymentOf(r: Rollout, site: Site): Deployment {
+  const { plan, hooks } = r
+  let stopped: Promise<void> | null = null
+  const base: Deployment = {
+    failed: r.failed,
     get frontend() {
-      if (!entry) throw new Error(`${plan.id}: ${entryService?.service} has not started`)
-      return entry
+      if (!r.entry) throw new Error(`${plan.id}: ${entryService(plan)?.service} has not started`)
+      return r.entry
     },
     get nodes() {
       const nodes: Record<string, string[]> = {}
-      for (const i of instances) {
+      for (const i of r.instances) {
         const node = i.started.node
         if (node) (nodes[i.plan.service] ??= []).push(node)
       }
       return nodes
     },
     stop(): Promise<void> {
-      stopping = true
+      r.stopping = true
       stopped ??= hooks.remove().finally(() => hooks.onStop(deployment))
       return stopped
     }
@@ -105,103 +162,100 @@ async function deploy(
           base,
           plan,
           site,
-          options.logDir,
-          () => instances.find(i => i.plan.name === plan.routeDump.instance)?.started
+          r.options.logDir,
+          () => r.instances.find(i => i.plan.name === plan.routeDump.instance)?.started
         )
       : base
-
-  /**
-   * The wait strategy, written once for every platform: a log line, or a probe of the port where
-   * this host reaches the instance. The load's entry is where this host reaches it too.
-   */
-  const waitReady = async (i: InstancePlan, s: Started, output: LogTail): Promise<void> => {
-    const isEntry = entryService?.service === i.service && i.replica === 0
-    const host = isEntry || !('log' in i.wait) ? await s.address() : null
-    if (isEntry) {
-      if (!host) throw new Error(`${i.name}: no address where this host reaches it`)
-      entry = { host, port: entryService!.port }
-    }
-    if ('log' in i.wait) return output.ready
-    // An instance out of this host's reach (a task on another node): running is as ready as it can tell.
-    if (!host) return
-    await probeUntilReady(host, i.port, 'http' in i.wait ? i.wait.http : null, s.exited)
-  }
-
-  const ready = new Set<string>()
-  const watch = (i: Instance, isReady: Promise<void>): void => {
-    void isReady.then(() => ready.add(i.plan.name))
-    void i.started.exited.then(async reason => {
-      if (!stopping) fail(new ServiceFailure(i.plan.name, reason, await drainedText(i.output)))
-    })
-  }
-
-  // The readiness deadline covers the whole start, creation included: on a slow daemon the first
-  // services must not get the time the later ones took to create.
-  let expired = false
-  const readiness: Promise<void>[] = []
-  const starting = (async () => {
-    for (const wave of plan.waves) {
-      if (expired) return
-      if (hooks.isClosed()) throw new Error('engine shut down while starting')
-      const outputs = new Map<string, LogTail>()
-      const started: [Instance, Promise<void>][] = []
-      const io: StartIo = {
-        output(i) {
-          const output = new LogTail(
-            path.join(options.logDir, `${i.name}.log`),
-            'log' in i.wait ? i.wait.log : undefined
-          )
-          outputs.set(i.name, output)
-          return output
-        },
-        started(i, s) {
-          const output = outputs.get(i.name)!
-          // A readiness that cannot be told stays pending: the start's deadline then names it.
-          const isReady = waitReady(i, s, output).catch((err: Error) => {
-            output.note(`[${hooks.kind}] cannot tell whether it is ready: ${err.message}`)
-            return new Promise<void>(() => undefined)
-          })
-          started.push([{ plan: i, started: s, output }, isReady])
-          return isReady
-        }
-      }
-      await Promise.race([settleAll(wave, service => site.start(service, io)), failed])
-      for (const [i, isReady] of started) {
-        instances.push(i)
-        readiness.push(isReady)
-        watch(i, isReady)
-      }
-    }
-  })()
-  const notReady = (): ServiceFailure => {
-    const waiting = instances.filter(i => !ready.has(i.plan.name))
-    const unstarted = plan.waves
-      .flat()
-      .flatMap(s => s.instances)
-      .filter(c => !instances.some(i => i.plan.name === c.name))
-    return new ServiceFailure(
-      [...waiting.map(i => i.plan.name), ...unstarted.map(c => c.name)].join(', '),
-      `did not become ready within ${options.readyTimeoutMs / 1000} s`,
-      [
-        ...waiting.map(i => `[${i.plan.name}]\n${i.output.text()}`),
-        ...unstarted.map(c => `[${c.name}]\n(not started yet)`)
-      ].join('\n')
-    )
-  }
-  try {
-    await withDeadline(
-      starting.then(() => Promise.race([Promise.all(readiness), failed])),
-      options.readyTimeoutMs,
-      notReady
-    )
-  } catch (err) {
-    expired = true
-    // A start still in flight finishes (or fails) first, so stop() removes what it created.
-    await starting.catch(() => undefined)
-    await deployment.stop()
-    throw err
-  }
   return deployment
+}
+
+/**
+ * Starts the plan's waves in order, each once the one before has started, and watches every
+ * instance; resolves with each started instance's readiness.
+ */
+async function startWaves(r: Rollout, site: Site): Promise<Promise<void>[]> {
+  const readiness: Promise<void>[] = []
+  for (const wave of r.plan.waves) {
+    if (r.expired) return readiness
+    if (r.hooks.isClosed()) throw new Error('engine shut down while starting')
+    const started: [Instance, Promise<void>][] = []
+    const io = waveIo(r, started)
+    await Promise.race([settleAll(wave, service => site.start(service, io)), r.failed])
+    for (const [i, isReady] of started) {
+      r.instances.push(i)
+      readiness.push(isReady)
+      watch(r, i, isReady)
+    }
+  }
+  return readiness
+}
+
+/** What a wave's sites ask for: each instance's output, and `started` takes each started one. */
+function waveIo(r: Rollout, started: [Instance, Promise<void>][]): StartIo {
+  const outputs = new Map<string, LogTail>()
+  return {
+    output(i) {
+      const output = new LogTail(
+        path.join(r.options.logDir, `${i.name}.log`),
+        'log' in i.wait ? i.wait.log : undefined
+      )
+      outputs.set(i.name, output)
+      return output
+    },
+    started(i, s) {
+      const output = outputs.get(i.name)!
+      // A readiness that cannot be told stays pending: the start's deadline then names it.
+      const isReady = waitReady(r, i, s, output).catch((err: Error) => {
+        output.note(`[${r.hooks.kind}] cannot tell whether it is ready: ${err.message}`)
+        return new Promise<void>(() => undefined)
+      })
+      started.push([{ plan: i, started: s, output }, isReady])
+      return isReady
+    }
+  }
+}
+
+/**
+ * The wait strategy, written once for every platform: a log line, or a probe of the port where
+ * this host reaches the instance. The load's entry is where this host reaches it too.
+ */
+async function waitReady(r: Rollout, i: InstancePlan, s: Started, output: LogTail): Promise<void> {
+  const entry = entryService(r.plan)
+  const isEntry = entry?.service === i.service && i.replica === 0
+  const host = isEntry || !('log' in i.wait) ? await s.address() : null
+  if (isEntry) {
+    if (!host) throw new Error(`${i.name}: no address where this host reaches it`)
+    r.entry = { host, port: entry!.port }
+  }
+  if ('log' in i.wait) return output.ready
+  // An instance out of this host's reach (a task on another node): running is as ready as it can tell.
+  if (!host) return
+  await probeUntilReady(host, i.port, 'http' in i.wait ? i.wait.http : null, s.exited)
+}
+
+/** Marks the instance ready once it is, and fails the deployment when it exits unasked. */
+function watch(r: Rollout, i: Instance, isReady: Promise<void>): void {
+  void isReady.then(() => r.ready.add(i.plan.name))
+  void i.started.exited.then(async reason => {
+    if (!r.stopping) r.fail(new ServiceFailure(i.plan.name, reason, await drainedText(i.output)))
+  })
+}
+
+/** The failure of a start that ran out of time: who is not ready or not started, and their logs. */
+function notReady(r: Rollout): ServiceFailure {
+  const waiting = r.instances.filter(i => !r.ready.has(i.plan.name))
+  const unstarted = r.plan.waves
+    .flat()
+    .flatMap(s => s.instances)
+    .filter(c => !r.instances.some(i => i.plan.name === c.name))
+  return new ServiceFailure(
+    [...waiting.map(i => i.plan.name), ...unstarted.map(c => c.name)].join(', '),
+    `did not become ready within ${r.options.readyTimeoutMs / 1000} s`,
+    [
+      ...waiting.map(i => `[${i.plan.name}]\n${i.output.text()}`),
+      ...unstarted.map(c => `[${c.name}]\n(not started yet)`)
+    ].join('\n')
+  )
 }
 
 /** The one Engine: the lifecycle above over a platform's sites. */

@@ -4,7 +4,8 @@ import type { InstancePlan, Plan, ServicePlan } from './plan/types'
 import type { Addressing } from '../topology/commands'
 import type { ContainerAddressing } from '../topology/containers'
 import type { GnesTopology, HttpTopology } from '../topology/schema'
-import type { EngineKind, ServiceFailure } from './types'
+import type { EngineKind } from '../config/engines'
+import type { ServiceFailure } from './types'
 
 /**
  * What a platform (local processes, Docker containers, Swarm services) provides to the lifecycle:

@@ -1,3 +1,5 @@
+import type { EngineChoice } from '../config/engines'
+
 /**
  * What an engine is made from: the few settings it takes (a front end converts its own inputs),
  * the same for the Docker-based engines as for local processes.
@@ -34,8 +36,6 @@ export interface DaemonSettings {
    */
   keepRunId?: (runId: string) => void
 }
-
-export type EngineChoice = 'auto' | 'local' | 'docker' | 'swarm'
 
 export interface EngineSettings extends DaemonSettings {
   engine: EngineChoice

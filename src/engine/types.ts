@@ -1,3 +1,4 @@
+import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
 import type { GnesTopology, Topology } from '../topology/schema'
 
@@ -46,8 +47,6 @@ export interface GnesDeployment extends Deployment {
   /** Where that file is, for messages (a path, or container:path). */
   readonly routeDumpName: string
 }
-
-export type EngineKind = 'local' | 'docker' | 'swarm'
 
 /** A place where topologies run: local processes, Docker containers or Swarm services. */
 export interface Engine {

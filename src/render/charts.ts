@@ -161,90 +161,140 @@ export const SWEEP_CURVES = 3
 
 /** A series' charts (a chart without any data is left out); entries newest first. */
 export function seriesCharts(series: SeriesInput, templates: ChartTemplates): ChartSpec[] {
-  const { caseId, entries, profile, stepMarks } = series
-  const title = `Case ${caseId}: ${series.caseName}`
-  const xTitle = ENTRY_AXIS_TITLE
-  // GNES entries are coloured by release, so a new version stands out; generic ones by series.
-  const color = entries.some(e => e.gnes !== null)
-    ? { colorField: 'release', colorTitle: 'GNES release' }
-    : { colorField: 'series', colorTitle: null }
-  const charts: ChartSpec[] = []
-  const push = (kind: ChartKind, template: SpecTemplate, params: Params, rows: object[]): void => {
-    if (!rows.length) return
-    const spec = withData(template, { title, xTitle, ...params }, rows)
-    charts.push({ name: chartName(caseId, profile, kind), kind, spec, marks: rows.length })
-  }
-  const trend = (kind: ChartKind, rows: PointRow[], axis: Params): void =>
-    push(kind, templates.trend, { ...axis, ...color, zero: zeroBased(rows) }, rows)
-  const hops = (scale: number, yTitle: string, valueTitle: string, format: string): void => {
-    const h = hopRows(entries, scale)
-    push(
-      'hops',
-      templates.hops,
-      {
-        subtitle: `where the time goes, newest ${HOP_ENTRIES} entries`,
-        hopOrder: h.order,
-        hopColors: hopColors(h.order),
-        yTitle,
-        valueTitle,
-        format
-      },
-      h.rows
-    )
-  }
+  const frame = seriesFrame(series, templates)
+  const { profile } = series
+  if (profile.kind === 'sweep') return sweepCharts(frame, series.entries)
+  if (profile.kind === 'burst') return burstCharts(frame, series)
+  return latencyCharts(frame, series, profile)
+}
 
-  if (profile.kind === 'sweep') {
-    trend(
+/** What every chart of one series shares: its name, title, colours and templates. */
+interface SeriesFrame {
+  caseId: string
+  profile: Profile
+  title: string
+  /** GNES entries are coloured by release, so a new version stands out; generic ones by series. */
+  color: Params
+  templates: ChartTemplates
+}
+
+function seriesFrame(series: SeriesInput, templates: ChartTemplates): SeriesFrame {
+  return {
+    caseId: series.caseId,
+    profile: series.profile,
+    title: `Case ${series.caseId}: ${series.caseName}`,
+    color: series.entries.some(e => e.gnes !== null)
+      ? { colorField: 'release', colorTitle: 'GNES release' }
+      : { colorField: 'series', colorTitle: null },
+    templates
+  }
+}
+
+/** The chart of `rows`, or none without rows. */
+function chart(
+  f: SeriesFrame,
+  kind: ChartKind,
+  template: SpecTemplate,
+  params: Params,
+  rows: object[]
+): ChartSpec[] {
+  if (!rows.length) return []
+  const spec = withData(template, { title: f.title, xTitle: ENTRY_AXIS_TITLE, ...params }, rows)
+  return [{ name: chartName(f.caseId, f.profile, kind), kind, spec, marks: rows.length }]
+}
+
+const trendChart = (f: SeriesFrame, kind: ChartKind, rows: PointRow[], axis: Params): ChartSpec[] =>
+  chart(f, kind, f.templates.trend, { ...axis, ...f.color, zero: zeroBased(rows) }, rows)
+
+function hopChart(
+  f: SeriesFrame,
+  entries: readonly HistoryEntry[],
+  axis: { yTitle: string; valueTitle: string; format: string }
+): ChartSpec[] {
+  const h = hopRows(entries, 1000)
+  return chart(
+    f,
+    'hops',
+    f.templates.hops,
+    {
+      subtitle: `where the time goes, newest ${HOP_ENTRIES} entries`,
+      hopOrder: h.order,
+      hopColors: hopColors(h.order),
+      ...axis
+    },
+    h.rows
+  )
+}
+
+function sweepCharts(f: SeriesFrame, entries: readonly HistoryEntry[]): ChartSpec[] {
+  return [
+    ...trendChart(
+      f,
       'throughput',
       pointRows(entries, SERIES.maxThroughput, e => e.sweep?.maxThroughput),
       { subtitle: 'maximum sustainable throughput per entry', yTitle: 'requests/s', format: '.2f' }
-    )
-    push(
+    ),
+    ...chart(
+      f,
       'curve',
-      templates.sweep,
+      f.templates.sweep,
       { subtitle: `throughput–latency, newest ${SWEEP_CURVES} entries (p50 solid, p99 dashed)` },
       sweepRows(entries.slice(0, SWEEP_CURVES), entries.length)
     )
-    return charts
-  }
-  if (profile.kind === 'burst') {
-    trend(
-      'roundtrip',
-      pointRows(entries, SERIES.roundtrip, e => ms(e.best.roundtrip), stepMarks),
-      {
-        subtitle: 'roundtrip per entry',
-        yTitle: 'roundtrip (ms)',
-        format: '.1f'
-      }
-    )
-    // Data rates are GNES's (documents of a known size); a generic case has none. The legacy
-    // figure, some 20 times the data rate, gets a chart of its own: on one axis it flattens the
-    // real rate into a line.
-    if (entries.some(e => e.gnes !== null)) {
-      trend(
-        'rate',
-        pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
-        {
-          subtitle: 'data rate: payload megabytes per second',
-          yTitle: 'MB/s',
-          format: '.1f'
-        }
-      )
-      trend(
-        'legacy',
-        pointRows(entries, SERIES.legacy, e => e.legacyMBps),
-        {
-          subtitle: 'the legacy figure: docs ÷ roundtrip, kept for imported history',
-          yTitle: 'legacy “MB/s”',
-          format: '.0f'
-        }
-      )
-    }
-    hops(1000, 'mean ms per request, stacked by hop', 'mean (ms)', '.2f')
-    return charts
-  }
+  ]
+}
+
+function burstCharts(f: SeriesFrame, { entries, stepMarks }: SeriesInput): ChartSpec[] {
+  const roundtrip = trendChart(
+    f,
+    'roundtrip',
+    pointRows(entries, SERIES.roundtrip, e => ms(e.best.roundtrip), stepMarks),
+    { subtitle: 'roundtrip per entry', yTitle: 'roundtrip (ms)', format: '.1f' }
+  )
+  // Data rates are GNES's (documents of a known size); a generic case has none. The legacy
+  // figure, some 20 times the data rate, gets a chart of its own: on one axis it flattens the
+  // real rate into a line.
+  const rates = entries.some(e => e.gnes !== null)
+    ? [
+        ...trendChart(
+          f,
+          'rate',
+          pointRows(entries, SERIES.dataRate, e => e.dataRateMBps),
+          {
+            subtitle: 'data rate: payload megabytes per second',
+            yTitle: 'MB/s',
+            format: '.1f'
+          }
+        ),
+        ...trendChart(
+          f,
+          'legacy',
+          pointRows(entries, SERIES.legacy, e => e.legacyMBps),
+          {
+            subtitle: 'the legacy figure: docs ÷ roundtrip, kept for imported history',
+            yTitle: 'legacy “MB/s”',
+            format: '.0f'
+          }
+        )
+      ]
+    : []
+  const hops = hopChart(f, entries, {
+    yTitle: 'mean ms per request, stacked by hop',
+    valueTitle: 'mean (ms)',
+    format: '.2f'
+  })
+  return [...roundtrip, ...rates, ...hops]
+}
+
+/** Minimal load and paced: latency, its p90 above a point where latency is the headline. */
+function latencyCharts(
+  f: SeriesFrame,
+  { entries, stepMarks }: SeriesInput,
+  profile: Extract<Profile, { kind: 'minimal' | 'paced' }>
+): ChartSpec[] {
   const label = profile.kind === 'minimal' ? SERIES.latency : SERIES.paced
-  trend(
+  const latency = trendChart(
+    f,
     'latency',
     pointRows(
       entries,
@@ -259,8 +309,12 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
       format: '.1f'
     }
   )
-  hops(1000, 'median ms per request, stacked by hop', 'median (ms)', '.2f')
-  return charts
+  const hops = hopChart(f, entries, {
+    yTitle: 'median ms per request, stacked by hop',
+    valueTitle: 'median (ms)',
+    format: '.2f'
+  })
+  return [...latency, ...hops]
 }
 
 const ms = (s: number | undefined): number | undefined => (s === undefined ? undefined : s * 1000)

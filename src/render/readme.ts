@@ -90,6 +90,9 @@ type SeriesShown = Pick<
   'caseId' | 'key' | 'profile' | 'total' | 'truncated' | 'shown' | 'metrics' | 'charts' | 'steps'
 >
 
+/** A series of a generic (HTTP) case: its newest entry ran no GNES. */
+const generic = (s: SeriesShown): boolean => s.shown[0]?.gnes === null
+
 const CHART_ALT: Record<string, string> = {
   roundtrip: 'roundtrip over entries',
   rate: 'data rate over entries',
@@ -115,7 +118,6 @@ export function readmeContext(
       requests: 20,
       warmupRequests: 5
     }
-  const generic = (s: (typeof series)[number]): boolean => s.shown[0]?.gnes === null
   const gnesMetrics = [...new Set(series.filter(s => !generic(s)).flatMap(s => s.metrics))]
   const genericMetrics = [...new Set(series.filter(generic).flatMap(s => s.metrics))]
   const hasGnes = series.some(s => !generic(s))
@@ -151,41 +153,49 @@ export function readmeContext(
     ],
     runCases: caseIds.map(id => (/^\d+$/.test(id) ? id : `${id}.yml`)).join(','),
     changes: changeRows(series, repositoryUrl),
-    cases: caseIds.map(id => {
-      const topology = topologies[id]
-      const own = series.filter(s => s.caseId === id)
-      // Handlebars escapes HTML in `{{name}}`; Markdown is escaped here, so text stays text.
-      return {
-        id: escapeMarkdownText(id),
-        name: escapeMarkdownText(topology?.name ?? own[0].shown[0].caseName),
-        description: escapeMarkdownText(topology?.description ?? ''),
-        notes: escapeMarkdownText(topology?.notes ?? ''),
-        mermaid: topology ? topologyMermaid(topology, own[0].shown[0]?.nodes) : '',
-        series: own.map(s => ({
-          key: s.key,
-          label: profileLabel(s.profile, generic(s)),
-          charts: s.charts.map(ch => ({
-            alt: CHART_ALT[ch.kind],
-            file: chartPath(ch.name, 'svg')
-          })),
-          table:
-            s.profile.kind === 'sweep'
-              ? sweepTable(s.shown, repositoryUrl)
-              : markdownTable(s.shown, s.metrics, repositoryUrl, s.profile.kind, generic(s)),
-          shown: s.shown.length,
-          total: s.total,
-          noun: (s.total ?? s.shown.length) === 1 ? 'entry' : 'entries',
-          truncated: s.truncated
-        }))
-      }
-    })
+    cases: caseIds.map(id => readmeCase(id, series, topologies, repositoryUrl))
   }
 }
 
-/**
- * Renders a README template. Handlebars' HTML escaping stays on, so `{{value}}` in a user's
- * template cannot inject markup; the pre-escaped blocks (table, mermaid) are emitted with `{{{ }}}`.
- */
+/** One case's section: its topology's text and diagram, and each of its series. */
+function readmeCase(
+  id: string,
+  series: readonly SeriesShown[],
+  topologies: Record<string, Topology>,
+  repositoryUrl?: string
+): ReadmeCase {
+  const topology = topologies[id]
+  const own = series.filter(s => s.caseId === id)
+  // Handlebars escapes HTML in `{{name}}`; Markdown is escaped here, so text stays text.
+  return {
+    id: escapeMarkdownText(id),
+    name: escapeMarkdownText(topology?.name ?? own[0].shown[0].caseName),
+    description: escapeMarkdownText(topology?.description ?? ''),
+    notes: escapeMarkdownText(topology?.notes ?? ''),
+    mermaid: topology ? topologyMermaid(topology, own[0].shown[0]?.nodes) : '',
+    series: own.map(s => readmeSeries(s, repositoryUrl))
+  }
+}
+
+function readmeSeries(s: SeriesShown, repositoryUrl?: string): ReadmeSeries {
+  return {
+    key: s.key,
+    label: profileLabel(s.profile, generic(s)),
+    charts: s.charts.map(ch => ({
+      alt: CHART_ALT[ch.kind],
+      file: chartPath(ch.name, 'svg')
+    })),
+    table:
+      s.profile.kind === 'sweep'
+        ? sweepTable(s.shown, repositoryUrl)
+        : markdownTable(s.shown, s.metrics, repositoryUrl, s.profile.kind, generic(s)),
+    shown: s.shown.length,
+    total: s.total,
+    noun: (s.total ?? s.shown.length) === 1 ? 'entry' : 'entries',
+    truncated: s.truncated
+  }
+}
+
 /**
  * Why the README template file cannot be used (not a file, or Handlebars cannot parse it, with
  * the line it names), or null: checked before a run, so a typo costs seconds, not a suite.
@@ -205,6 +215,10 @@ export function templateProblem(file: string): string | null {
   }
 }
 
+/**
+ * Renders a README template. Handlebars' HTML escaping stays on, so `{{value}}` in a user's
+ * template cannot inject markup; the pre-escaped blocks (table, mermaid) are emitted with `{{{ }}}`.
+ */
 export function renderReadme(template: string, context: ReadmeContext): string {
   return Handlebars.compile(template, { strict: false })(context)
 }

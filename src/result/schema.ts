@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { LoadSchema } from '../client/load'
+import { ENGINE_KINDS } from '../config/engines'
 import { ProfileSchema } from '../client/profile'
 import { GnesMetaSchema } from '../engine/gnes-meta'
 import { RunResultSchema } from '../metrics/schema'
@@ -113,7 +114,7 @@ export const ResultSchema = z.object({
   meta: z.object({
     /** Null when the suite ran no GNES case. */
     gnes: GnesMetaSchema.nullable(),
-    engine: z.enum(['local', 'docker', 'swarm']),
+    engine: z.enum(ENGINE_KINDS),
     load: LoadSchema,
     host: HostMetaSchema,
     /** Whether the suite held every CPU awake (keep-cpus-awake); results before it did not. */

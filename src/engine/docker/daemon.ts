@@ -2,7 +2,8 @@ import type Docker from 'dockerode'
 import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'
 import { checkSupportedVersion } from '../../config/gnes-version'
-import { InputError } from '../../config/inputs'
+import { InputError } from '../../config/input-error'
+import type { EngineKind } from '../../config/engines'
 import type { GnesMeta } from '../gnes-meta'
 import type { DaemonSettings } from '../settings'
 import { withTimeout } from '../deadline'
@@ -64,7 +65,7 @@ export class DaemonContext {
 
   /** Bad limits and image sources fail here, before anything is created. */
   constructor(
-    readonly engine: 'docker' | 'swarm',
+    readonly engine: Exclude<EngineKind, 'local'>,
     private readonly options: DockerEngineOptions
   ) {
     this.log = options.log ?? ((line: string) => console.log(`[${engine}] ${line}`))

@@ -1,4 +1,4 @@
-import { InputError } from '../../config/inputs'
+import { InputError } from '../../config/input-error'
 import { memoryBytes, MIN_MEMORY } from '../../config/memory-size'
 
 /** Per-service resource limits, as the Engine API's HostConfig takes them. */

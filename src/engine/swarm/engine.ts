@@ -1,5 +1,5 @@
 import type Docker from 'dockerode'
-import { InputError } from '../../config/inputs'
+import { InputError } from '../../config/input-error'
 import type { GnesMeta } from '../gnes-meta'
 import type { Addressing } from '../../topology/commands'
 import type { ContainerAddressing } from '../../topology/containers'

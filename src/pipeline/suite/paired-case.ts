@@ -62,6 +62,39 @@ interface PairedCaseRun {
   sequence: Sequence
 }
 
+/** What every step of one case reads: its two sides, its settings and load, and its clock. */
+interface PairedCase {
+  engines: Record<Side, Engine>
+  specs: Record<Side, CaseSpec>
+  profile: PairedProfile
+  settings: PairedSettings
+  /** The suite's load, with a paired run's warm-up at minimal load. */
+  load: Load
+  logDir: string
+  log: Log
+  /** When the case began (ms since the epoch): its timeout and budget count from here. */
+  started: number
+}
+
+/** The deployments the sides run on now, and whether each has yet to run a block on its own. */
+interface Live {
+  deps: Partial<Record<Side, Deployment>>
+  runners: Partial<Record<Side, CaseRunner>>
+  fresh: Record<Side, boolean>
+}
+
+/** Each side's runs so far, numbered in order, and the metrics its profile reported last. */
+interface Measured {
+  runs: Record<Side, RunResult[]>
+  metrics: Record<Side, string[]>
+}
+
+/** What one side's block, or stream of pairs, gave. */
+interface SideOutcome {
+  side: Side
+  outcome: ProfileOutcome
+}
+
 /**
  * Runs one case's pairs on both topologies, always stopping them.
  *
@@ -94,159 +127,225 @@ export async function runPairedCase(
   log: Log
 ): Promise<PairedCaseRun> {
   const started = Date.now()
-  const load =
-    profile.kind === 'minimal'
-      ? { ...suiteLoad, warmupRequests: pairedWarmupRequests(profile.rate, suiteLoad) }
-      : suiteLoad
-  const deadline = started + settings.caseTimeoutSec * 1000
-  const remaining = (): number => {
-    const s = Math.floor((deadline - Date.now()) / 1000)
-    if (s <= 0) {
-      throw new Error(
-        `case ${specs.head.topology.id} exceeded case-timeout (${settings.caseTimeoutSec} s, both sides of the pair)`
+  const load = caseLoad(profile, suiteLoad)
+  const c: PairedCase = { engines, specs, profile, settings, load, logDir, log, started }
+  const live: Live = { deps: {}, runners: {}, fresh: { base: true, head: true } }
+  try {
+    const { measured, pairs, stop } = await measureLooks(c, live)
+    const result = (side: Side): CaseResult =>
+      caseResult(
+        specs[side],
+        live.deps[side]!,
+        profileOutcome(profile, measured.metrics[side], measured.runs[side], load)
       )
+    return {
+      sides: { base: result('base'), head: result('head') },
+      sequence: { looks: settings.looks, pairs, stop, seconds: (Date.now() - started) / 1000 }
     }
-    return s
+  } finally {
+    await stopAll(live)
   }
-  const deps: Partial<Record<Side, Deployment>> = {}
-  const stopAll = (): Promise<unknown> => Promise.all(Object.values(deps).map(d => d?.stop()))
-  const runners: Partial<Record<Side, CaseRunner>> = {}
-  /** Whether a side has yet to run a block on its current deployment. */
-  const fresh: Record<Side, boolean> = { base: true, head: true }
-  const deploy = async (pair: number): Promise<void> => {
-    await stopAll()
-    for (const side of SIDES) {
-      const at = Date.now()
-      const dir = settings.redeploy
-        ? path.join(logDir, side, `pair-${pair + 1}`)
-        : path.join(logDir, side)
-      const { dep, run } = await startCase(engines[side], specs[side].topology, {
-        logDir: dir,
-        readyTimeoutMs: READY_TIMEOUT_MS
-      })
-      deps[side] = dep
-      runners[side] = run
-      fresh[side] = true
-      log.info(`${side}: services ready in ${((Date.now() - at) / 1000).toFixed(1)} s`)
-    }
+}
+
+const caseLoad = (profile: PairedProfile, suiteLoad: Load): Load =>
+  profile.kind === 'minimal'
+    ? { ...suiteLoad, warmupRequests: pairedWarmupRequests(profile.rate, suiteLoad) }
+    : suiteLoad
+
+/** Whole seconds left of the case's timeout; throws once none are. */
+function secondsLeft(c: PairedCase): number {
+  const deadline = c.started + c.settings.caseTimeoutSec * 1000
+  const s = Math.floor((deadline - Date.now()) / 1000)
+  if (s <= 0) {
+    throw new Error(
+      `case ${c.specs.head.topology.id} exceeded case-timeout (${c.settings.caseTimeoutSec} s, both sides of the pair)`
+    )
   }
-  const runs: Record<Side, RunResult[]> = { base: [], head: [] }
-  const metrics: Record<Side, string[]> = { base: [], head: [] }
-  const keep = (side: Side, outcome: ProfileOutcome): void => {
+  return s
+}
+
+const stopAll = (live: Live): Promise<unknown> =>
+  Promise.all(Object.values(live.deps).map(d => d?.stop()))
+
+/** Stops what runs and starts both sides afresh, base first; with `redeploy`, logs per pair. */
+async function deploySides(c: PairedCase, live: Live, pair: number): Promise<void> {
+  await stopAll(live)
+  for (const side of SIDES) {
+    const at = Date.now()
+    const dir = c.settings.redeploy
+      ? path.join(c.logDir, side, `pair-${pair + 1}`)
+      : path.join(c.logDir, side)
+    const { dep, run } = await startCase(c.engines[side], c.specs[side].topology, {
+      logDir: dir,
+      readyTimeoutMs: READY_TIMEOUT_MS
+    })
+    live.deps[side] = dep
+    live.runners[side] = run
+    live.fresh[side] = true
+    c.log.info(`${side}: services ready in ${((Date.now() - at) / 1000).toFixed(1)} s`)
+  }
+}
+
+/**
+ * The looks' pairs, judged after every look but the last: what both sides measured, how many
+ * pairs, and why the case stopped.
+ */
+async function measureLooks(
+  c: PairedCase,
+  live: Live
+): Promise<{ measured: Measured; pairs: number; stop: StopReason }> {
+  const { looks } = c.settings
+  let measured: Measured = { runs: { base: [], head: [] }, metrics: { base: [], head: [] } }
+  let done = 0
+  for (const [k, n] of looks.entries()) {
+    const outcomes =
+      c.settings.interleave === 'requests' && c.profile.kind === 'minimal'
+        ? await requestPairs(c, c.profile, live, done, n)
+        : await blockPairs(c, live, done, n)
+    measured = withOutcomes(measured, outcomes)
+    done = n
+    if (k === looks.length - 1) break
+    const stop = lookStop(c, measured, k, done)
+    if (stop) return { measured, pairs: done, stop }
+  }
+  return { measured, pairs: done, stop: 'max-pairs' }
+}
+
+/** `m` and then `outcomes`, in order: runs numbered on, each side's metrics its latest. */
+function withOutcomes(m: Measured, outcomes: readonly SideOutcome[]): Measured {
+  const runs: Measured['runs'] = { base: [...m.runs.base], head: [...m.runs.head] }
+  const metrics: Measured['metrics'] = { ...m.metrics }
+  for (const { side, outcome } of outcomes) {
     metrics[side] = outcome.metrics
     for (const run of outcome.runs) runs[side].push({ ...run, index: runs[side].length })
   }
+  return { runs, metrics }
+}
 
-  /** Pairs `from` to `to` (exclusive), both sides at once on one clock. */
-  const requestPairs = async (from: number, to: number): Promise<void> => {
-    if (profile.kind !== 'minimal') throw new Error('requests interleave only at minimal load')
-    // Each deployment leads in with the whole warm-up; a later stream on a kept deployment with
-    // the lead-in of a new StreamCall.
-    const segments = settings.redeploy
-      ? Array.from({ length: to - from }, (_, k) => ({ first: from + k, n: 1 }))
-      : [{ first: from, n: to - from }]
-    for (const { first, n } of segments) {
-      if (settings.redeploy || first === 0) await deploy(first)
-      const warmupRequests = fresh.base ? load.warmupRequests : streamLeadIn(profile.rate, load)
-      fresh.base = fresh.head = false
-      const at = Date.now() / 1000 + CLIENT_START_SECONDS
-      const offset = 0.5 / profile.rate
-      log.info(
-        `pair${n > 1 ? 's' : ''} ${first + 1}${n > 1 ? `–${first + n}` : ''}: base and head at once, ` +
-          `the head's requests ${(offset * 1000).toFixed(0)} ms after the base's`
+type MinimalProfile = Extract<PairedProfile, { kind: 'minimal' }>
+
+/** Pairs `from` to `to` (exclusive), both sides at once on one clock. */
+async function requestPairs(
+  c: PairedCase,
+  profile: MinimalProfile,
+  live: Live,
+  from: number,
+  to: number
+): Promise<SideOutcome[]> {
+  // Each deployment leads in with the whole warm-up; a later stream on a kept deployment with
+  // the lead-in of a new StreamCall.
+  const segments = c.settings.redeploy
+    ? Array.from({ length: to - from }, (_, k) => ({ first: from + k, n: 1 }))
+    : [{ first: from, n: to - from }]
+  const outcomes: SideOutcome[] = []
+  for (const { first, n } of segments) {
+    if (c.settings.redeploy || first === 0) await deploySides(c, live, first)
+    outcomes.push(...(await requestSegment(c, profile, live, first, n)))
+  }
+  return outcomes
+}
+
+/** Pairs `first` to `first + n` (exclusive) as one stream of each side, on one clock. */
+async function requestSegment(
+  c: PairedCase,
+  profile: MinimalProfile,
+  live: Live,
+  first: number,
+  n: number
+): Promise<SideOutcome[]> {
+  const { load, log } = c
+  const warmupRequests = live.fresh.base ? load.warmupRequests : streamLeadIn(profile.rate, load)
+  live.fresh.base = live.fresh.head = false
+  const at = Date.now() / 1000 + CLIENT_START_SECONDS
+  const offset = 0.5 / profile.rate
+  log.info(
+    `pair${n > 1 ? 's' : ''} ${first + 1}${n > 1 ? `–${first + n}` : ''}: base and head at once, ` +
+      `the head's requests ${(offset * 1000).toFixed(0)} ms after the base's`
+  )
+  const outcomes = await Promise.all(
+    SIDES.map((side, i) =>
+      live.runners[side]!.profile(
+        profile,
+        { ...load, runs: n, warmupRequests },
+        secondsLeft(c),
+        sideLog(log, side),
+        at + i * offset
       )
-      const outcomes = await Promise.all(
-        SIDES.map((side, i) =>
-          runners[side]!.profile(
-            profile,
-            { ...load, runs: n, warmupRequests },
-            remaining(),
-            sideLog(log, side),
-            at + i * offset
-          )
-        )
-      )
-      SIDES.forEach((side, i) => {
-        keep(side, outcomes[i])
-        const slow = outcomes[i].runs.filter(
-          r => !r.warmup && r.summaries.latency.p90 > offset
-        ).length
-        if (slow) {
-          // Symmetric, so the ratio stands; what it changes is the side's absolute figures.
-          log.info(
-            `${side}: in ${slow} run${slow > 1 ? 's' : ''} the latency's p90 exceeded half the ` +
-              `request period (${(offset * 1000).toFixed(0)} ms): requests of the two sides ` +
-              `overlapped, so these figures include the other side's load`
-          )
-        }
-      })
-    }
-  }
+    )
+  )
+  SIDES.forEach((side, i) => noteOverlap(log, side, outcomes[i], offset))
+  return SIDES.map((side, i) => ({ side, outcome: outcomes[i] }))
+}
 
-  /** Pairs `from` to `to` (exclusive) as blocks, continuing the ABBA order. */
-  const blockPairs = async (from: number, to: number): Promise<void> => {
-    const order = abbaOrder(to).slice(2 * from)
-    for (const [k, { pair, side }] of order.entries()) {
-      const first = k === 0 || order[k - 1].pair !== pair
-      if ((k === 0 && from === 0) || (settings.redeploy && first)) await deploy(pair)
-      log.info(`block ${2 * from + k + 1}/${2 * to}: pair ${pair + 1}, ${side}`)
-      const block = blockLoad(load, profile, fresh[side])
-      fresh[side] = false
-      keep(side, await runners[side]!.profile(profile, block, remaining(), log))
-    }
-  }
+/** Says which of a side's runs had a p90 latency over `offset`, the gap to the other side's requests. */
+function noteOverlap(log: Log, side: Side, outcome: ProfileOutcome, offset: number): void {
+  const slow = outcome.runs.filter(r => !r.warmup && r.summaries.latency.p90 > offset).length
+  if (!slow) return
+  // Symmetric, so the ratio stands; what it changes is the side's absolute figures.
+  log.info(
+    `${side}: in ${slow} run${slow > 1 ? 's' : ''} the latency's p90 exceeded half the ` +
+      `request period (${(offset * 1000).toFixed(0)} ms): requests of the two sides ` +
+      `overlapped, so these figures include the other side's load`
+  )
+}
 
-  const measured = (side: Side, metric: string): number[][] =>
-    runs[side].filter(r => !r.warmup).map(r => r.samples[metric] ?? [])
-  const { looks } = settings
-  let stop: StopReason = 'max-pairs'
-  let done = 0
-  try {
-    for (const [k, n] of looks.entries()) {
-      if (settings.interleave === 'requests' && profile.kind === 'minimal') {
-        await requestPairs(done, n)
-      } else {
-        await blockPairs(done, n)
-      }
-      done = n
-      if (k === looks.length - 1) break
-      // The head's metrics are known once it has run.
-      const gate = verdictMetric({
-        headline: headlineMetric(profile),
-        metrics: metrics.head,
-        profile
-      })
-      const [a, b] = [measured('base', gate), measured('head', gate)]
-      if (![...a, ...b].every(s => s.length > 0)) break
-      const m = interimVerdict(gate, a, b, looks, { threshold: settings.threshold })
-      const said = `${gate} ${pct(m.change)} [${pct(m.ci[0])}, ${pct(m.ci[1])}] after ${done} pairs`
-      if (m.verdict !== 'inconclusive') {
-        log.info(`look ${k + 1}: ${said}: ${m.verdict}`)
-        stop = 'decisive'
-        break
-      }
-      const elapsed = (Date.now() - started) / 1000
-      const next = (elapsed / done) * (looks[k + 1] - done)
-      const left = Math.min(settings.budgetSec, settings.caseTimeoutSec) - elapsed
-      if (next > left) {
-        log.info(
-          `look ${k + 1}: ${said}: inconclusive, and ${looks[k + 1] - done} more pairs would take ` +
-            `about ${Math.round(next)} s of the ${Math.max(0, Math.round(left))} s left: stopping`
-        )
-        stop = 'budget'
-        break
-      }
-      log.info(`look ${k + 1}: ${said}: inconclusive; adding ${looks[k + 1] - done} pairs`)
-    }
-    const result = (side: Side): CaseResult =>
-      caseResult(specs[side], deps[side]!, profileOutcome(profile, metrics[side], runs[side], load))
-    return {
-      sides: { base: result('base'), head: result('head') },
-      sequence: { looks, pairs: done, stop, seconds: (Date.now() - started) / 1000 }
-    }
-  } finally {
-    await stopAll()
+/** Pairs `from` to `to` (exclusive) as blocks, continuing the ABBA order. */
+async function blockPairs(
+  c: PairedCase,
+  live: Live,
+  from: number,
+  to: number
+): Promise<SideOutcome[]> {
+  const order = abbaOrder(to).slice(2 * from)
+  const outcomes: SideOutcome[] = []
+  for (const [k, { pair, side }] of order.entries()) {
+    const first = k === 0 || order[k - 1].pair !== pair
+    if ((k === 0 && from === 0) || (c.settings.redeploy && first)) await deploySides(c, live, pair)
+    c.log.info(`block ${2 * from + k + 1}/${2 * to}: pair ${pair + 1}, ${side}`)
+    const block = blockLoad(c.load, c.profile, live.fresh[side])
+    live.fresh[side] = false
+    outcomes.push({
+      side,
+      outcome: await live.runners[side]!.profile(c.profile, block, secondsLeft(c), c.log)
+    })
   }
+  return outcomes
+}
+
+/**
+ * Judges the case's verdict metric after look `k` (`done` pairs): why the case stops there, or
+ * null to add the next look's pairs.
+ */
+function lookStop(c: PairedCase, m: Measured, k: number, done: number): StopReason | null {
+  const { looks } = c.settings
+  // The head's metrics are known once it has run.
+  const gate = verdictMetric({
+    headline: headlineMetric(c.profile),
+    metrics: m.metrics.head,
+    profile: c.profile
+  })
+  const measured = (side: Side): number[][] =>
+    m.runs[side].filter(r => !r.warmup).map(r => r.samples[gate] ?? [])
+  const [a, b] = [measured('base'), measured('head')]
+  if (![...a, ...b].every(s => s.length > 0)) return 'max-pairs'
+  const v = interimVerdict(gate, a, b, looks, { threshold: c.settings.threshold })
+  const said = `${gate} ${pct(v.change)} [${pct(v.ci[0])}, ${pct(v.ci[1])}] after ${done} pairs`
+  if (v.verdict !== 'inconclusive') {
+    c.log.info(`look ${k + 1}: ${said}: ${v.verdict}`)
+    return 'decisive'
+  }
+  const elapsed = (Date.now() - c.started) / 1000
+  const next = (elapsed / done) * (looks[k + 1] - done)
+  const left = Math.min(c.settings.budgetSec, c.settings.caseTimeoutSec) - elapsed
+  if (next > left) {
+    c.log.info(
+      `look ${k + 1}: ${said}: inconclusive, and ${looks[k + 1] - done} more pairs would take ` +
+        `about ${Math.round(next)} s of the ${Math.max(0, Math.round(left))} s left: stopping`
+    )
+    return 'budget'
+  }
+  c.log.info(`look ${k + 1}: ${said}: inconclusive; adding ${looks[k + 1] - done} pairs`)
+  return null
 }
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`

@@ -17,7 +17,7 @@ import {
   type Interleave,
   type Side
 } from '../../client/interleave'
-import { inSuite, suiteEngine, type SuiteOptions } from './setup'
+import { inSuite, suiteEngine, type SuiteFrame, type SuiteOptions } from './setup'
 import { checkoutBase, checkoutPairs, checkoutPath } from '../base-checkout'
 import { gitMeta } from '../../result/meta'
 import { lookSchedule, type Sequence } from '../../report/sequential'
@@ -152,18 +152,7 @@ async function runSides(
   const engines = await sideEngines(inputs, options, ids, log)
   const { base, head } = engines
   return inSuite(inputs, [base, head], log, async ({ load, settings: common, logDir, result }) => {
-    // Requests interleave only where they are paced: a burst hands every request over at once.
-    const interleave: Interleave = inputs.profiles.includes('minimal')
-      ? inputs['paired-interleave']
-      : 'blocks'
-    const settings: PairedSettings = {
-      ...common,
-      redeploy: inputs['paired-deploy'] === 'per-pair',
-      interleave,
-      looks: lookSchedule(inputs.runs, inputs['max-pairs']),
-      budgetSec: inputs['pairs-budget-minutes'] * 60,
-      threshold: inputs['alert-threshold']
-    }
+    const { settings, interleave } = pairedSettings(inputs, common)
     const order = interleave === 'requests' ? interleavedOrder(inputs.runs) : abbaOrder(inputs.runs)
     const gnes = {
       base: await log.group(`Provision the base (${base.kind})`, () =>
@@ -177,38 +166,10 @@ async function runSides(
     const sequences: Sequence[] = []
     const canaries: PairedRun['canaries'] = []
     for (const pair of pairs) {
-      const profile = pairedProfile(inputs, pair.head.topology, pair.base.topology)
-      const skipped = inputs.profiles.filter(p => p !== profile.kind)
-      if (skipped.length) {
-        log.info(`paired mode measures ${profile.kind} only; not run: ${skipped.join(', ')}`)
-      }
-      const { id: caseId, name } = pair.head.topology
-      const dir = logDir(caseId)
-      const { sides, sequence } = await log.group(
-        `Case ${caseId}: ${name}, paired on this runner (${orderText(order, interleave)}; ` +
-          `A = base, B = head; ${lookText(settings.looks)})`,
-        () => runPairedCase(engines, pair, profile, settings, load, dir, log)
-      )
-      for (const side of SIDES) cases[side].push(sides[side])
-      sequences.push(sequence)
-      // The runner's noise beside the verdict: the base against itself, same settings, one look.
-      canaries.push(
-        inputs.canary
-          ? (
-              await log.group(`Case ${caseId}: canary, the base beside itself`, () =>
-                runPairedCase(
-                  { base, head: base },
-                  { base: pair.base, head: pair.base },
-                  profile,
-                  { ...settings, looks: [settings.looks[0]] },
-                  load,
-                  path.join(dir, 'canary'),
-                  log
-                )
-              )
-            ).sides
-          : null
-      )
+      const run = await runPair(inputs, engines, pair, settings, { load, logDir, log, order })
+      for (const side of SIDES) cases[side].push(run.sides[side])
+      sequences.push(run.sequence)
+      canaries.push(run.canary)
     }
     const sideResult = (side: Side): Result =>
       result({
@@ -227,4 +188,71 @@ async function runSides(
       canaries
     }
   })
+}
+
+/** How the pairs are taken, from the inputs and the suite's case settings. */
+function pairedSettings(
+  inputs: Inputs,
+  common: SuiteFrame['settings']
+): { settings: PairedSettings; interleave: Interleave } {
+  // Requests interleave only where they are paced: a burst hands every request over at once.
+  const interleave: Interleave = inputs.profiles.includes('minimal')
+    ? inputs['paired-interleave']
+    : 'blocks'
+  const settings: PairedSettings = {
+    ...common,
+    redeploy: inputs['paired-deploy'] === 'per-pair',
+    interleave,
+    looks: lookSchedule(inputs.runs, inputs['max-pairs']),
+    budgetSec: inputs['pairs-budget-minutes'] * 60,
+    threshold: inputs['alert-threshold']
+  }
+  return { settings, interleave }
+}
+
+/** One case's pairs, how they were measured, and its canary (null without `canary`). */
+interface PairOutcome {
+  sides: Record<Side, CaseResult>
+  sequence: Sequence
+  canary: Record<Side, CaseResult> | null
+}
+
+/** One case paired, and with `canary` the base beside itself; `order` is the first look's. */
+async function runPair(
+  inputs: Inputs,
+  engines: Record<Side, Engine>,
+  pair: CasePair,
+  settings: PairedSettings,
+  suite: Pick<SuiteFrame, 'load' | 'logDir'> & { log: Log; order: Block[] }
+): Promise<PairOutcome> {
+  const { load, log } = suite
+  const profile = pairedProfile(inputs, pair.head.topology, pair.base.topology)
+  const skipped = inputs.profiles.filter(p => p !== profile.kind)
+  if (skipped.length) {
+    log.info(`paired mode measures ${profile.kind} only; not run: ${skipped.join(', ')}`)
+  }
+  const { id: caseId, name } = pair.head.topology
+  const dir = suite.logDir(caseId)
+  const { sides, sequence } = await log.group(
+    `Case ${caseId}: ${name}, paired on this runner (${orderText(suite.order, settings.interleave)}; ` +
+      `A = base, B = head; ${lookText(settings.looks)})`,
+    () => runPairedCase(engines, pair, profile, settings, load, dir, log)
+  )
+  // The runner's noise beside the verdict: the base against itself, same settings, one look.
+  const canary = inputs.canary
+    ? (
+        await log.group(`Case ${caseId}: canary, the base beside itself`, () =>
+          runPairedCase(
+            { base: engines.base, head: engines.base },
+            { base: pair.base, head: pair.base },
+            profile,
+            { ...settings, looks: [settings.looks[0]] },
+            load,
+            path.join(dir, 'canary'),
+            log
+          )
+        )
+      ).sides
+    : null
+  return { sides, sequence, canary }
 }
