@@ -51,6 +51,7 @@ test('run takes every input that is not an Actions-only one, each described as i
     'fail-on-regression',
     'on-inconclusive',
     'comment-on-pr',
+    'comment-key',
     'cache'
   ]
   const expected = Object.keys(action.inputs).filter(n => !actionOnly.includes(n))
