@@ -8,7 +8,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { readBranchHistory } from '../src/history'
-import { COMMENT_MARKER } from '../src/report'
+import { commentMarker } from '../src/report'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { buildEntry } from './helpers/bundle'
 import { commandFileValues, pullRequestEvent as pullRequest } from './helpers/workflow'
@@ -23,6 +23,9 @@ interface ActionRun {
   /** What the main step saved for its post: step. */
   state: Record<string, string>
 }
+
+/** The marker of the comment-key a runner gives no default for here: workflow / job. */
+const MARKER = commentMarker('Latency (PR) / bench')
 
 describe('the action (local engine, local bare remote, local server speaking GitHub’s REST endpoints)', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-action-'))
@@ -61,6 +64,8 @@ describe('the action (local engine, local bare remote, local server speaking Git
       GITHUB_SHA: sha,
       GITHUB_REF: event === 'push' ? 'refs/heads/main' : 'refs/pull/7/merge',
       GITHUB_RUN_ID: '42',
+      GITHUB_WORKFLOW: 'Latency (PR)',
+      GITHUB_JOB: 'bench',
       GITHUB_OUTPUT: files.output,
       GITHUB_STATE: files.state,
       GITHUB_STEP_SUMMARY: files.summary,
@@ -134,11 +139,11 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(first.code).toBe(0)
     expect(['true', 'false']).toContain(first.outputs.regression)
     const report = fs.readFileSync(first.outputs.report, 'utf8')
-    expect(report).toContain(COMMENT_MARKER)
+    expect(report.split('\n')[0]).toBe(MARKER)
     const comments = github.comments.get(7) ?? []
     expect(comments).toHaveLength(1)
     expect(comments[0].body).toBe(report)
-    expect(first.summary).toContain(COMMENT_MARKER)
+    expect(first.summary).toContain(MARKER)
 
     const second = await runAction('pull_request', payload, 'c'.repeat(40))
     expect(second.code).toBe(0)
@@ -147,10 +152,13 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
   })
 
-  it('on pull_request in paired mode: measures the base beside the head, comments once, records nothing', async () => {
+  it('on pull_request in paired mode: measures the base beside the head, keeps a comment of its own beside the other workflow’s, records nothing', async () => {
     const tip = git(remote, 'rev-parse', 'gh-pages')
-    const payload = pullRequest(8, 'GNES 0.0.47', 'a'.repeat(40), 'd'.repeat(40))
+    const payload = pullRequest(7, 'GNES 0.0.47', 'a'.repeat(40), 'd'.repeat(40))
+    const history = (github.comments.get(7) ?? []).map(c => ({ ...c }))
+    expect(history).toHaveLength(1)
     const run = await runAction('pull_request', payload, 'd'.repeat(40), {
+      GITHUB_WORKFLOW: 'Latency (PR, paired)',
       INPUT_BASELINE: 'paired',
       'INPUT_BASELINE-GNES-VERSION': '0.0.46',
       INPUT_PROFILES: 'minimal',
@@ -159,10 +167,12 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(run.log).not.toContain('::error::')
     expect(run.code).toBe(0)
     expect(['true', 'false']).toContain(run.outputs.regression)
-    const comments = github.comments.get(8) ?? []
-    expect(comments).toHaveLength(1)
-    const body = comments[0].body
-    expect(body).toContain(COMMENT_MARKER)
+    // The history-mode workflow's comment on the same pull request is left as it was.
+    const comments = github.comments.get(7) ?? []
+    expect(comments).toHaveLength(2)
+    expect(comments[0]).toEqual(history[0])
+    const body = comments[1].body
+    expect(body.split('\n')[0]).toBe(commentMarker('Latency (PR, paired) / bench'))
     expect(body).toContain('### GNES latency, paired on this runner')
     expect(body).toContain('**head** GNES 0.0.47 vs **base** GNES 0.0.46')
     expect(body).toContain(
@@ -342,7 +352,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
       const comments = github.comments.get(9) ?? []
       expect(comments).toHaveLength(1)
       const body = comments[0].body
-      expect(body).toMatch(/^<!-- gnes-latency-bench -->\n### Latency: /)
+      expect(body.startsWith(`${MARKER}\n### Latency: `)).toBe(true)
       expect(body).toContain('chain5 chain of 5 relays · minimal@\u206020')
       expect(body).toContain('`latency`')
       expect(body).toContain('merge-base of the PR')
@@ -390,7 +400,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
         `the base is the pull request’s merge-base, ${baseSha}`.replace('’', "'")
       )
       const body = (github.comments.get(10) ?? [])[0].body
-      expect(body).toMatch(/^<!-- gnes-latency-bench -->\n### Latency, paired on this runner: /)
+      expect(body.startsWith(`${MARKER}\n### Latency, paired on this runner: `)).toBe(true)
       expect(body).toContain(
         `**head** commit \`${headSha.slice(0, 7)}\` vs **base** commit \`${baseSha.slice(0, 7)}\``
       )

@@ -52,6 +52,7 @@ test('run takes every input that is not an Actions-only one, each described as i
     'fail-on-regression',
     'on-inconclusive',
     'comment-on-pr',
+    'comment-key',
     'cache',
     'result-file'
   ]

@@ -99,13 +99,33 @@ describe('selectPrune', () => {
   })
 })
 
-test('pull requests are recorded only when asked', () => {
-  expect(shouldRecord('auto', 'push')).toBe(true)
-  expect(shouldRecord('auto', null)).toBe(true)
-  expect(shouldRecord('auto', 'pull_request')).toBe(false)
-  expect(shouldRecord('auto', 'pull_request_target')).toBe(false)
-  expect(shouldRecord('true', 'pull_request')).toBe(true)
-  expect(shouldRecord('false', 'push')).toBe(false)
+describe('record: auto records exactly push, release, schedule and workflow_dispatch', () => {
+  test.each(['push', 'release', 'schedule', 'workflow_dispatch'])('%s records', event => {
+    expect(shouldRecord('auto', event)).toBe(true)
+  })
+  test.each([
+    'pull_request',
+    'pull_request_target',
+    'pull_request_review',
+    'pull_request_review_comment',
+    'merge_group',
+    'workflow_run',
+    'workflow_call',
+    'repository_dispatch',
+    'issue_comment',
+    'check_run',
+    'deployment',
+    'Push'
+  ])('%s does not record', event => {
+    expect(shouldRecord('auto', event)).toBe(false)
+  })
+  test('the command line (no event) records; true and false decide for every event', () => {
+    expect(shouldRecord('auto', null)).toBe(true)
+    for (const event of ['pull_request', 'merge_group', 'push', null]) {
+      expect(shouldRecord('true', event)).toBe(true)
+      expect(shouldRecord('false', event)).toBe(false)
+    }
+  })
 })
 
 test('backoff grows, is capped and jittered', () => {

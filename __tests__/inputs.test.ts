@@ -1,6 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { parse } from 'yaml'
+import { commentKey } from '../src/action/comment-key'
 import { DEFAULTS, InputError, parseInputs } from '../src/config/inputs'
 
 describe('inputs', () => {
@@ -30,8 +31,9 @@ describe('inputs', () => {
       action.inputs
     )) {
       expect(spec.description.length).toBeGreaterThan(10)
-      if (name !== 'github-token')
-        expect(spec.default).toBe(DEFAULTS[name as keyof typeof DEFAULTS])
+      // A default the runner evaluates (the token, the comment key) is empty outside it.
+      if (spec.default.startsWith('${{')) expect(DEFAULTS[name as keyof typeof DEFAULTS]).toBe('')
+      else expect(spec.default).toBe(DEFAULTS[name as keyof typeof DEFAULTS])
     }
     expect(action.runs).toMatchObject({
       using: 'node24',
@@ -120,5 +122,26 @@ describe('inputs', () => {
       rate: 0.01,
       'case-timeout': 86400
     })
+  })
+})
+
+describe('comment-key', () => {
+  const action = parse(fs.readFileSync(path.join(__dirname, '..', 'action.yml'), 'utf8'))
+
+  it('defaults on a runner to the workflow, the job and, in a matrix of several jobs, its values', () => {
+    const given = action.inputs['comment-key'].default as string
+    expect(given).toContain('${{ github.workflow }}')
+    expect(given).toContain('${{ github.job }}')
+    expect(given).toMatch(/strategy\.job-total > 1 && format\(' \/ \{0\}', toJSON\(matrix\)\)/)
+  })
+
+  it('is the input when given, else the workflow and job of the environment', () => {
+    expect(parseInputs({ 'comment-key': '  mine ' })['comment-key']).toBe('mine')
+    expect(parseInputs({})['comment-key']).toBeNull()
+    const env = { GITHUB_WORKFLOW: 'Latency (PR)', GITHUB_JOB: 'bench' }
+    expect(commentKey('mine', env)).toBe('mine')
+    expect(commentKey(null, env)).toBe('Latency (PR) / bench')
+    expect(commentKey(null, { GITHUB_WORKFLOW: 'Latency (PR)' })).toBe('Latency (PR)')
+    expect(commentKey(null, {})).toBe('gnes-latency-bench')
   })
 })

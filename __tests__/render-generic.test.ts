@@ -146,7 +146,7 @@ describe('reports of generic cases beside GNES ones', () => {
       mergeBaseSha: 'a'.repeat(40)
     })
     const comment = renderComparisonMarkdown(comparison)
-    expect(comment).toMatch(/^<!-- gnes-latency-bench -->\n### Latency: /)
+    expect(comment).toMatch(/^### Latency: /)
     expect(comment).toContain('chain5 chain of 5 relays · minimal')
     expect(comment).toContain('`latency`')
     expect(comment).not.toMatch(/GNES|docs ×/)

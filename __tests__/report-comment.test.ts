@@ -1,5 +1,5 @@
 import { postOrUpdateComment } from '../src/report/comment'
-import { COMMENT_MARKER } from '../src/report/markdown'
+import { commentMarker, markerKey, REPORT_MARKER } from '../src/report/comment-marker'
 import { chatter, startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 
 let gh: FakeGitHub
@@ -8,11 +8,15 @@ beforeEach(async () => {
 })
 afterEach(() => gh.close())
 
-const target = (issueNumber: number, body: string, repo = 'search') => ({
+const PR = commentMarker('Latency (PR) / bench')
+const PAIRED = commentMarker('Latency (PR, paired) / bench')
+
+const target = (issueNumber: number, body: string, repo = 'search', marker = PR) => ({
   token: 'test-token',
   owner: 'acme',
   repo,
   issueNumber,
+  marker,
   body,
   baseUrl: gh.baseUrl
 })
@@ -20,37 +24,66 @@ const target = (issueNumber: number, body: string, repo = 'search') => ({
 describe('postOrUpdateComment against a local server speaking GitHub REST endpoints', () => {
   test('creates the comment when no page holds the marker, reading every page first', async () => {
     gh.comments.set(7, chatter(250))
-    expect(await postOrUpdateComment(target(7, `${COMMENT_MARKER}\nreport v1`))).toBe('created')
+    expect(await postOrUpdateComment(target(7, `${PR}\nreport v1`))).toBe('created')
     const gets = gh.log.filter(l => l.startsWith('GET'))
     expect(gets).toHaveLength(3) // 250 comments at 100 a page
     expect(gets[2]).toContain('page=3')
-    const mine = gh.comments.get(7)!.filter(c => c.body.includes(COMMENT_MARKER))
+    const mine = gh.comments.get(7)!.filter(c => c.body.includes(PR))
     expect(mine).toHaveLength(1)
-    expect(mine[0].body).toBe(`${COMMENT_MARKER}\nreport v1`)
+    expect(mine[0].body).toBe(`${PR}\nreport v1`)
   })
 
   test('finds the marker on a later page and updates that comment in place', async () => {
-    const ours = { id: 777, body: `${COMMENT_MARKER}\nreport v1` }
+    const ours = { id: 777, body: `${PR}\nreport v1` }
     gh.comments.set(7, [...chatter(150), ours, ...chatter(120)])
-    expect(await postOrUpdateComment(target(7, `${COMMENT_MARKER}\nreport v2`))).toBe('updated')
+    expect(await postOrUpdateComment(target(7, `${PR}\nreport v2`))).toBe('updated')
     expect(gh.comments.get(7)).toHaveLength(271)
-    expect(ours.body).toBe(`${COMMENT_MARKER}\nreport v2`)
+    expect(ours.body).toBe(`${PR}\nreport v2`)
     expect(gh.log.filter(l => l.startsWith('GET'))).toHaveLength(2) // stops at the page with it
     expect(gh.log).toContain('PATCH /repos/acme/search/issues/comments/777')
     expect(gh.log.some(l => l.startsWith('POST'))).toBe(false)
   })
 
-  test('a second post updates the first: one comment per pull request', async () => {
+  test('a second post updates the first: one comment per pull request and key', async () => {
     await postOrUpdateComment(target(8, 'first'))
     await postOrUpdateComment(target(8, 'second'))
-    expect(gh.comments.get(8)).toEqual([{ id: 1000, body: `${COMMENT_MARKER}\nsecond` }])
+    expect(gh.comments.get(8)).toEqual([{ id: 1000, body: `${PR}\nsecond` }])
+  })
+
+  test('two keys keep two comments, each edited by its own key only', async () => {
+    await postOrUpdateComment(target(8, 'history v1'))
+    await postOrUpdateComment(target(8, 'paired v1', 'search', PAIRED))
+    await postOrUpdateComment(target(8, 'history v2'))
+    await postOrUpdateComment(target(8, 'paired v2', 'search', PAIRED))
+    expect(gh.comments.get(8)!.map(c => c.body)).toEqual([
+      `${PR}\nhistory v2`,
+      `${PAIRED}\npaired v2`
+    ])
+  })
+
+  test('a comment from before keys, a quote of ours or our marker further down is not ours', async () => {
+    const legacy = { id: 1, body: `${REPORT_MARKER}\n### GNES latency: old report` }
+    const quoted = { id: 2, body: `> ${PR}\n> the report said` }
+    const later = { id: 3, body: `see below\n${PR}\nreport` }
+    gh.comments.set(9, [legacy, quoted, later])
+    expect(await postOrUpdateComment(target(9, 'report v1'))).toBe('created')
+    expect(
+      gh.comments
+        .get(9)!
+        .slice(0, 3)
+        .map(c => c.body)
+    ).toEqual([legacy.body, quoted.body, later.body])
+    // A comment edited in GitHub's web form comes back with CRLF line ends: still ours.
+    gh.comments.get(9)![3].body = `${PR}\r\nreport v1, edited`
+    expect(await postOrUpdateComment(target(9, 'report v2'))).toBe('updated')
+    expect(gh.comments.get(9)).toHaveLength(4)
   })
 
   test("a fork's read-only token gets 403: 'forbidden', nothing thrown", async () => {
     gh.readOnly.add('acme/fork-target')
     gh.comments.set(9, chatter(3))
     expect(await postOrUpdateComment(target(9, 'report', 'fork-target'))).toBe('forbidden')
-    gh.comments.set(9, [...chatter(3), { id: 55, body: COMMENT_MARKER }])
+    gh.comments.set(9, [...chatter(3), { id: 55, body: PR }])
     expect(await postOrUpdateComment(target(9, 'report', 'fork-target'))).toBe('forbidden')
   })
 
@@ -58,5 +91,49 @@ describe('postOrUpdateComment against a local server speaking GitHub REST endpoi
     await expect(postOrUpdateComment({ ...target(7, 'x'), token: 'wrong' })).rejects.toThrow(
       /Bad credentials/
     )
+  })
+})
+
+describe('a comment key in the marker', () => {
+  /** What GitHub would read inside the marker's HTML comment, or null where it ends early. */
+  const insideComment = (line: string): string[] =>
+    [...line.matchAll(/<!--(.*?)-->/g)].map(m => m[1])
+
+  test('stays inside its HTML comment on one line, whatever the workflow or matrix holds', () => {
+    const hostile = [
+      'Latency --> <img src=x onerror=alert(1)> <!-- again',
+      'a --!> b',
+      'line\nbreak\r\nand\ttab',
+      'ends with <!-',
+      'emoji 🐢 and \u2028 separator',
+      'lone surrogate \ud800 here'
+    ]
+    for (const key of hostile) {
+      const marker = commentMarker(key)
+      expect(marker.split(/\r?\n|\u2028|\u2029/)).toHaveLength(1)
+      expect(marker).toMatch(/^<!-- gnes-latency-bench --><!-- comment-key: [ -;=?-~]+ -->$/)
+      expect(insideComment(marker)).toEqual([
+        ' gnes-latency-bench ',
+        ` comment-key: ${markerKey(key)} `
+      ])
+    }
+    expect(markerKey('Latency --> <b>')).toBe('Latency --%3E %3Cb%3E')
+  })
+
+  test('two keys give two markers; whitespace alone does not make a key another', () => {
+    const keys = ['50%', '50%25', 'a<b', 'a%3Cb', 'ü', '%C3%BC', 'Latency / bench / {"case": "1"}']
+    expect(new Set(keys.map(markerKey)).size).toBe(keys.length)
+    const matrix = 'Latency / bench / {\n  "case": "1",\n  "engine": "docker"\n}'
+    expect(markerKey(matrix)).toBe('Latency / bench / { "case": "1", "engine": "docker" }')
+    expect(markerKey(' a  b ')).toBe(markerKey('a b'))
+  })
+
+  test('a long key keeps its head and a hash of the whole: two long keys stay two', () => {
+    const a = `Latency / bench / ${'x'.repeat(300)} a`
+    const b = `Latency / bench / ${'x'.repeat(300)} b`
+    expect(markerKey(a)).toHaveLength(160)
+    expect(markerKey(a).startsWith('Latency / bench / xxx')).toBe(true)
+    expect(markerKey(a)).not.toBe(markerKey(b))
+    expect(markerKey(a)).toBe(markerKey(a))
   })
 })

@@ -1,5 +1,5 @@
 import { compareResult } from '../src/report/compare'
-import { COMMENT_MARKER, renderComparisonMarkdown } from '../src/report/markdown'
+import { renderComparisonMarkdown } from '../src/report/markdown'
 import { escapeMarkdown } from '../src/text/escape'
 import { makeEntry, makeResult, makeRuns, rng } from './fixtures/report/samples'
 
@@ -39,10 +39,9 @@ const md = renderComparisonMarkdown(comparison, {
 const lines = md.split('\n')
 
 describe('renderComparisonMarkdown', () => {
-  test('starts with the hidden marker and a headline that counts verdicts', () => {
-    expect(lines[0]).toBe(COMMENT_MARKER)
+  test('starts with a headline that counts verdicts (the action adds its comment marker)', () => {
     // Case 2's baseline has no samples: only the threshold could call it, and −4.7 % is below it.
-    expect(lines[1]).toBe(
+    expect(lines[0]).toBe(
       '### GNES latency: 🔴 regression in 1 case, 🟡 inconclusive in 1 case (1 other metric changed)'
     )
     expect(md).toContain(
@@ -96,7 +95,7 @@ describe('renderComparisonMarkdown', () => {
   })
 
   test('says when the CPUs were held awake, and compares only with entries that were too', () => {
-    expect(lines[3]).not.toContain('CPUs held awake')
+    expect(lines[2]).not.toContain('CPUs held awake')
     const awake = { ...result, meta: { ...result.meta, cpusAwake: true } }
     const held = compareResult(awake, history, {
       threshold: 0.1,
@@ -104,7 +103,7 @@ describe('renderComparisonMarkdown', () => {
       mergeBaseSha: null
     })
     const text = renderComparisonMarkdown(held)
-    expect(text.split('\n')[3]).toMatch(/engine `local` · CPUs held awake · /)
+    expect(text.split('\n')[2]).toMatch(/engine `local` · CPUs held awake · /)
     expect(held.cases[0].baseline.reason).toMatch(/CPUs held awake/)
     const heldHistory = history.map(e => ({ ...e, cpusAwake: true }))
     expect(
@@ -116,7 +115,7 @@ describe('renderComparisonMarkdown', () => {
   test('no baseline at all', () => {
     const none = compareResult(result, [], { threshold: 0.1, baseRef: 'main', mergeBaseSha: null })
     const text = renderComparisonMarkdown(none)
-    expect(text.split('\n')[1]).toBe('### GNES latency: no baseline to compare with')
+    expect(text.split('\n')[0]).toBe('### GNES latency: no baseline to compare with')
     expect(none.regression).toBe(false)
     expect(text).not.toContain('<details>')
   })

@@ -4,6 +4,7 @@ import * as path from 'node:path'
 import { compareResult } from '../src/report/compare'
 import { COMMENT_LIMIT } from '../src/report/cap'
 import { renderComparisonMarkdown } from '../src/report/markdown'
+import { commentMarker } from '../src/report/comment-marker'
 import { publishPullRequestReport } from '../src/action/publish'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { makeEntry, makeResult } from './fixtures/report/samples'
@@ -15,6 +16,9 @@ const regressed = compareResult(
   { threshold: 0.1, baseRef: 'main', mergeBaseSha: null }
 )
 const markdown = renderComparisonMarkdown(regressed)
+const KEY = 'Latency (PR) / bench'
+/** What the file, the summary and the comment hold: the comment's marker, then the report. */
+const marked = (md: string) => `${commentMarker(KEY)}\n${md}`
 
 let gh: FakeGitHub
 let dir: string
@@ -57,17 +61,18 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
     const outcome = await publishPullRequestReport({
       comparison: regressed,
       markdown,
+      commentKey: KEY,
       reportPath,
       failOnRegression: true,
       onInconclusive: 'warn',
       comment: comment('search')
     })
     expect(outcome).toEqual({ comment: 'created', failed: true })
-    expect(fs.readFileSync(reportPath, 'utf8')).toBe(markdown)
+    expect(fs.readFileSync(reportPath, 'utf8')).toBe(marked(markdown))
     const outputs = fs.readFileSync(process.env.GITHUB_OUTPUT!, 'utf8')
     expect(outputs).toMatch(/regression<<.*\ntrue\n/)
     expect(outputs).toContain(reportPath)
-    expect(gh.comments.get(7)![0].body).toBe(markdown)
+    expect(gh.comments.get(7)![0].body).toBe(marked(markdown))
     expect(process.exitCode).toBe(1)
   })
 
@@ -76,6 +81,7 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
     const outcome = await publishPullRequestReport({
       comparison: regressed,
       markdown,
+      commentKey: KEY,
       reportPath: path.join(dir, 'regression.md'),
       failOnRegression: false,
       onInconclusive: 'warn',
@@ -83,7 +89,7 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
     })
     expect(outcome).toEqual({ comment: 'forbidden', failed: false })
     expect(stdout.join('')).toMatch(/::warning::the token may not comment on pull request #7 \(403/)
-    expect(fs.readFileSync(process.env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain(markdown)
+    expect(fs.readFileSync(process.env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain(marked(markdown))
     expect(process.exitCode).toBeUndefined()
   })
 
@@ -103,6 +109,7 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
     const outcome = await publishPullRequestReport({
       comparison: big,
       markdown: full,
+      commentKey: KEY,
       reportPath,
       failOnRegression: false,
       onInconclusive: 'warn',
@@ -111,20 +118,22 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
     expect(outcome.comment).toBe('created')
     const body = gh.comments.get(7)![0].body
     expect(body.length).toBeLessThanOrEqual(COMMENT_LIMIT)
-    expect(body.startsWith(full.slice(0, 1000))).toBe(true)
+    expect(body.split('\n')[0]).toBe(commentMarker(KEY))
+    expect(body.startsWith(marked(full).slice(0, 1000))).toBe(true)
     expect(body).toContain(
-      `**Report truncated** (${full.length} characters; GitHub takes at most 65,536): the full report is in the job summary and in ${reportPath}`
+      `**Report truncated** (${marked(full).length} characters; GitHub takes at most 65,536): the full report is in the job summary and in ${reportPath}`
     )
     // A folded section cut open is closed again, so the note is not hidden inside it.
     expect(body.split('<details>').length).toBe(body.split('</details>').length)
-    expect(fs.readFileSync(reportPath, 'utf8')).toBe(full)
-    expect(fs.readFileSync(process.env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain(full)
+    expect(fs.readFileSync(reportPath, 'utf8')).toBe(marked(full))
+    expect(fs.readFileSync(process.env.GITHUB_STEP_SUMMARY!, 'utf8')).toContain(marked(full))
   })
 
   test('commenting off: outputs and summary only', async () => {
     const outcome = await publishPullRequestReport({
       comparison: regressed,
       markdown,
+      commentKey: KEY,
       reportPath: path.join(dir, 'regression.md'),
       failOnRegression: false,
       onInconclusive: 'warn',
@@ -179,6 +188,7 @@ describe('an answer that cannot tell', () => {
     const outcome = await publishPullRequestReport({
       comparison: wide,
       markdown: md,
+      commentKey: KEY,
       reportPath: path.join(dir, 'inconclusive.md'),
       failOnRegression: true,
       onInconclusive: 'warn',
@@ -198,6 +208,7 @@ describe('an answer that cannot tell', () => {
     const outcome = await publishPullRequestReport({
       comparison: wide,
       markdown: md,
+      commentKey: KEY,
       reportPath: path.join(dir, 'inconclusive.md'),
       failOnRegression: false,
       onInconclusive: 'fail',

@@ -8,7 +8,7 @@ import { DEFAULTS, parseInputs } from '../src/config/inputs'
 import { checkInputs } from '../src/config/preflight'
 import { checkRun } from '../src/pipeline/preflight'
 import { bisectCommand } from '../src/commands/bisect'
-import { COMMENT_MARKER } from '../src/report'
+import { commentMarker, markReport, REPORT_MARKER } from '../src/report'
 import { loadTopologyFile } from '../src/topology/load'
 import { startFakeGitHub } from './fixtures/report/github-server'
 
@@ -22,6 +22,8 @@ interface Step {
 const steps = (wf: { jobs: Record<string, { steps: Step[] }> }): Step[] =>
   Object.values(wf.jobs).flatMap(j => j.steps)
 const read = (file: string) => parse(fs.readFileSync(path.join(dir, file), 'utf8'))
+/** The examples that judge pull requests: each uploads its report for pr-comment-fork.yml. */
+const PULL_REQUEST_WORKFLOWS = files.filter(f => Object.keys(read(f).on).includes('pull_request'))
 /** The workflow that posts fork reports runs no benchmark; every other one but the bisect runs the action. */
 const FORK_COMMENT = 'pr-comment-fork.yml'
 /** The bisect runs the action's command line from its repository at the same major tag. */
@@ -49,23 +51,63 @@ describe('example workflows', () => {
     }
   )
 
-  test(`${FORK_COMMENT} posts the artifact pr-compare.yml uploads, checked as one of our reports`, () => {
+  test(`${FORK_COMMENT} posts the artifacts every pull-request workflow uploads, checked as our reports`, () => {
+    expect(PULL_REQUEST_WORKFLOWS.sort()).toEqual([
+      'pr-compare.yml',
+      'pr-paired-services.yml',
+      'pr-paired.yml'
+    ])
     const wf = read(FORK_COMMENT)
     const all = steps(wf)
     // It runs in the base repository with a write token: it must never check out the PR's code.
     expect(all.some(s => s.uses?.startsWith('actions/checkout'))).toBe(false)
-    expect(wf.on.workflow_run.workflows).toEqual([read('pr-compare.yml').name])
-    expect(wf.permissions).toEqual({ actions: 'read', 'pull-requests': 'write' })
-    const upload = steps(read('pr-compare.yml')).find(s =>
-      s.uses?.startsWith('actions/upload-artifact')
+    expect([...wf.on.workflow_run.workflows].sort()).toEqual(
+      PULL_REQUEST_WORKFLOWS.map(f => read(f).name).sort()
     )
-    const download = all.find(s => s.uses?.startsWith('actions/download-artifact'))
-    expect(download?.with?.name).toBe(upload?.with?.name)
-    const script = all.find(s => s.uses?.startsWith('actions/github-script'))?.with?.script ?? ''
-    expect(script).toContain(`const marker = '${COMMENT_MARKER}'`)
-    expect(script).toContain('body.startsWith(marker)')
+    expect(wf.permissions).toEqual({ actions: 'read', 'pull-requests': 'write' })
+    // Every report artifact of the run, each into a folder of its name (no `name:` to fail on).
+    const download = all.find(s => s.uses?.startsWith('actions/download-artifact'))!
+    expect(download.with).toMatchObject({ pattern: 'gnes-latency-report*', path: 'report' })
+    expect(download.with?.name).toBeUndefined()
+    for (const file of PULL_REQUEST_WORKFLOWS) {
+      const upload = steps(read(file)).find(s => s.uses?.startsWith('actions/upload-artifact'))
+      expect(upload?.with?.name?.startsWith('gnes-latency-report')).toBe(true)
+    }
+  })
+
+  test(`${FORK_COMMENT} takes exactly the first lines this action writes`, () => {
+    const first = forkReportLine()
+    const keys = [
+      'Latency (PR) / bench',
+      'Latency (PR) / bench / {\n  "case": "1"\n}',
+      'a --> <img src=x> <!-- b',
+      `ü ${'x'.repeat(400)}`
+    ]
+    for (const key of keys) expect(first.test(commentMarker(key))).toBe(true)
+    expect(first.test(REPORT_MARKER)).toBe(true)
+    for (const line of [
+      '',
+      '### GNES latency',
+      `${REPORT_MARKER} `,
+      `${REPORT_MARKER}<!-- comment-key: a --> <img src=x> -->`,
+      `${REPORT_MARKER}<!-- comment-key:  -->`,
+      `${REPORT_MARKER}<!-- comment-key: ${'x'.repeat(161)} -->`,
+      '<!-- gnes-latency-bench: latency alert, main -->'
+    ])
+      expect(first.test(line)).toBe(false)
   })
 })
+
+/** The script's test of a report's first line, as pr-comment-fork.yml writes it. */
+function forkReportLine(): RegExp {
+  const script = forkScript()
+  const literal = /const first = \/(.+)\/\n/.exec(script)
+  expect(literal).not.toBeNull()
+  return new RegExp(literal![1])
+}
+
+const forkScript = (): string =>
+  steps(read(FORK_COMMENT)).find(s => s.uses?.startsWith('actions/github-script'))!.with!.script
 
 test(`${BISECT} runs the bisect command of the action's repository at v1, with flags it has`, () => {
   const wf = read(BISECT)
@@ -125,7 +167,49 @@ test('pr-paired.yml leaves the base to the action and builds both sides of a GNE
   const fromPr = { ...inputs, 'gnes-source': checkout, 'baseline-ref': 'a'.repeat(40) }
   expect(() => checkInputs(fromPr)).not.toThrow()
   expect(checkRun(fromPr).map(s => s.topology.id)).toEqual(['1', '3'])
-  expect(all).toHaveLength(2)
+})
+
+/**
+ * A YAML snippet's text that builds GNES on the host: the local engine. (A source tree on a
+ * hosted runner's Docker is built in an image, on the image's Python.)
+ */
+const buildsOnHost = (text: string): boolean => /engine: ['"]?local\b|--engine local\b/m.test(text)
+
+/** Where Python 3.11 is set up in a snippet's text, or -1. */
+const pinnedAt = (text: string): number => {
+  const m = /uses: actions\/setup-python@v\d+\s*\n?\s*with:\s*\{?\s*python-version: '3\.11'/.exec(
+    text
+  )
+  return m ? m.index : -1
+}
+
+describe('every example that builds GNES on the host pins Python 3.11, the one verified', () => {
+  const docs = path.join(__dirname, '..', 'docs')
+  const snippets = [
+    ...files.map(f => [`workflows/${f}`, fs.readFileSync(path.join(dir, f), 'utf8')]),
+    ...[
+      path.join(__dirname, '..', 'README.md'),
+      ...fs.readdirSync(docs).map(f => path.join(docs, f))
+    ]
+      .filter(f => f.endsWith('.md'))
+      .flatMap(f =>
+        [...fs.readFileSync(f, 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)]
+          .map(m => m[1])
+          .filter(t => /uses: |runs-on:/.test(t))
+          .map((t, i) => [`${path.basename(f)} snippet ${i + 1}`, t])
+      )
+  ].filter(([, text]) => buildsOnHost(text))
+
+  test('there are such examples: bisect.yml', () => {
+    expect(snippets.map(([name]) => name)).toEqual(expect.arrayContaining(['workflows/bisect.yml']))
+  })
+
+  test.each(snippets)('%s sets up Python 3.11 before GNES is built', (_, text) => {
+    const at = pinnedAt(text)
+    expect(at).toBeGreaterThanOrEqual(0)
+    const build = text.search(/your-org\/gnes-latency-bench@v1|dist\/cli\.js/)
+    expect(build).toBeGreaterThan(at)
+  })
 })
 
 test('the regression benchmark topologies load and differ only in the sleep', () => {
@@ -164,97 +248,162 @@ function uploadArtifact(cwd: string, paths: string[]): Map<string, string> {
   return new Map(files.filter(f => !isDir(f)).map(f => [path.relative(root, f), f]))
 }
 
-test('the fork pattern end to end: pr-compare.yml uploads the report, pr-comment-fork.yml posts it on the pull request', async () => {
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-pattern-'))
-  const github = await startFakeGitHub()
-  try {
-    // What the action left: its report at the `report` output (out-dir/report.md).
-    const report = path.join(ws, 'out', 'report.md')
-    fs.mkdirSync(path.dirname(report))
-    const body = `${COMMENT_MARKER}\n### GNES latency, paired on this runner: 🟡 inconclusive in 1 case\n`
-    fs.writeFileSync(report, body)
-    const values: Record<string, string> = {
-      'steps.bench.outputs.report': report,
-      'github.event.pull_request.number': '7'
-    }
-    const expand = (text: string) =>
-      text.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_, e: string) => {
-        if (!(e in values)) throw new Error(`no value for \${{ ${e} }}`)
-        return values[e]
+type RunStep = Step & { id?: string; run?: string; env?: Record<string, string> }
+
+/**
+ * A pull-request workflow's steps after the benchmark, as a runner takes them, given the report
+ * the action left at its `report` output: the artifact it uploads (name → artifact path → file).
+ */
+function uploadedArtifacts(
+  file: string,
+  report: string,
+  ws: string
+): Map<string, Map<string, string>> {
+  const values: Record<string, string> = {
+    'steps.bench.outputs.report': report,
+    'github.event.pull_request.number': '7'
+  }
+  const expand = (text: string) =>
+    text.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_, e: string) => {
+      if (!(e in values)) throw new Error(`no value for \${{ ${e} }}`)
+      return values[e]
+    })
+  const all = steps(read(file)) as RunStep[]
+  const artifacts = new Map<string, Map<string, string>>()
+  for (const step of all.slice(all.findIndex(s => s.id === 'bench') + 1)) {
+    if (step.run) {
+      const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v)]))
+      execFileSync('bash', ['-e', '-c', expand(step.run)], {
+        cwd: ws,
+        env: { ...process.env, ...env }
       })
-
-    // pr-compare.yml's steps after the benchmark, as a runner takes them.
-    const compare = steps(read('pr-compare.yml')) as (Step & {
-      id?: string
-      run?: string
-      env?: Record<string, string>
-    })[]
-    let artifact = new Map<string, string>()
-    for (const step of compare.slice(compare.findIndex(s => s.id === 'bench') + 1)) {
-      if (step.run) {
-        const env = Object.fromEntries(
-          Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v)])
-        )
-        execFileSync('bash', ['-e', '-c', expand(step.run)], {
-          cwd: ws,
-          env: { ...process.env, ...env }
-        })
-      } else if (step.uses?.startsWith('actions/upload-artifact')) {
-        const paths = expand(step.with!.path)
-          .split('\n')
-          .map(p => p.trim())
-          .filter(Boolean)
-        artifact = uploadArtifact(ws, paths)
-      }
+    } else if (step.uses?.startsWith('actions/upload-artifact')) {
+      const paths = expand(step.with!.path)
+        .split('\n')
+        .map(p => p.trim())
+        .filter(Boolean)
+      artifacts.set(step.with!.name, uploadArtifact(ws, paths))
     }
-    expect([...artifact.keys()]).toEqual(['report.md'])
+  }
+  return artifacts
+}
 
-    // pr-comment-fork.yml in the base repository: download into its path, run its script.
-    const fork = steps(read(FORK_COMMENT))
-    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-comment-'))
-    const download = fork.find(s => s.uses?.startsWith('actions/download-artifact'))!
-    for (const [rel, file] of artifact) {
-      const to = path.join(base, download.with!.path, rel)
+/**
+ * pr-comment-fork.yml in the base repository after a run of `head`: download-artifact's
+ * `pattern:` puts each artifact into `<path>/<name>/`; then its script runs there. Returns what
+ * it failed or warned.
+ */
+async function forkComment(
+  artifacts: Map<string, Map<string, string>>,
+  github: Awaited<ReturnType<typeof startFakeGitHub>>,
+  head: string
+): Promise<string[]> {
+  const fork = steps(read(FORK_COMMENT))
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-comment-'))
+  const download = fork.find(s => s.uses?.startsWith('actions/download-artifact'))!
+  for (const [name, files] of artifacts) {
+    for (const [rel, file] of files) {
+      const to = path.join(base, download.with!.path, name, rel)
       fs.mkdirSync(path.dirname(to), { recursive: true })
       fs.copyFileSync(file, to)
     }
-    github.pulls.push({
-      number: 7,
-      head: { sha: 'f'.repeat(40), ref: 'feature', label: 'forker:feature' }
-    })
-    const script = fork.find(s => s.uses?.startsWith('actions/github-script'))!.with!.script
-    const failed: string[] = []
-    const core = {
-      setFailed: (m: string) => failed.push(m),
-      warning: (m: string) => failed.push(m)
-    }
-    const context = {
-      repo: { owner: 'octo', repo: 'bench' },
-      payload: {
-        workflow_run: {
-          id: 1,
-          head_sha: 'f'.repeat(40),
-          head_branch: 'feature',
-          head_repository: { full_name: 'forker/bench', owner: { login: 'forker' } }
-        }
+  }
+  const said: string[] = []
+  const core = {
+    setFailed: (m: string) => said.push(`failed: ${m}`),
+    warning: (m: string) => said.push(`warning: ${m}`)
+  }
+  const context = {
+    repo: { owner: 'octo', repo: 'bench' },
+    payload: {
+      workflow_run: {
+        id: 1,
+        head_sha: head,
+        head_branch: 'feature',
+        head_repository: { full_name: 'forker/bench', owner: { login: 'forker' } }
       }
     }
-    const octokit = getOctokit('test-token', { baseUrl: github.baseUrl })
-    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor
-    const cwd = process.cwd()
-    process.chdir(base)
-    try {
-      await new AsyncFunction('require', 'github', 'context', 'core', script)(
-        require,
-        octokit,
-        context,
-        core
-      )
-    } finally {
-      process.chdir(cwd)
+  }
+  const octokit = getOctokit('test-token', { baseUrl: github.baseUrl })
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor
+  const cwd = process.cwd()
+  process.chdir(base)
+  try {
+    await new AsyncFunction('require', 'github', 'context', 'core', forkScript())(
+      require,
+      octokit,
+      context,
+      core
+    )
+  } finally {
+    process.chdir(cwd)
+  }
+  return said
+}
+
+test('the fork pattern end to end: each pull-request workflow uploads its report, pr-comment-fork.yml posts each to its own comment', async () => {
+  const github = await startFakeGitHub()
+  const head = 'f'.repeat(40)
+  github.pulls.push({ number: 7, head: { sha: head, ref: 'feature', label: 'forker:feature' } })
+  // A comment of a version from before keys stays as it is.
+  github.comments.set(7, [{ id: 1, body: `${REPORT_MARKER}\n### GNES latency: an old report` }])
+  /** One run of `file`: what the action would have left, with its default comment key. */
+  const runOf = (file: string, text: string) => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-pattern-'))
+    const report = path.join(ws, 'out', 'report.md')
+    fs.mkdirSync(path.dirname(report))
+    const body = markReport(`### ${text}\n`, `${read(file).name} / bench`)
+    fs.writeFileSync(report, body)
+    return { body, artifacts: uploadedArtifacts(file, report, ws) }
+  }
+  try {
+    const posted: string[] = []
+    for (const file of PULL_REQUEST_WORKFLOWS) {
+      const { body, artifacts } = runOf(file, `${file}, first push`)
+      expect([...artifacts.values()].map(a => [...a.keys()])).toEqual([['report.md']])
+      expect(await forkComment(artifacts, github, head)).toEqual([])
+      posted.push(body)
     }
-    expect(failed).toEqual([])
-    expect(github.comments.get(7)?.map(c => c.body)).toEqual([body])
+    expect(github.comments.get(7)!.map(c => c.body)).toEqual([
+      `${REPORT_MARKER}\n### GNES latency: an old report`,
+      ...posted
+    ])
+
+    // A second push: each workflow's comment is updated in place, the others left alone.
+    const again = runOf('pr-paired.yml', 'pr-paired.yml, second push')
+    expect(await forkComment(again.artifacts, github, head)).toEqual([])
+    const bodies = github.comments.get(7)!.map(c => c.body)
+    expect(bodies).toHaveLength(1 + PULL_REQUEST_WORKFLOWS.length)
+    expect(bodies.filter(b => b === again.body)).toHaveLength(1)
+    expect(bodies.filter(b => b.includes('first push'))).toHaveLength(
+      PULL_REQUEST_WORKFLOWS.length - 1
+    )
+
+    // Two jobs of a matrix, each uploading an artifact of its own name in one run: two comments.
+    const matrix = new Map<string, Map<string, string>>()
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-matrix-'))
+    for (const engine of ['docker', 'local']) {
+      const file = path.join(ws, `${engine}.md`)
+      const key = `Latency (PR) / bench / {"engine": "${engine}"}`
+      fs.writeFileSync(file, markReport(`### matrix ${engine}\n`, key))
+      matrix.set(`gnes-latency-report-${engine}`, new Map([['report.md', file]]))
+    }
+    expect(await forkComment(matrix, github, head)).toEqual([])
+    expect(github.comments.get(7)!.filter(c => c.body.includes('### matrix'))).toHaveLength(2)
+
+    // What is not one of this action's reports is refused, and nothing is posted for it.
+    const before = github.comments.get(7)!.length
+    fs.writeFileSync(path.join(ws, 'bogus.md'), 'Please merge <!-- gnes-latency-bench -->\n')
+    const bogus = new Map([
+      ['gnes-latency-report', new Map([['report.md', path.join(ws, 'bogus.md')]])]
+    ])
+    expect(await forkComment(bogus, github, head)).toEqual([
+      expect.stringMatching(/^failed: .*the artifact does not hold a gnes-latency-bench report/)
+    ])
+    expect(await forkComment(new Map(), github, head)).toEqual([
+      'warning: the run left no report artifact; nothing to comment'
+    ])
+    expect(github.comments.get(7)).toHaveLength(before)
   } finally {
     await github.close()
   }

@@ -4,19 +4,22 @@ import * as path from 'node:path'
 import { actionsLog, fail } from './log'
 import { capComment } from '../report/cap'
 import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from '../report/comment'
+import { commentMarker, markReport } from '../report/comment-marker'
 import { overallVerdict, type CaseVerdict } from '../report/verdict'
 
 interface PublishOptions {
   /** A history-mode or paired comparison: whether it found a regression, and each case's answer. */
   comparison: { regression: boolean; verdicts: CaseVerdict[] }
   markdown: string
+  /** Names the pull-request comment this report keeps (`comment-key`); its marker opens the report. */
+  commentKey: string
   /** Where the Markdown report is written; becomes the `report` output. */
   reportPath: string
   failOnRegression: boolean
   /** What an inconclusive case does to the step: a warning, or a failure. */
   onInconclusive: 'warn' | 'fail'
   /** Null when `comment-on-pr` is off or there is no pull request / token. */
-  comment: Omit<CommentTarget, 'body'> | null
+  comment: Omit<CommentTarget, 'body' | 'marker'> | null
 }
 
 interface PublishOutcome {
@@ -32,8 +35,10 @@ interface PublishOutcome {
  * courtesy: no commenting problem fails the step, only a regression with `fail-on-regression`.
  */
 export async function publishPullRequestReport(o: PublishOptions): Promise<PublishOutcome> {
+  // The report file carries the marker too: pr-comment-fork.yml posts it to its own comment.
+  const report = markReport(o.markdown, o.commentKey)
   fs.mkdirSync(path.dirname(path.resolve(o.reportPath)), { recursive: true })
-  fs.writeFileSync(o.reportPath, o.markdown)
+  fs.writeFileSync(o.reportPath, report)
   core.setOutput('regression', String(o.comparison.regression))
   core.setOutput('verdict', overallVerdict(o.comparison.verdicts))
   core.setOutput('verdicts', JSON.stringify(o.comparison.verdicts))
@@ -43,7 +48,11 @@ export async function publishPullRequestReport(o: PublishOptions): Promise<Publi
   if (o.comment) {
     try {
       const note = `the full report is in the job summary and in ${o.reportPath} (the \`report\` output).`
-      comment = await postOrUpdateComment({ ...o.comment, body: capComment(o.markdown, note) })
+      comment = await postOrUpdateComment({
+        ...o.comment,
+        marker: commentMarker(o.commentKey),
+        body: capComment(report, note)
+      })
     } catch (err) {
       comment = 'error'
       actionsLog.warn(
@@ -57,7 +66,7 @@ export async function publishPullRequestReport(o: PublishOptions): Promise<Publi
       )
     }
   }
-  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(o.markdown).write()
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(report).write()
 
   const unknown = o.comparison.verdicts.filter(v => v.verdict === 'inconclusive')
   const cannotTell =

@@ -15,6 +15,7 @@ import { jobSummary } from '../render'
 import type { WorkflowContext } from '../result/context'
 import { fetchBranchIntoWorkspace } from './local-branch'
 import { announceSteps } from './alert'
+import { commentKey } from './comment-key'
 import { restoreProvisioning } from './cache'
 import { actionsLog } from './log'
 import { mergeBase } from './merge-base'
@@ -45,6 +46,7 @@ async function publish(
   await publishPullRequestReport({
     comparison: verdict,
     markdown: verdict.markdown,
+    commentKey: commentKey(inputs['comment-key']),
     reportPath: targets.reportPath,
     failOnRegression: inputs['fail-on-regression'],
     onInconclusive: inputs['on-inconclusive'],

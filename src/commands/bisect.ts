@@ -23,6 +23,7 @@ const NOT_FLAGS = new Set([
   'fail-on-regression',
   'on-inconclusive',
   'comment-on-pr',
+  'comment-key',
   'cache',
   'baseline',
   'baseline-ref',

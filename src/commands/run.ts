@@ -21,6 +21,7 @@ const ACTION_ONLY = new Set([
   'fail-on-regression',
   'on-inconclusive',
   'comment-on-pr',
+  'comment-key',
   'cache',
   'result-file'
 ])

@@ -277,6 +277,7 @@ export const InputsSchema = z.object({
     errorMap: () => ({ message: 'on-inconclusive must be one of warn, fail' })
   }),
   'comment-on-pr': bool('comment-on-pr'),
+  'comment-key': optionalText,
   'alert-comment': z.enum(['none', 'commit', 'issue'], {
     errorMap: () => ({ message: 'alert-comment must be one of none, commit, issue' })
   }),
@@ -355,6 +356,7 @@ export const DEFAULTS: RawInputs = {
   'fail-on-regression': 'false',
   'on-inconclusive': 'warn',
   'comment-on-pr': 'true',
+  'comment-key': '',
   'alert-comment': 'none',
   'alert-cc': ''
 }

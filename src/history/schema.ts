@@ -57,7 +57,10 @@ export const HistoryEntrySchema = z.object({
   /** Swarm nodes of each service's instances, by service name (swarm engine only). */
   nodes: z.record(z.array(z.string())).optional(),
   runner: z.string().nullable(),
-  /** Whether its suite held every CPU awake (keep-cpus-awake); absent in entries before that. */
+  /**
+   * Whether the kernel took its suite's hold of every CPU awake (keep-cpus-awake); absent in
+   * entries before that.
+   */
   cpusAwake: z.boolean().optional(),
   load: LoadSchema,
   /** How the requests were offered; entries of different profiles are never compared. */

@@ -1,11 +1,12 @@
 import { getOctokit } from '@actions/github'
-import { COMMENT_MARKER } from './markdown'
 
 export interface CommentTarget {
   token: string
   owner: string
   repo: string
   issueNumber: number
+  /** The comment's marker (`commentMarker(key)`): the first line of the comment it keeps. */
+  marker: string
   body: string
   /** REST API root; defaults to GITHUB_API_URL, else https://api.github.com. */
   baseUrl?: string
@@ -17,13 +18,18 @@ export type CommentOutcome = 'created' | 'updated' | 'forbidden'
 const isForbidden = (err: unknown): boolean =>
   typeof err === 'object' && err !== null && (err as { status?: unknown }).status === 403
 
+/** Whether a comment is the one `marker` names: its first line is the marker, and nothing else. */
+const carries = (body: string | null | undefined, marker: string): boolean =>
+  typeof body === 'string' && body.split(/\r?\n/, 1)[0] === marker
+
 /**
- * Keeps one comment per pull request: the first comment carrying the hidden marker is edited in
- * place, so a PR pushed ten times shows one current report instead of ten stale ones. Comments
- * are read page by page and the walk stops at the first match.
+ * Keeps one comment per pull request and key: the first comment whose first line is the marker is
+ * edited in place, so a PR pushed ten times shows one current report instead of ten stale ones,
+ * and two workflows or matrix jobs keep two. Comments are read page by page and the walk stops at
+ * the first match.
  */
 export async function postOrUpdateComment(t: CommentTarget): Promise<CommentOutcome> {
-  const body = t.body.includes(COMMENT_MARKER) ? t.body : `${COMMENT_MARKER}\n${t.body}`
+  const body = carries(t.body, t.marker) ? t.body : `${t.marker}\n${t.body}`
   const octokit = getOctokit(t.token, t.baseUrl ? { baseUrl: t.baseUrl } : {})
   const where = { owner: t.owner, repo: t.repo }
   try {
@@ -34,7 +40,7 @@ export async function postOrUpdateComment(t: CommentTarget): Promise<CommentOutc
       per_page: 100
     })
     for await (const page of pages) {
-      const hit = page.data.find(c => c.body?.includes(COMMENT_MARKER))
+      const hit = page.data.find(c => carries(c.body, t.marker))
       if (hit) {
         existing = hit.id
         break

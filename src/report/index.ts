@@ -4,7 +4,8 @@
  * comment's REST calls (./comment) are the action's, through src/action/publish.ts.
  */
 export { compareResult, type CompareOptions, type Comparison } from './compare'
-export { COMMENT_MARKER, renderComparisonMarkdown, type ReportLinks } from './markdown'
+export { renderComparisonMarkdown, type ReportLinks } from './markdown'
+export { commentMarker, markReport, REPORT_MARKER } from './comment-marker'
 export { comparePaired, pairedMetric, type PairedCase, type PairedComparison } from './paired'
 export { renderPairedMarkdown } from './paired-markdown'
 export { nextStep, plannedProbes, type BisectEnd, type Probe, type ProbeResult } from './bisect'

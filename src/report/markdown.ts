@@ -4,9 +4,6 @@ import { answerLegend, answerLine, headlineAnswer, verdictCell as judgedCell } f
 import type { CaseComparison, Comparison, MetricComparison } from './compare'
 import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
 
-/** Hidden marker that finds this action's pull-request comment again. */
-export const COMMENT_MARKER = '<!-- gnes-latency-bench -->'
-
 export interface ReportLinks {
   /** The published dashboard (GitHub Pages). */
   dashboardUrl?: string | null
@@ -126,7 +123,6 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
   const load = c.pr.load
   const pr = c.pr.sha ? shortSha(c.pr.sha) : 'this pull request'
   const lines = [
-    COMMENT_MARKER,
     headline(c),
     '',
     `${pr} vs its baseline · engine \`${c.pr.engine}\` · ` +

@@ -2,7 +2,7 @@ import { orderText } from '../client/interleave'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
 import { answerLegend, answerLine, headlineAnswer, verdictCell } from './answer-text'
 import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
-import { COMMENT_MARKER, detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
+import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
 import type { PairedCase, PairedComparison, PairedMetric } from './paired'
 
 const pairsOf = (k: PairedCase): number => k.sequence.pairs
@@ -105,7 +105,6 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
   const { load } = c
   const commit = c.commit ? `${shortSha(c.commit)} · ` : ''
   const lines = [
-    COMMENT_MARKER,
     headline(c),
     '',
     `${commit}**head** ${sideText(c, 'head')} vs **base** ${sideText(c, 'base')}, both measured ` +

@@ -117,7 +117,10 @@ export const ResultSchema = z.object({
     engine: z.enum(ENGINE_KINDS),
     load: LoadSchema,
     host: HostMetaSchema,
-    /** Whether the suite held every CPU awake (keep-cpus-awake); results before it did not. */
+    /**
+     * Whether the kernel took the suite's hold of every CPU awake (keep-cpus-awake); results
+     * before it did not.
+     */
     cpusAwake: z.boolean().default(false),
     git: GitMetaSchema,
     startedAt: isoTime,

@@ -8,6 +8,7 @@ import type { Log } from '../../log'
 
 /** What a suite holds while it runs; `held` is recorded in its result. */
 export interface SuiteCpuWake {
+  /** True only where the kernel took the request: a cpuidle driver reads it, and it reads 0. */
   readonly held: boolean
   release(): Promise<void>
 }
@@ -17,7 +18,7 @@ export const NOT_HELD: SuiteCpuWake = { held: false, release: async () => undefi
 
 /**
  * `keep-cpus-awake`: `auto` holds every CPU awake where this runner allows it (root, or `sudo -n`)
- * and says so where it does not; `true` makes that a failure, before anything starts; `false`
+ * and its kernel takes it (a cpuidle driver), and says so where not; `true` makes that a failure, before anything starts; `false`
  * leaves the host as it is.
  */
 export async function keepCpusAwake(
@@ -29,7 +30,7 @@ export async function keepCpusAwake(
   try {
     const hold = await holdCpusAwake(options)
     log.info(
-      `CPUs held awake for the suite (PM QoS wake-up latency 0${hold.via === 'sudo' ? ', through sudo' : ''})`
+      `CPUs held awake for the suite (PM QoS wake-up latency 0, read by cpuidle driver ${hold.driver}${hold.via === 'sudo' ? ', through sudo' : ''})`
     )
     return { held: true, release: () => hold.release() }
   } catch (err) {
