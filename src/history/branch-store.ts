@@ -1,46 +1,68 @@
 import type { BranchAppend, BranchCommit, BranchLocation, BranchTarget } from './branch-target'
 import { readBranch, type Fetched } from './branch-read'
-import { checkHistoryBranch, historyTree, partialDepth } from './branch-trees'
-import { withClone, type Clone } from './clone'
+import { checkHistoryBranch, partialDepth } from './branch-trees'
 import { checkContinuity } from './continuity'
 import { applyPrune, type PruneOutcome } from './dir-store'
-import { GitError } from './git'
 import { fullAppend, fullUpdate } from './full-update'
 import { incrementalAttempt, type Attempt, type ReportMemo } from './incremental-append'
-import { entryPath, INDEX_DIR, onBranch } from '../site/layout'
-import { listPending, pushPending, readPending } from './pending'
+import { branchDir, entryPath, INDEX_DIR, onBranch } from '../site/layout'
+import { parkEntries, readPending } from './pending-entries'
 import { appendMessage } from './plan'
 import { checkAdded } from './verify'
 import { EARLIER_INDEX_SCHEMAS, indexSchemaOf } from './manifest'
 import type { PruneRule } from './plan'
-import { gitReason, pushLoop } from './push-loop'
 import { readHistory, sortEntries } from './read'
 import type { HistoryEntry } from './schema'
 import { terminalSafe } from '../text/terminal'
-import { itemAt, lsTree, readBlobs } from './tree'
+import {
+  checkRepository,
+  GitError,
+  gitReason,
+  itemAt,
+  listPending,
+  lsTree,
+  pushLoop,
+  readBlobs,
+  treeAt,
+  treeOf,
+  withClone,
+  type Clone
+} from '../store'
 
 /*
- * The history on a git branch: append, prune, read. The work is split by job: `clone` (the work
- * repository, fetch and push), `branch-trees` (reading trees at a tip), `branch-read` (the tip as
- * an append reads it), `incremental-append` (one attempt on a partial clone), `report-view` (what
- * the report shows, from the index's summaries), `index-build` (the index of a write),
- * `push-loop` (retries), `verify` (what is pushed), and `full-update` (the whole-checkout path).
+ * The history on a git branch: append, prune, read, on the git object store (src/store/: the
+ * clone, trees, commits, the push loop and pending refs). The work is split by job:
+ * `branch-trees` (the history's trees at a tip), `branch-read` (the tip as an append reads it),
+ * `incremental-append` (one attempt on a partial clone), `report-view` (what the report shows,
+ * from the index's summaries), `index-build` (the index of a write), `pending-entries` (entries
+ * parked while they wait), `continuity` (a force-push that lost entries), `verify` (what is
+ * pushed), and `full-update` (the whole-checkout path).
  */
-export { backoffMs } from './push-loop'
+export { backoffMs } from '../store'
 export type { BranchAppend, BranchCommit, BranchLocation, BranchTarget } from './branch-target'
 
 /** Lines quote git's output and the remote's names: control characters are made visible. */
 const stderrLog = (line: string): void => console.error(terminalSafe(line))
 
 /**
+ * The store's clone of the history's branch: the history directory normalised and the repository
+ * checked, each error naming its input.
+ */
+async function withBranch<T>(loc: BranchLocation, use: (clone: Clone) => Promise<T>): Promise<T> {
+  const dir = branchDir(loc.dir)
+  checkRepository(loc.repo, 'history-repository')
+  return withClone({ ...loc, dir }, use)
+}
+
+/**
  * The validated history at the branch tip (empty when the branch is absent), with the entries
- * parked on pending refs that are not on the branch yet (see pending.ts), oldest first; writes
+ * parked on pending refs that are not on the branch yet (see pending-entries.ts), oldest first; writes
  * nothing.
  */
 export async function readBranchHistory(loc: BranchLocation): Promise<HistoryEntry[]> {
-  return withClone(loc, async clone => {
+  return withBranch(loc, async clone => {
     const tip = await clone.checkout()
-    const stored = tip ? readHistory(clone.historyDir, { label: clone.label }) : []
+    const stored = tip ? readHistory(clone.checkoutDir, { label: clone.label }) : []
     const ids = new Set(stored.map(e => e.id))
     const waiting: HistoryEntry[] = []
     for (const p of await readPending(clone, await listPending(clone, loc.branch))) {
@@ -68,11 +90,11 @@ export async function appendToBranch(
   target: BranchTarget & { entries: HistoryEntry[]; message?: string }
 ): Promise<BranchAppend> {
   const log = target.log ?? stderrLog
-  return withClone(target, async clone => {
+  return withBranch(target, async clone => {
     const { legacy, fetched } = await needsFullIndex(clone, target)
     if (legacy) return fullAppend(clone, target, log)
     // Entries stored before this append (by the first attempt's look at the tip) are `present`;
-    // the rest are parked on a pending ref after the first rejected push (see pending.ts).
+    // the rest are parked on a pending ref after the first rejected push (see pending-entries.ts).
     let first: Attempt | null = null
     let parked: Map<string, string> | null = null
     let parkedAt: string | undefined
@@ -86,7 +108,7 @@ export async function appendToBranch(
         if (rest.length > 0) {
           const message = target.message ?? appendMessage(rest)
           try {
-            const pending = await pushPending(clone, target.branch, rest, message)
+            const pending = await parkEntries(clone, target.branch, rest, message)
             parked = new Map(rest.map(e => [entryPath(e), pending.blobs.get(e.id)!]))
             parkedAt = pending.ref
             log(
@@ -114,7 +136,7 @@ export async function appendToBranch(
     const own = target.entries.filter(e => !stored.has(e.id))
     if (parked && !landed.pushed) {
       // Another writer folded the parked entries: they are on the branch, each with its blob.
-      const root = (await clone.git(['rev-parse', `${landed.result.tip}^{tree}`])).trim()
+      const root = await treeOf(clone.git, landed.result.tip!)
       await checkAdded(clone.git, root, clone.dir, parked, `${target.branch} after its fold`)
       log(`history: entries folded into ${target.branch} by another writer`)
     }
@@ -141,11 +163,11 @@ export async function appendToBranch(
  * append will.
  */
 export async function checkBranchWritable(target: BranchTarget): Promise<void> {
-  await withClone(target, async clone => {
+  await withBranch(target, async clone => {
     const { legacy, fetched } = await needsFullIndex(clone, target)
     if (legacy) {
       await clone.checkout()
-      readHistory(clone.historyDir, { label: clone.label })
+      readHistory(clone.checkoutDir, { label: clone.label })
       return
     }
     await readBranch(clone, { ...target, entries: [] }, fetched, false)
@@ -165,13 +187,9 @@ async function needsFullIndex(
   const tip = await fetchTip()
   await checkContinuity(clone, target.branch, tip, fetchTip)
   if (!tip) return { legacy: false, fetched: { tip: null, root: null } }
-  const root = (await clone.git(['rev-parse', `${tip}^{tree}`])).trim()
+  const root = await treeOf(clone.git, tip)
   const fetched = { tip, root }
-  const found = await checkHistoryBranch(
-    clone,
-    target,
-    await historyTree(clone.git, root, clone.dir)
-  )
+  const found = await checkHistoryBranch(clone, target, await treeAt(clone.git, root, clone.dir))
   if (!found.index) return { legacy: found.entries, fetched }
   const index = await itemAt(clone.git, root, onBranch(clone.dir, INDEX_DIR))
   const heads = index?.type === 'tree' ? await lsTree(clone.git, index.oid) : []
@@ -190,7 +208,7 @@ export async function pruneBranch(
 ): Promise<BranchCommit & PruneOutcome> {
   const log = target.log ?? stderrLog
   let outcome: PruneOutcome = { removed: [], all: [] }
-  const commit = await withClone(target, clone =>
+  const commit = await withBranch(target, clone =>
     fullUpdate(clone, target, log, (historyDir, label) => {
       outcome = applyPrune(historyDir, target.rule, target.dryRun ?? false, label)
       const cases = [...new Set(outcome.removed.map(e => e.caseId))].sort().join(',')

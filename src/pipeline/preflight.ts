@@ -4,8 +4,7 @@ import type { Inputs } from '../config/inputs'
 import { checkAutoEngine } from '../engine/select'
 import { engineSettings } from './engine-settings'
 import { checkBranchWritable } from '../history'
-import { checkReachable } from '../history/git'
-import { checkBranchNames } from '../history/ref-names'
+import { checkBranchNames, checkReachable } from '../history/preflight'
 import { pairCases, type CasePair, type CaseSpec } from '../topology/cases'
 
 /** Where the run will read or write its history, as far as pre-flight needs to know. */

@@ -1,55 +1,45 @@
 import { randomUUID } from 'node:crypto'
-import * as path from 'node:path'
 import type { Clone } from './clone'
-import { HistoryError } from './errors'
-import { encodeSegment, entryPath } from '../site/layout'
 import { pendingPrefix } from './ref-names'
-import { serializeEntry } from './schema'
-import { parseEntry } from './read'
-import type { HistoryEntry } from './schema'
-import { flushObjects, readBlobs, writeBlob, writeTree } from './tree'
+import { commitTree, readBlobs, writeBlob, writeTree } from './tree'
 
 /**
- * Pending entries: a writer whose push to the history branch was rejected (another writer pushed
- * first) parks its entries on a ref of its own, `refs/gnes-bench/pending/<branch>/<uuid>`: a root
- * commit whose tree lists the entry files by name, nothing else. No other writer ever pushes that
- * ref, so the push cannot be rejected and the entries are in the remote after one push. Any
- * writer then folds every pending ref into the branch in one commit, deleting the refs it folded
- * in the same atomic push; a writer is done when its entries are on the branch, whoever folded
- * them. Readers count pending entries too, so none is invisible while it waits.
+ * Pending refs: a writer whose push to the branch was rejected (another writer pushed first)
+ * parks its files on a ref of its own, `refs/gnes-bench/pending/<branch>/<dir>/<uuid>`: a root
+ * commit whose tree lists the files by name, nothing else. No other writer ever pushes that ref,
+ * so the push cannot be rejected and the files are in the remote after one push. Any writer then
+ * folds every pending ref into the branch in one commit, deleting the refs it folded in the same
+ * atomic push (`Clone.push` with `fold`). Readers may count pending files too.
  */
-/** One pending ref: its commit, and its entries with the blob each is stored in. */
-export interface Pending {
+
+/** One pending ref: its commit, and its files with the blob and text of each. */
+export interface PendingFiles {
   ref: string
   oid: string
-  entries: { entry: HistoryEntry; blob: string }[]
+  files: { name: string; blob: string; text: string }[]
 }
 
 /**
- * Writes `entries` as a pending commit and pushes it to a new pending ref of `branch`. Returns the
- * ref and each entry's blob (the same bytes an append writes, so folding reuses the blobs).
+ * Writes `files` (name → bytes) as a pending commit and pushes it to a new pending ref of
+ * `branch`. Returns the ref and each file's blob (folding reuses them).
  */
 export async function pushPending(
   clone: Clone,
   branch: string,
-  entries: HistoryEntry[],
+  files: Map<string, string | Buffer>,
   message: string
 ): Promise<{ ref: string; blobs: Map<string, string> }> {
-  if (entries.length === 0) throw new Error('internal error: nothing to park')
+  if (files.size === 0) throw new Error('internal error: nothing to park')
   const { git } = clone
   const blobs = new Map<string, string>()
-  for (const e of entries) blobs.set(e.id, await writeBlob(git, serializeEntry(e)))
-  const root = writeTree(
-    git,
-    entries.map(e => ({
-      mode: '100644',
-      type: 'blob',
-      oid: blobs.get(e.id)!,
-      name: `${encodeSegment(e.id)}.json`
-    }))
-  )
-  await flushObjects(git)
-  const commit = (await git(['commit-tree', root, '-m', `pending: ${message}`])).trim()
+  for (const [name, bytes] of files) blobs.set(name, await writeBlob(git, bytes))
+  const items = [...blobs].map(([name, oid]) => ({
+    mode: '100644',
+    type: 'blob' as const,
+    oid,
+    name
+  }))
+  const commit = await commitTree(git, writeTree(git, items), null, `pending: ${message}`)
   const ref = `${pendingPrefix(branch, clone.dir)}${randomUUID()}`
   await git(['push', '-q', '--porcelain', '--', clone.repo, `${commit}:${ref}`])
   return { ref, blobs }
@@ -70,16 +60,13 @@ export async function listPending(clone: Clone, branch: string): Promise<Map<str
   )
 }
 
-/**
- * The entries of pending refs (`listPending`), validated as stored entries are: a pending entry
- * that does not parse stops the run, naming its ref.
- */
-export async function readPending(clone: Clone, listed: Map<string, string>): Promise<Pending[]> {
-  const { git } = clone
-  const refs = [...listed].map(([ref, oid]) => ({ ref, oid }))
-  if (refs.length === 0) return []
-  // Every pending commit's files in one process: a root commit's diff lists its whole tree.
-  const raw = await git([
+/** File name → blob of each commit's tree, by commit: one process for all of them. */
+async function filesOf(
+  clone: Clone,
+  commits: string[]
+): Promise<Map<string, { name: string; blob: string }[]>> {
+  // A root commit's diff lists its whole tree.
+  const raw = await clone.git([
     'log',
     '--no-walk=unsorted',
     '--root',
@@ -88,36 +75,39 @@ export async function readPending(clone: Clone, listed: Map<string, string>): Pr
     '--no-renames',
     '-z',
     '--format=%x01%H',
-    ...refs.map(r => r.oid)
+    ...commits
   ])
   const files = new Map<string, { name: string; blob: string }[]>()
   for (const chunk of raw.split('\x01').filter(Boolean)) {
     const [head, ...rest] = chunk.split('\0')
-    const commit = head.trim()
     const list: { name: string; blob: string }[] = []
     for (let i = 0; i + 1 < rest.length; i += 2) {
       const meta = rest[i].trim().split(' ')
       if (meta.length < 5) continue
       list.push({ blob: meta[3], name: rest[i + 1] })
     }
-    files.set(commit, list)
+    files.set(head.trim(), list)
   }
+  return files
+}
+
+/** The files of pending refs (`listPending`), their blobs fetched in one round trip. */
+export async function readPendingFiles(
+  clone: Clone,
+  listed: Map<string, string>
+): Promise<PendingFiles[]> {
+  const refs = [...listed].map(([ref, oid]) => ({ ref, oid }))
+  if (refs.length === 0) return []
+  const files = await filesOf(
+    clone,
+    refs.map(r => r.oid)
+  )
   const blobs = [...files.values()].flat().map(f => f.blob)
   await clone.fetchObjects(blobs)
-  const texts = await readBlobs(git, blobs)
+  const texts = await readBlobs(clone.git, blobs)
   return refs.map(({ ref, oid }) => ({
     ref,
     oid,
-    entries: (files.get(oid) ?? []).map(({ name, blob }) => {
-      const label = `${ref}:${name}`
-      const entry = parseEntry(label, texts.get(blob)!)
-      if (`${encodeSegment(entry.id)}.json` !== name) {
-        throw new HistoryError(
-          label,
-          `holds entry '${entry.id}', which belongs at ${path.posix.basename(entryPath(entry))}`
-        )
-      }
-      return { entry, blob }
-    })
+    files: (files.get(oid) ?? []).map(f => ({ ...f, text: texts.get(f.blob)! }))
   }))
 }
