@@ -56,8 +56,8 @@ async function withBranch<T>(loc: BranchLocation, use: (clone: Clone) => Promise
 
 /**
  * The validated history at the branch tip (empty when the branch is absent), with the entries
- * parked on pending refs that are not on the branch yet (see pending-entries.ts), oldest first; writes
- * nothing.
+ * parked on pending refs that are not on the branch yet (see pending-entries.ts), oldest first;
+ * writes nothing.
  */
 export async function readBranchHistory(loc: BranchLocation): Promise<HistoryEntry[]> {
   return withBranch(loc, async clone => {
@@ -83,76 +83,131 @@ export async function readBranchHistory(loc: BranchLocation): Promise<HistoryEnt
  * touches their trees and month indexes; README, charts and dashboard data are rendered from the
  * index's entry summaries. A rejected push is retried on the new tip, every attempt's commit
  * carrying the report of what that commit holds: the report of the attempt before is applied
- * again unless the entries it shows changed, then it is rendered anew. The first append to a branch written by an earlier version (no index, or one without summaries)
- * reads it all once, moves its entries to this layout and indexes it.
+ * again unless the entries it shows changed, then it is rendered anew. The first append to a
+ * branch written by an earlier version (no index, or one without summaries) reads it all once,
+ * moves its entries to this layout and indexes it.
  */
-export async function appendToBranch(
-  target: BranchTarget & { entries: HistoryEntry[]; message?: string }
-): Promise<BranchAppend> {
+export async function appendToBranch(target: AppendTarget): Promise<BranchAppend> {
   const log = target.log ?? stderrLog
   return withBranch(target, async clone => {
     const { legacy, fetched } = await needsFullIndex(clone, target)
     if (legacy) return fullAppend(clone, target, log)
-    // Entries stored before this append (by the first attempt's look at the tip) are `present`;
-    // the rest are parked on a pending ref after the first rejected push (see pending-entries.ts).
-    let first: Attempt | null = null
-    let parked: Map<string, string> | null = null
-    let parkedAt: string | undefined
-    let parkTried = false
-    const memo: ReportMemo = {}
-    const landed = await pushLoop(clone, target, log, async n => {
-      if (n > 1 && !parkTried && first) {
-        parkTried = true
-        const stored = new Set(first.outcome.present)
-        const rest = target.entries.filter(e => !stored.has(e.id))
-        if (rest.length > 0) {
-          const message = target.message ?? appendMessage(rest)
-          try {
-            const pending = await parkEntries(clone, target.branch, rest, message)
-            parked = new Map(rest.map(e => [entryPath(e), pending.blobs.get(e.id)!]))
-            parkedAt = pending.ref
-            log(
-              `history: parked ${rest.length} entries at ${pending.ref} until they are folded into ${target.branch}`
-            )
-          } catch (err) {
-            // A remote that refuses refs outside branches still gets the entries, by retrying.
-            if (!(err instanceof GitError)) throw err
-            log(`history: could not park the entries (${gitReason(err)}); retrying the append`)
-          }
-        }
-      }
-      // The first attempt starts from the tip fetched just now.
-      const attempt = await incrementalAttempt(
-        clone,
-        { ...target, parkedAt },
-        log,
-        n === 1 ? fetched : null,
-        memo
-      )
-      first ??= attempt
-      return attempt
-    })
-    const stored = new Set(first!.outcome.present)
-    const own = target.entries.filter(e => !stored.has(e.id))
-    if (parked && !landed.pushed) {
-      // Another writer folded the parked entries: they are on the branch, each with its blob.
-      const root = await treeOf(clone.git, landed.result.tip!)
-      await checkAdded(clone.git, root, clone.dir, parked, `${target.branch} after its fold`)
-      log(`history: entries folded into ${target.branch} by another writer`)
-    }
-    const out = landed.result.outcome
-    const landedOwn = landed.pushed || parked !== null
-    return {
-      commit: landed.result.commit ?? landed.result.tip,
-      pushed: landedOwn,
-      attempts: landed.attempts,
-      added: landedOwn ? own.map(e => e.id) : [],
-      present: first!.outcome.present.filter(id => target.entries.some(e => e.id === id)),
-      all: landedOwn ? own : [],
-      missing: out.missing,
-      total: out.total
-    }
+    const state: AppendState = { first: null, parkTried: false, parked: null, memo: {} }
+    const landed = await pushLoop(clone, target, log, n =>
+      attemptAppend(clone, target, state, n === 1 ? fetched : null, log)
+    )
+    return appended(clone, target, state, landed, log)
   })
+}
+
+type AppendTarget = BranchTarget & { entries: HistoryEntry[]; message?: string }
+
+/** Entries an append parked on a pending ref: the ref, and entry path → the blob parked. */
+interface Parked {
+  ref: string
+  blobs: Map<string, string>
+}
+
+/**
+ * What the attempts of one append share. Entries stored before it (by the first attempt's look at
+ * the tip) are `present`; the rest are parked on a pending ref after the first rejected push (see
+ * pending-entries.ts); a retry reuses the report rendered last when it shows the same entries.
+ */
+interface AppendState {
+  first: Attempt | null
+  parkTried: boolean
+  parked: Parked | null
+  memo: ReportMemo
+}
+
+/**
+ * One attempt of the push loop: after the first rejected push the entries are parked (once), then
+ * the append is attempted on the tip (the first attempt on the tip fetched just now, `fetched`).
+ */
+async function attemptAppend(
+  clone: Clone,
+  target: AppendTarget,
+  state: AppendState,
+  fetched: Fetched | null,
+  log: (line: string) => void
+): Promise<Attempt> {
+  if (state.first && !state.parkTried) {
+    state.parkTried = true
+    state.parked = await park(clone, target, state.first, log)
+  }
+  const attempt = await incrementalAttempt(
+    clone,
+    { ...target, parkedAt: state.parked?.ref },
+    log,
+    fetched,
+    state.memo
+  )
+  state.first ??= attempt
+  return attempt
+}
+
+/**
+ * Parks the entries the first attempt did not find stored; null when there were none, or when the
+ * remote refuses refs outside branches (it still gets the entries, by retrying).
+ */
+async function park(
+  clone: Clone,
+  target: AppendTarget,
+  first: Attempt,
+  log: (line: string) => void
+): Promise<Parked | null> {
+  const stored = new Set(first.outcome.present)
+  const rest = target.entries.filter(e => !stored.has(e.id))
+  if (rest.length === 0) return null
+  const message = target.message ?? appendMessage(rest)
+  try {
+    const pending = await parkEntries(clone, target.branch, rest, message)
+    log(
+      `history: parked ${rest.length} entries at ${pending.ref} until they are folded into ${target.branch}`
+    )
+    return {
+      ref: pending.ref,
+      blobs: new Map(rest.map(e => [entryPath(e), pending.blobs.get(e.id)!]))
+    }
+  } catch (err) {
+    if (!(err instanceof GitError)) throw err
+    log(`history: could not park the entries (${gitReason(err)}); retrying the append`)
+    return null
+  }
+}
+
+/**
+ * The append's outcome once the loop ended: its own commit landed, or its parked entries were
+ * folded by another writer (checked to be on the branch, each with its blob).
+ */
+async function appended(
+  clone: Clone,
+  target: AppendTarget,
+  state: AppendState,
+  landed: { result: Attempt; attempts: number; pushed: boolean },
+  log: (line: string) => void
+): Promise<BranchAppend> {
+  const first = state.first!
+  const stored = new Set(first.outcome.present)
+  const own = target.entries.filter(e => !stored.has(e.id))
+  if (state.parked && !landed.pushed) {
+    const root = await treeOf(clone.git, landed.result.tip!)
+    const where = `${target.branch} after its fold`
+    await checkAdded(clone.git, root, clone.dir, state.parked.blobs, where)
+    log(`history: entries folded into ${target.branch} by another writer`)
+  }
+  const out = landed.result.outcome
+  const landedOwn = landed.pushed || state.parked !== null
+  return {
+    commit: landed.result.commit ?? landed.result.tip,
+    pushed: landedOwn,
+    attempts: landed.attempts,
+    added: landedOwn ? own.map(e => e.id) : [],
+    present: first.outcome.present.filter(id => target.entries.some(e => e.id === id)),
+    all: landedOwn ? own : [],
+    missing: out.missing,
+    total: out.total
+  }
 }
 
 /**
@@ -207,13 +262,13 @@ export async function pruneBranch(
   target: BranchTarget & { rule: PruneRule; dryRun?: boolean }
 ): Promise<BranchCommit & PruneOutcome> {
   const log = target.log ?? stderrLog
-  let outcome: PruneOutcome = { removed: [], all: [] }
-  const commit = await withBranch(target, clone =>
+  const { outcome, ...commit } = await withBranch(target, clone =>
     fullUpdate(clone, target, log, (historyDir, label) => {
-      outcome = applyPrune(historyDir, target.rule, target.dryRun ?? false, label)
+      const outcome = applyPrune(historyDir, target.rule, target.dryRun ?? false, label)
       const cases = [...new Set(outcome.removed.map(e => e.caseId))].sort().join(',')
       const n = outcome.removed.length
       return {
+        outcome,
         changed: !target.dryRun && n > 0,
         all: outcome.all,
         message: `history: prune ${n} ${n === 1 ? 'entry' : 'entries'} of cases ${cases}`

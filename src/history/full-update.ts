@@ -1,7 +1,7 @@
-import type { BranchAppend, BranchTarget } from './branch-target'
+import type { BranchAppend, BranchCommit, BranchTarget } from './branch-target'
 import { caseIdOf, caseTrees, checkHistoryBranch, monthsUnder } from './branch-trees'
 import { checkContinuity } from './continuity'
-import { applyAppend, type AppendOutcome } from './dir-store'
+import { applyAppend } from './dir-store'
 import { fileChanges } from './file-changes'
 import { indexCase, type MonthInput } from './index-build'
 import { summaryOf } from './manifest'
@@ -67,10 +67,8 @@ async function siteChanges(clone: Clone, root: string, index: Site, site: Site |
   const { git, dir } = clone
   const changes: TreeChanges = new Map([[INDEX_DIR, null]])
   if (site) {
-    for (const file of await filesUnder(git, root, [
-      onBranch(dir, 'charts'),
-      onBranch(dir, 'data')
-    ])) {
+    const rendered = ['charts', 'data'].map(sub => onBranch(dir, sub))
+    for (const file of await filesUnder(git, root, rendered)) {
       const rel = dir === '.' ? file : file.slice(dir.length + 1)
       if (isReplaced(rel) && !site.has(rel)) changes.set(rel, null)
     }
@@ -80,21 +78,28 @@ async function siteChanges(clone: Clone, root: string, index: Site, site: Site |
   return new Map([...changes].map(([rel, c]) => [onBranch(dir, rel), c]))
 }
 
+/** What a change made of the checked-out history, and the caller's own outcome of it. */
+export interface FullChange<O> {
+  /** False: nothing to commit. */
+  changed: boolean
+  /** The entries after the change. */
+  all: HistoryEntry[]
+  message: string
+  outcome: O
+}
+
 /**
  * One read-modify-push transaction on a full checkout, repeated on a fresh tip while pushes are
  * rejected: reads and validates the whole history, applies `change` to the entries and stages
  * them with `add -f` (no ignore rule can leave a file out), then applies the index and the whole
- * site as tree edits.
+ * site as tree edits. Returns the outcome of the change the landed (or last) attempt made.
  */
-export async function fullUpdate(
+export async function fullUpdate<O>(
   clone: Clone,
   target: BranchTarget,
   log: (line: string) => void,
-  change: (
-    historyDir: string,
-    label: string
-  ) => { changed: boolean; all: HistoryEntry[]; message: string }
-): Promise<{ commit: string | null; attempts: number; pushed: boolean }> {
+  change: (historyDir: string, label: string) => FullChange<O>
+): Promise<BranchCommit & { outcome: O }> {
   const { git, checkoutDir, label } = clone
   const landed = await pushLoop(clone, target, log, async () => {
     const tip = await clone.checkout()
@@ -104,17 +109,18 @@ export async function fullUpdate(
       await checkHistoryBranch(clone, target, await treeAt(git, root, clone.dir))
     }
     const c = change(checkoutDir, label)
-    if (!c.changed) return { tip, commit: null }
+    if (!c.changed) return { tip, commit: null, outcome: c.outcome }
     const staged = await clone.stage()
     const site = target.render ? await target.render.full(c.all) : null
     const changes = await siteChanges(clone, staged, await indexFiles(clone, staged, c.all), site)
     const tree = (await editTree(git, staged, changes)) ?? writeTree(git, [])
-    return { tip, commit: await commitTree(git, tree, tip, c.message) }
+    return { tip, commit: await commitTree(git, tree, tip, c.message), outcome: c.outcome }
   })
   return {
     commit: landed.result.commit ?? landed.result.tip,
     attempts: landed.attempts,
-    pushed: landed.pushed
+    pushed: landed.pushed,
+    outcome: landed.result.outcome
   }
 }
 
@@ -123,11 +129,11 @@ export async function fullAppend(
   target: BranchTarget & { entries: HistoryEntry[]; message?: string },
   log: (line: string) => void
 ): Promise<BranchAppend> {
-  let outcome: AppendOutcome = { added: [], present: [], all: [] }
-  const commit = await fullUpdate(clone, target, log, (historyDir, label) => {
-    outcome = applyAppend(historyDir, target.entries, label)
+  const { outcome, ...commit } = await fullUpdate(clone, target, log, (historyDir, label) => {
+    const outcome = applyAppend(historyDir, target.entries, label)
     const added = new Set(outcome.added)
     return {
+      outcome,
       // The first write of this version indexes the branch even when nothing is new.
       changed: true,
       all: outcome.all,
