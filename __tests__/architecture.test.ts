@@ -17,6 +17,7 @@ const STAGES = [
   'metrics',
   'result',
   'site',
+  'store',
   'history',
   'trend',
   'render',
@@ -75,6 +76,14 @@ test('the check sees an import that climbs, a type-only one included', () => {
   const probe = rel('config/probe.ts')
   const text = "import type {\n  Engine\n} from '../engine/types'\nexport * from '../text/escape'\n"
   expect(climbs(probe, text)).toEqual(['config/probe.ts -> engine/types.ts'])
+})
+
+test('the git object store knows nothing of the benchmark: it imports only itself and the leaves', () => {
+  const store = path.join(src, 'store')
+  const files = sources(store)
+  expect(files.map(f => path.relative(src, f))).toContain(path.join('store', 'clone.ts'))
+  const reached = files.flatMap(f => imports(f).filter(to => !to.startsWith(store) && rank(to) > 0))
+  expect(reached.map(to => path.relative(src, to))).toEqual([])
 })
 
 test('the run both front ends make knows nothing of Actions: the action comes in through ports', () => {

@@ -1,5 +1,5 @@
 import { CaseIndexSchema } from '../src/history/manifest'
-import { expandRanges, toRanges } from '../src/history/month-ranges'
+import { expandRanges, toRanges } from '../src/site/month-ranges'
 
 test('consecutive months become one range, across years; a gap starts another', () => {
   expect(toRanges(['2016-11', '2010-01', '2010-02', '2016-12', '2017-01', '2010-02'])).toEqual([

@@ -3,10 +3,10 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { appendToBranch, readBranchHistory } from '../src/history/branch-store'
-import { withClone } from '../src/history/clone'
+import { withClone } from '../src/store/clone'
 import { entriesFromResult } from '../src/history/from-result'
 import { entryPath } from '../src/site/layout'
-import { pushPending } from '../src/history/pending'
+import { parkEntries } from '../src/history/pending-entries'
 import type { Render } from '../src/history/render-hook'
 import type { HistoryEntry } from '../src/history/schema'
 import { git, initBare, lsTree, show } from './fixtures/history/git'
@@ -28,7 +28,7 @@ const pendingRefs = () =>
 /** A writer that parked its entries and died before they were folded into the branch. */
 const park = (entries: ReturnType<typeof entriesFromResult>) =>
   withClone({ ...target, repo: bare }, clone =>
-    pushPending(clone, 'gh-pages', entries, 'a writer that died')
+    parkEntries(clone, 'gh-pages', entries, 'a writer that died')
   )
 
 test('entries parked by a writer that died are read with the branch, and folded (and their ref deleted) by the next append', async () => {

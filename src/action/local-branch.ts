@@ -1,4 +1,4 @@
-import { GitError, gitIn } from '../history/git'
+import { GitError, gitIn } from '../store'
 
 /**
  * For `auto-push: false`: brings the published history branch into the workspace's own repository,

@@ -1,15 +1,6 @@
 import * as path from 'node:path'
 import type { BranchTarget } from './branch-target'
-import {
-  caseIdOf,
-  caseTrees,
-  checkHistoryBranch,
-  historyTree,
-  itemsAt,
-  monthsUnder,
-  partialDepth
-} from './branch-trees'
-import type { Clone } from './clone'
+import { caseIdOf, caseTrees, checkHistoryBranch, monthsUnder, partialDepth } from './branch-trees'
 import { checkContinuity } from './continuity'
 import { HistoryError } from './errors'
 import {
@@ -21,10 +12,20 @@ import {
   type CaseIndex,
   type MonthIndex
 } from './manifest'
-import { listPending, readPending } from './pending'
+import { readPending } from './pending-entries'
 import { parseEntry } from './read'
 import type { HistoryEntry } from './schema'
-import { itemAt, lsTree, lsTrees, readBlobs } from './tree'
+import {
+  itemAt,
+  itemsAt,
+  listPending,
+  lsTree,
+  lsTrees,
+  readBlobs,
+  treeAt,
+  treeOf,
+  type Clone
+} from '../store'
 import {
   encodeSegment,
   ENTRIES_DIR,
@@ -115,12 +116,8 @@ export async function readTip(clone: Clone, target: Target, fetched: Fetched | n
     ...target.entries,
     ...[...parked.values()].filter(x => !own.has(x.entry.id)).map(x => x.entry)
   ]
-  const root = fetched
-    ? fetched.root
-    : tip
-      ? (await git(['rev-parse', `${tip}^{tree}`])).trim()
-      : null
-  const dirTree = root ? await historyTree(git, root, dir) : null
+  const root = fetched ? fetched.root : tip ? await treeOf(git, tip) : null
+  const dirTree = root ? await treeAt(git, root, dir) : null
   if (tip) await checkHistoryBranch(clone, target, dirTree)
   const name = (rel: string) => `${target.branch}:${onBranch(dir, rel)}`
   const fold = new Map(pending.map(p => [p.ref, p.oid]))

@@ -1,18 +1,10 @@
 import type { AppendOutcome } from './dir-store'
-import type { GitIdentity } from './git'
 import type { Render } from './render-hook'
+import type { StoreLocation } from '../store'
 
-export interface BranchTarget {
-  /** Remote URL or local path (a bare repository, or one whose checkout is not this branch). */
-  repo: string
-  /** Created as an orphan branch when absent. */
-  branch: string
-  /** History directory inside the branch, e.g. `benchmarks`. */
+export interface BranchTarget extends StoreLocation {
+  /** History directory inside the branch, e.g. `benchmarks`, as given (see `branchDir`). */
   dir: string
-  token?: string
-  /** A directory to keep the clone in; reusing it makes later fetches incremental. */
-  workDir?: string
-  identity?: GitIdentity
   /** How long rejected pushes are retried, from the first attempt (ms); 20 minutes by default. */
   retryForMs?: number
   /** Re-renders README/charts/dashboard so they land in the same commit as the entries. */

@@ -1,24 +1,16 @@
 import type { BranchTarget } from './branch-target'
-import type { Clone } from './clone'
 import { HistoryError } from './errors'
-import { redactUrl, type Git } from './git'
 import { decadeOf, ENTRIES_DIR, INDEX_DIR, monthOfDirs } from '../site/layout'
 import { idsOfFiles } from './manifest'
-import { itemAt, lsTree, lsTrees, type TreeItem } from './tree'
+import { itemAt, lsTree, lsTrees, redactUrl, type Clone, type Git, type TreeItem } from '../store'
 
 /**
- * Reading the history's git trees at a tip, on a partial clone: where the history directory is,
- * whether it is a history branch, each case's years and months, and the trees on given paths.
+ * Reading the history's git trees at a tip, on a partial clone: whether it is a history branch,
+ * and each case's years and months.
  */
 
 /** Tree levels a partial fetch takes: down to each case's list of decades (`<dir>/entries/<case>`). */
 export const partialDepth = (dir: string): number => (dir === '.' ? 0 : dir.split('/').length) + 3
-
-/** The tree of the history directory at `root`, or null when the branch has none. */
-export async function historyTree(git: Git, root: string, dir: string): Promise<string | null> {
-  const item = dir === '.' ? { type: 'tree', oid: root } : await itemAt(git, root, dir)
-  return item?.type === 'tree' ? item.oid : null
-}
 
 /**
  * A history branch is one this tool created: its history directory holds `index/` (written from
@@ -104,47 +96,6 @@ async function subdirs(
     clone.git,
     out.map(d => d.oid)
   )
-  return out
-}
-
-/**
- * Makes the trees on each path below `base` local (not the items at the ends), level by level:
- * one fetch per level for all paths, so they can be listed and rewritten on a partial clone.
- */
-export async function fetchTreesOn(
-  clone: Clone,
-  base: string | null,
-  paths: string[]
-): Promise<void> {
-  if (!base) return
-  let level = paths.map(p => ({ oid: base, rest: p.split('/').slice(0, -1) }))
-  while (level.length > 0) {
-    const oids = [...new Set(level.map(l => l.oid))]
-    await clone.fetchObjects(oids)
-    await lsTrees(clone.git, oids)
-    const next: typeof level = []
-    for (const l of level) {
-      if (l.rest.length === 0) continue
-      const item = (await lsTree(clone.git, l.oid)).find(i => i.name === l.rest[0])
-      if (item?.type === 'tree') next.push({ oid: item.oid, rest: l.rest.slice(1) })
-    }
-    level = next
-  }
-}
-
-/** The items at `paths` below `base` (absent ones left out), fetching the trees on the way. */
-export async function itemsAt(
-  clone: Clone,
-  base: string | null,
-  paths: string[]
-): Promise<Map<string, TreeItem>> {
-  const out = new Map<string, TreeItem>()
-  if (!base) return out
-  await fetchTreesOn(clone, base, paths)
-  for (const p of paths) {
-    const item = await itemAt(clone.git, base, p)
-    if (item) out.set(p, item)
-  }
   return out
 }
 

@@ -1,10 +1,7 @@
-import type { Clone } from './clone'
 import { HistoryError } from './errors'
-import { redactUrl } from './git'
 import { ENTRIES_DIR, onBranch } from '../site/layout'
-import { knownRef } from './ref-names'
 import { idsOfFiles } from './manifest'
-import { itemAt, lsTree, lsTrees } from './tree'
+import { itemAt, knownRef, lsTree, lsTrees, redactUrl, treeOf, type Clone } from '../store'
 import { terminalSafe } from '../text/terminal'
 
 /**
@@ -25,7 +22,7 @@ const LISTED = 20
  * per round trip on a partial clone; an empty set when the commit has no entries directory.
  */
 async function entryIdsAt(clone: Clone, commit: string): Promise<Set<string>> {
-  const root = (await clone.git(['rev-parse', `${commit}^{tree}`])).trim()
+  const root = await treeOf(clone.git, commit)
   const top = await itemAt(clone.git, root, onBranch(clone.dir, ENTRIES_DIR))
   const names: string[] = []
   let level = top?.type === 'tree' ? [top.oid] : []

@@ -1,9 +1,7 @@
 import type { CaseResult, Result, Summary } from '../result/schema'
 import { profileKey } from '../client/profile'
+import { roundMicros } from '../result/resolution'
 import { HISTORY_SCHEMA, seriesKey, type HistoryEntry, type PairedChange } from './schema'
-
-/** Samples are stored at microsecond resolution: finer digits are clock noise and cost bytes. */
-export const roundMicros = (seconds: number): number => Math.round(seconds * 1e6) / 1e6
 
 /** A run summary at the samples' resolution: 17-digit floats cost 2.5 kB of a 18.5 kB entry. */
 function roundSummary(s: Summary): Summary {

@@ -1,22 +1,25 @@
-import type { BranchAppend, BranchTarget } from './branch-target'
-import { caseIdOf, caseTrees, checkHistoryBranch, historyTree, monthsUnder } from './branch-trees'
-import type { Clone } from './clone'
+import type { BranchAppend, BranchCommit, BranchTarget } from './branch-target'
+import { caseIdOf, caseTrees, checkHistoryBranch, monthsUnder } from './branch-trees'
 import { checkContinuity } from './continuity'
-import { applyAppend, type AppendOutcome } from './dir-store'
+import { applyAppend } from './dir-store'
+import { fileChanges } from './file-changes'
 import { indexCase, type MonthInput } from './index-build'
 import { summaryOf } from './manifest'
 import { appendMessage } from './plan'
-import { pushLoop } from './push-loop'
 import type { HistoryEntry } from './schema'
 import {
+  commitTree,
   editTree,
-  fileChanges,
-  flushObjects,
+  filesUnder,
   lsTree,
   lsTrees,
+  pushLoop,
+  treeAt,
+  treeOf,
   writeTree,
+  type Clone,
   type TreeChanges
-} from './tree'
+} from '../store'
 import { ENTRIES_DIR, entryPath, INDEX_DIR, isReplaced, monthDir, onBranch } from '../site/layout'
 import type { Site } from '../site/site'
 
@@ -26,7 +29,7 @@ import type { Site } from '../site/site'
  */
 async function indexFiles(clone: Clone, root: string, all: HistoryEntry[]): Promise<Site> {
   const { git, dir, label } = clone
-  const trees = await caseTrees(git, await historyTree(git, root, dir))
+  const trees = await caseTrees(git, await treeAt(git, root, dir))
   const byPath = new Map(all.map(e => [entryPath(e), e]))
   const files: Site = new Map()
   for (const [enc, caseTree] of trees) {
@@ -64,17 +67,8 @@ async function siteChanges(clone: Clone, root: string, index: Site, site: Site |
   const { git, dir } = clone
   const changes: TreeChanges = new Map([[INDEX_DIR, null]])
   if (site) {
-    const listed = await git([
-      'ls-tree',
-      '-r',
-      '-z',
-      '--name-only',
-      root,
-      '--',
-      onBranch(dir, 'charts'),
-      onBranch(dir, 'data')
-    ])
-    for (const file of listed.split('\0').filter(Boolean)) {
+    const rendered = ['charts', 'data'].map(sub => onBranch(dir, sub))
+    for (const file of await filesUnder(git, root, rendered)) {
       const rel = dir === '.' ? file : file.slice(dir.length + 1)
       if (isReplaced(rel) && !site.has(rel)) changes.set(rel, null)
     }
@@ -84,46 +78,49 @@ async function siteChanges(clone: Clone, root: string, index: Site, site: Site |
   return new Map([...changes].map(([rel, c]) => [onBranch(dir, rel), c]))
 }
 
+/** What a change made of the checked-out history, and the caller's own outcome of it. */
+export interface FullChange<O> {
+  /** False: nothing to commit. */
+  changed: boolean
+  /** The entries after the change. */
+  all: HistoryEntry[]
+  message: string
+  outcome: O
+}
+
 /**
  * One read-modify-push transaction on a full checkout, repeated on a fresh tip while pushes are
  * rejected: reads and validates the whole history, applies `change` to the entries and stages
  * them with `add -f` (no ignore rule can leave a file out), then applies the index and the whole
- * site as tree edits.
+ * site as tree edits. Returns the outcome of the change the landed (or last) attempt made.
  */
-export async function fullUpdate(
+export async function fullUpdate<O>(
   clone: Clone,
   target: BranchTarget,
   log: (line: string) => void,
-  change: (
-    historyDir: string,
-    label: string
-  ) => { changed: boolean; all: HistoryEntry[]; message: string }
-): Promise<{ commit: string | null; attempts: number; pushed: boolean }> {
-  const { git, historyDir, label } = clone
+  change: (historyDir: string, label: string) => FullChange<O>
+): Promise<BranchCommit & { outcome: O }> {
+  const { git, checkoutDir, label } = clone
   const landed = await pushLoop(clone, target, log, async () => {
     const tip = await clone.checkout()
     await checkContinuity(clone, target.branch, tip, () => clone.checkout())
     if (tip) {
-      const root = (await git(['rev-parse', `${tip}^{tree}`])).trim()
-      await checkHistoryBranch(clone, target, await historyTree(git, root, clone.dir))
+      const root = await treeOf(git, tip)
+      await checkHistoryBranch(clone, target, await treeAt(git, root, clone.dir))
     }
-    const c = change(historyDir, label)
-    if (!c.changed) return { tip, commit: null }
-    await git(['add', '-A', '-f', '--', '.'])
-    const staged = (await git(['write-tree'])).trim()
+    const c = change(checkoutDir, label)
+    if (!c.changed) return { tip, commit: null, outcome: c.outcome }
+    const staged = await clone.stage()
     const site = target.render ? await target.render.full(c.all) : null
     const changes = await siteChanges(clone, staged, await indexFiles(clone, staged, c.all), site)
     const tree = (await editTree(git, staged, changes)) ?? writeTree(git, [])
-    await flushObjects(git)
-    const commit = (
-      await git(['commit-tree', tree, ...(tip ? ['-p', tip] : []), '-m', c.message])
-    ).trim()
-    return { tip, commit }
+    return { tip, commit: await commitTree(git, tree, tip, c.message), outcome: c.outcome }
   })
   return {
     commit: landed.result.commit ?? landed.result.tip,
     attempts: landed.attempts,
-    pushed: landed.pushed
+    pushed: landed.pushed,
+    outcome: landed.result.outcome
   }
 }
 
@@ -132,11 +129,11 @@ export async function fullAppend(
   target: BranchTarget & { entries: HistoryEntry[]; message?: string },
   log: (line: string) => void
 ): Promise<BranchAppend> {
-  let outcome: AppendOutcome = { added: [], present: [], all: [] }
-  const commit = await fullUpdate(clone, target, log, (historyDir, label) => {
-    outcome = applyAppend(historyDir, target.entries, label)
+  const { outcome, ...commit } = await fullUpdate(clone, target, log, (historyDir, label) => {
+    const outcome = applyAppend(historyDir, target.entries, label)
     const added = new Set(outcome.added)
     return {
+      outcome,
       // The first write of this version indexes the branch even when nothing is new.
       changed: true,
       all: outcome.all,

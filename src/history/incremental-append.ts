@@ -8,16 +8,23 @@ import {
   type MonthState,
   type Tip
 } from './branch-read'
-import { fetchTreesOn, itemsAt } from './branch-trees'
-import type { Clone } from './clone'
 import type { AppendOutcome } from './dir-store'
+import { fileChanges } from './file-changes'
 import { indexCase } from './index-build'
 import { summaryOf, type CaseIndex } from './manifest'
-import { expandRanges } from './month-ranges'
+import { expandRanges } from '../site/month-ranges'
 import { appendMessage, planAppend } from './plan'
 import { reportViews, viewsKey } from './report-view'
 import { serializeEntry, type HistoryEntry } from './schema'
-import { editTree, fileChanges, flushObjects, writeBlob, type TreeChanges } from './tree'
+import {
+  commitTree,
+  editTree,
+  fetchTreesOn,
+  itemsAt,
+  writeBlob,
+  type Clone,
+  type TreeChanges
+} from '../store'
 import { checkAdded } from './verify'
 import {
   encodeSegment,
@@ -62,7 +69,7 @@ interface Indexed {
  * those months and the report (`renderSite`), and commit all of it as tree edits
  * (`commitChanges`). Stored entries are not read again.
  *
- * Entries other writers parked on pending refs (see pending.ts) are folded into the same commit,
+ * Entries other writers parked on pending refs (see pending-entries.ts) are folded into the same commit,
  * their blobs reused, and those refs deleted by its push. When every entry of `target.entries` is
  * on the branch already (some other writer folded them), nothing is committed.
  */
@@ -221,6 +228,5 @@ async function commitChanges(
   const root = await editTree(git, t.root, prefixed)
   if (!root || root === t.root) return null
   await checkAdded(git, root, dir, added)
-  await flushObjects(git)
-  return (await git(['commit-tree', root, ...(t.tip ? ['-p', t.tip] : []), '-m', message])).trim()
+  return commitTree(git, root, t.tip, message)
 }

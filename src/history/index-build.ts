@@ -6,7 +6,7 @@ import {
   type CaseIndex,
   type MonthIndex
 } from './manifest'
-import { expandRanges, toRanges } from './month-ranges'
+import { expandRanges, toRanges } from '../site/month-ranges'
 import type { HistoryEntry } from './schema'
 
 /**

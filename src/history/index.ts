@@ -16,4 +16,3 @@ export {
   type BranchAppend,
   type BranchLocation
 } from './branch-store'
-export { type GitIdentity } from './git'

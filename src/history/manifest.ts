@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { HistoryError, describeIssues } from './errors'
-import { roundMicros } from './from-result'
+import { roundMicros } from '../result/resolution'
 import { decodeSegment } from '../site/layout'
 import { upgradeEntry } from './migrate'
-import { MONTH_RANGE } from './month-ranges'
+import { MONTH_RANGE } from '../site/month-ranges'
 import type { HistoryEntry } from './schema'
 
 /**

@@ -1,10 +1,9 @@
 import { monthIndexPath } from '../site/layout'
-import type { Clone } from './clone'
 import { HistoryError } from './errors'
 import { MonthIndexSchema, monthSummaries, parseIndex } from './manifest'
 import type { CaseView } from './render-hook'
 import type { HistoryEntry } from './schema'
-import { readBlobs } from './tree'
+import { readBlobs, type Clone } from '../store'
 
 /** One case as the report reads it from the index. */
 export interface ReportCase {

@@ -1,6 +1,5 @@
 import { onBranch } from '../site/layout'
-import type { Git } from './git'
-import { itemAt } from './tree'
+import { itemAt, type Git } from '../store'
 
 /**
  * Nothing may get lost between writing and committing: every added entry (path relative to the

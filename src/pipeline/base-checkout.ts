@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { invalidInput } from '../config/preflight'
-import { gitIn } from '../history/git'
+import { gitIn } from '../store'
 import type { CasePair } from '../topology/cases'
 import { resolveTopology } from '../topology/load'
 

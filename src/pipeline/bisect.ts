@@ -1,7 +1,7 @@
 import * as path from 'node:path'
 import { revisionName, type Inputs } from '../config/inputs'
 import { invalidInput } from '../config/preflight'
-import { gitIn } from '../history/git'
+import { gitIn } from '../store'
 import { consoleLog, type Log } from '../log'
 import {
   comparePaired,

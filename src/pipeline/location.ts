@@ -11,7 +11,7 @@ import {
   type PruneRule,
   type Render
 } from '../history'
-import { checkRepository, redactUrl } from '../history/git'
+import { checkRepository, redactUrl } from '../store'
 import type { Log } from '../log'
 
 /** Where a history lives: a plain directory, or a directory on a branch of a git repository. */
@@ -38,7 +38,7 @@ export type BranchHistory = Extract<HistoryLocation, { kind: 'branch' }>
 export const branchLocation = (spec: LocationSpec & { repository: string }): BranchHistory => ({
   kind: 'branch',
   // A repository reaching git as an option (`-…`) or a command (`ext::`) is refused up front.
-  repo: checkRepository(spec.repository),
+  repo: checkRepository(spec.repository, 'history-repository'),
   branch: spec.branch,
   dir: spec.dir,
   token: spec.token ?? undefined,

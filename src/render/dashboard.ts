@@ -1,5 +1,5 @@
 import type { Profile } from '../client/profile'
-import { roundMicros } from '../history/from-result'
+import { roundMicros } from '../result/resolution'
 import { encodeSegment } from '../site/layout'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { safeUrl } from '../text/escape'

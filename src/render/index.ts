@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { profileKey, profileLabel, type Profile } from '../client/profile'
-import { toRanges } from '../history/month-ranges'
+import { toRanges } from '../site/month-ranges'
 import type { CaseView } from '../history/render-hook'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { assetPath } from '../paths'

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process'
-import { invalidInput } from '../config/preflight'
 import { ObjectReader, type RawObject } from './cat-file'
 
 export interface GitIdentity {
@@ -19,11 +18,12 @@ export const redactUrl = (text: string): string => text.replace(/(\w+:\/\/)[^/@\
 /**
  * A repository as git would take it: a value starting with `-` (`--upload-pack=…`) would be read
  * as an option, and `ext::` runs a command. Checked before any git call; git also gets `--`.
+ * `name` is how the error calls the value (the caller's input name).
  */
-export function checkRepository(repo: string): string {
+export function checkRepository(repo: string, name = 'repository'): string {
   if (repo.startsWith('-') || /^ext::/i.test(repo) || /[\0\n\r]/.test(repo)) {
     throw new Error(
-      `history-repository '${redactUrl(repo)}' is not a repository path or URL (it would reach git as an option or a command)`
+      `${name} '${redactUrl(repo)}' is not a repository path or URL (it would reach git as an option or a command)`
     )
   }
   return repo
@@ -113,18 +113,14 @@ export function gitIn(cwd: string, options: { token?: string; identity?: GitIden
 }
 
 /**
- * Pre-flight: the history's repository answers `git ls-remote` (a few hundred bytes) before a run
- * that will read or write it. The error names the input, never a credential in it.
+ * Asks the repository at `url` for its branches (`git ls-remote --heads`, a few hundred bytes):
+ * throws a `GitError` when it does not answer.
  */
-export async function checkReachable(url: string, token?: string): Promise<void> {
+export async function lsRemoteHeads(url: string, token?: string): Promise<void> {
+  const git = gitIn(process.cwd(), { token })
   try {
-    await gitIn(process.cwd(), { token })(['ls-remote', '--heads', '--', url])
-  } catch (err) {
-    const why = (err as Error).message.split('\n').find(l => /fatal|error/i.test(l)) ?? ''
-    throw invalidInput(
-      'history-repository',
-      redactUrl(url),
-      `cannot reach the history's repository: ${redactUrl(why.trim())}`
-    )
+    await git(['ls-remote', '--heads', '--', url])
+  } finally {
+    git.close()
   }
 }

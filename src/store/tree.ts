@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { checkSitePath } from '../site/site'
 import type { Git } from './git'
 
 /**
- * Git trees edited without a work tree or an index: an append reads and rewrites only the trees on
+ * Git trees edited without a work tree or an index: a write reads and rewrites only the trees on
  * the paths it changes, so it never needs the rest of the branch (see docs/history.md, "Writing").
  *
  * Git processes are what an append spends most of its time on, so objects are hashed here and
@@ -98,6 +97,10 @@ export async function lsTrees(git: Git, oids: string[]): Promise<void> {
   }
 }
 
+/** The tree `commit` points to (the commit must be local). */
+export const treeOf = async (git: Git, commit: string): Promise<string> =>
+  (await git(['rev-parse', `${commit}^{tree}`])).trim()
+
 /** A tree's items; the tree must be local or queued. */
 export async function lsTree(git: Git, oid: string): Promise<TreeItem[]> {
   if (!listed.has(oid)) await lsTrees(git, [oid])
@@ -114,6 +117,12 @@ export async function itemAt(git: Git, root: string, path: string): Promise<Tree
   return item
 }
 
+/** The tree at the directory `dir` (`.`: `root` itself) below `root`, or null when there is none. */
+export async function treeAt(git: Git, root: string, dir: string): Promise<string | null> {
+  const item = dir === '.' ? { type: 'tree', oid: root } : await itemAt(git, root, dir)
+  return item?.type === 'tree' ? item.oid : null
+}
+
 /** Hashes an object as git does and queues it for `flushObjects`; returns its id. */
 function queue(git: Git, type: 'blob' | 'tree', body: Buffer): string {
   const oid = createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex')
@@ -125,16 +134,6 @@ function queue(git: Git, type: 'blob' | 'tree', body: Buffer): string {
 /** Queues a blob (written by the next `flushObjects`); returns its id. */
 export const writeBlob = async (git: Git, content: string | Buffer): Promise<string> =>
   queue(git, 'blob', typeof content === 'string' ? Buffer.from(content, 'utf8') : content)
-
-/**
- * Files of the history directory (path → bytes: a rendered site, index files) as tree changes,
- * each a blob queued for the next `flushObjects`. A path that would leave the directory is refused.
- */
-export async function fileChanges(git: Git, files: Map<string, Buffer>): Promise<TreeChanges> {
-  const changes: TreeChanges = new Map()
-  for (const [rel, bytes] of files) changes.set(checkSitePath(rel), await writeBlob(git, bytes))
-  return changes
-}
 
 /** Git's order of tree items: by name, a tree's name compared as if it ended with `/`. */
 const sortKey = (i: TreeItem): Buffer => Buffer.from(i.type === 'tree' ? `${i.name}/` : i.name)
@@ -186,6 +185,26 @@ export async function flushObjects(git: Git): Promise<void> {
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true })
   }
+}
+
+/**
+ * Writes every queued object, then commits `tree` on `parent` (null: a root commit); returns the
+ * commit's id.
+ */
+export async function commitTree(
+  git: Git,
+  tree: string,
+  parent: string | null,
+  message: string
+): Promise<string> {
+  await flushObjects(git)
+  return (await git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message])).trim()
+}
+
+/** Every file under `paths` (directories on the branch) in the tree `root`, as paths on the branch. */
+export async function filesUnder(git: Git, root: string, paths: string[]): Promise<string[]> {
+  const listed = await git(['ls-tree', '-r', '-z', '--name-only', root, '--', ...paths])
+  return listed.split('\0').filter(Boolean)
 }
 
 /** Path → blob id to set, `{ tree }` to set a directory's tree, or null to delete. */

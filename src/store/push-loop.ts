@@ -1,6 +1,12 @@
 import type { Clone } from './clone'
 import { GitError } from './git'
-import type { BranchTarget } from './branch-target'
+
+/** The branch a push loop lands on, and how long it retries rejected pushes. */
+export interface PushTarget {
+  branch: string
+  /** From the first attempt (ms); 20 minutes by default. */
+  retryForMs?: number
+}
 
 /** Exponential backoff with ±50% jitter, so writers that collided do not collide again. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
@@ -39,7 +45,7 @@ export async function pushLoop<
   T extends { tip: string | null; commit: string | null; fold?: Map<string, string> }
 >(
   clone: Clone,
-  target: BranchTarget,
+  target: PushTarget,
   log: (line: string) => void,
   attempt: (n: number) => Promise<T>
 ): Promise<{ result: T; attempts: number; pushed: boolean }> {
