@@ -39,10 +39,5 @@ export default tseslint.config(
     rules: {
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }]
     }
-  },
-  {
-    // Until withClone (144 lines) is broken up with the git object store's move out of history/.
-    files: ['src/history/clone.ts'],
-    rules: { 'max-lines-per-function': 'off' }
   }
 )
