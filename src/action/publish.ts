@@ -3,8 +3,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { actionsLog, fail } from './log'
 import { capComment } from '../report/cap'
-import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from '../report/comment'
-import { overallVerdict, type CaseVerdict } from '../report/verdict'
+import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from './comment'
+import { overallVerdict, type CaseVerdict } from '../judge/verdict'
 
 interface PublishOptions {
   /** A history-mode or paired comparison: whether it found a regression, and each case's answer. */

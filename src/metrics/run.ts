@@ -4,7 +4,7 @@ import type { DumpedEnvelope, Envelope } from './envelope'
 import { pacedSamples } from './paced'
 import { requestSamples, type RequestSamples } from './samples'
 import type { RunResult, Summary } from './schema'
-import { summarize } from './statistics'
+import { summarize } from './summary'
 
 export interface RunInput extends RequestSamples {
   index: number

@@ -101,6 +101,9 @@ export function ofVerdictMetric(s: TrendStep): boolean {
     : s.metric === metric
 }
 
+/** Slower is a regression in every metric this project publishes (seconds). */
+export const isRegression = (s: Step): boolean => s.change > 0
+
 /** A step of one metric of one series, with the entries on either side of it. */
 export interface TrendStep extends Step {
   caseId: string

@@ -4,8 +4,8 @@ import { pairedWarmupRequests, streamLeadIn } from '../../client/plan'
 import { headlineMetric, type Profile } from '../../client/profile'
 import type { Deployment, Engine } from '../../engine/types'
 import type { Log } from '../../log'
-import { interimVerdict } from '../../report/paired'
-import type { Sequence, StopReason } from '../../report/sequential'
+import { interimVerdict } from '../../judge/paired'
+import type { Sequence, StopReason } from '../../judge/sequential'
 import { verdictMetric } from '../../metrics/verdict-metric'
 import type { CaseResult, Load, RunResult } from '../../result/schema'
 import type { CaseSpec } from '../../topology/cases'
@@ -80,7 +80,7 @@ interface PairedCaseRun {
  * without, each is started once per case (docs/regression.md, "Paired mode", measures both).
  *
  * Adaptive length: after the pairs of each planned look, the case's verdict metric is judged at
- * the sequence's level (report/sequential.ts); while it is inconclusive, the pairs of the next
+ * the sequence's level (judge/sequential.ts); while it is inconclusive, the pairs of the next
  * look are added, unless the time they would take (at this case's pace so far) passes the budget
  * or the case's timeout.
  */

@@ -20,7 +20,7 @@ import {
 import { inSuite, suiteEngine, type SuiteOptions } from './setup'
 import { checkoutBase, checkoutPairs, checkoutPath } from '../base-checkout'
 import { gitMeta } from '../../result/meta'
-import { lookSchedule, type Sequence } from '../../report/sequential'
+import { lookSchedule, type Sequence } from '../../judge/sequential'
 import { runPairedCase, SIDES, type PairedProfile, type PairedSettings } from './paired-case'
 
 /** The planned looks in a log line: `looks at 6, 9, 14, 21, 30 pairs`. */

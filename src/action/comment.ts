@@ -1,5 +1,5 @@
 import { getOctokit } from '@actions/github'
-import { COMMENT_MARKER } from './markdown'
+import { COMMENT_MARKER } from '../report/markdown'
 
 export interface CommentTarget {
   token: string
