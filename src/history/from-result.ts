@@ -1,5 +1,5 @@
 import type { CaseResult, Result, Summary } from '../result/schema'
-import { profileKey } from '../client/profile'
+import { profileKey } from '../profile/definition'
 import { HISTORY_SCHEMA, seriesKey, type HistoryEntry, type PairedChange } from './schema'
 
 /** Samples are stored at microsecond resolution: finer digits are clock noise and cost bytes. */

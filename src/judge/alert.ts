@@ -1,4 +1,4 @@
-import { profileLabel } from '../client/profile'
+import { profileLabel } from '../profile/definition'
 import { isRegression, ofVerdictMetric, type TrendStep } from '../trend/series'
 
 /** A step this push made detectable, as the `change-points` output lists it. */

@@ -1,4 +1,4 @@
-import { profileKey } from '../client/profile'
+import { profileKey } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import type { CaseResult, Result } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
@@ -6,6 +6,7 @@ import { median, trimmedMean } from '../stats/sample'
 import { TRIMMED_T_TEST, trimmedTTest } from './trimmed-t-test'
 import { verdictMetric } from '../metrics/verdict-metric'
 import { caseVerdicts, judgement, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
+import { traitsOf } from '../profile/traits'
 
 export type { Verdict }
 
@@ -271,7 +272,7 @@ export function compareResult(
   options: CompareOptions
 ): Comparison {
   const alpha = options.alpha ?? 0.05
-  const judged = result.cases.filter(c => c.profile.kind !== 'sweep')
+  const judged = result.cases.filter(c => traitsOf(c.profile).compared !== 'reported')
   const cases = judged.map((c): CaseComparison => {
     const baseline = selectBaseline(history, {
       caseId: c.id,

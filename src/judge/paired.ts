@@ -1,5 +1,5 @@
 import ttest from '@stdlib/stats-ttest'
-import { profileKey } from '../client/profile'
+import { profileKey } from '../profile/definition'
 import type { CaseResult, Result } from '../result/schema'
 import type { Block, Interleave } from '../client/interleave'
 import { logMedian } from './compare'

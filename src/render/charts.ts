@@ -8,7 +8,8 @@ import { buildTime, commitRef, entryPoint, gnesRelease, versionLabel } from './f
 import { hopColors, hopMetrics, unaccountedTime, UNACCOUNTED } from './metrics'
 import type { StepMark } from './steps'
 import { headlineTail } from './tail'
-import { profileKey, profileLabel, type Profile } from '../client/profile'
+import { profileKey, profileLabel, unanswered, type Profile } from '../profile/definition'
+import { traitsOf } from '../profile/traits'
 
 /** A Vega-Lite spec template: JSON whose strings may hold `{{name}}` placeholders. */
 type SpecTemplate = Record<string, unknown>
@@ -60,6 +61,22 @@ export const SERIES = {
   dataRate: 'data rate (payload MB / s)',
   legacy: 'legacy “MB/s” = docs ÷ roundtrip, not a data rate'
 } as const
+
+/** The legend of a profile's headline trend. */
+function headlineSeries(p: Profile): string {
+  switch (p.kind) {
+    case 'minimal':
+      return SERIES.latency
+    case 'paced':
+      return SERIES.paced
+    case 'burst':
+      return SERIES.roundtrip
+    case 'sweep':
+      return SERIES.maxThroughput
+    default:
+      return unanswered(p)
+  }
+}
 
 interface PointRow {
   /** The x position (`entryPoint`). */
@@ -154,7 +171,9 @@ interface SeriesInput {
 const profileSlug = (p: Profile): string => profileKey(p).replace('@', '-')
 
 const chartName = (caseId: string, p: Profile, kind: ChartKind): string =>
-  p.kind === 'burst' ? `case-${caseId}-${kind}` : `case-${caseId}-${profileSlug(p)}-${kind}`
+  traitsOf(p).chart === 'burst'
+    ? `case-${caseId}-${kind}`
+    : `case-${caseId}-${profileSlug(p)}-${kind}`
 
 /** Sweep curves of this many newest entries share one chart; older ones would crowd it. */
 export const SWEEP_CURVES = 3
@@ -162,6 +181,7 @@ export const SWEEP_CURVES = 3
 /** A series' charts (a chart without any data is left out); entries newest first. */
 export function seriesCharts(series: SeriesInput, templates: ChartTemplates): ChartSpec[] {
   const { caseId, entries, profile, stepMarks } = series
+  const chart = traitsOf(profile).chart
   const title = `Case ${caseId}: ${series.caseName}`
   const xTitle = ENTRY_AXIS_TITLE
   // GNES entries are coloured by release, so a new version stands out; generic ones by series.
@@ -193,7 +213,7 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
     )
   }
 
-  if (profile.kind === 'sweep') {
+  if (chart === 'sweep') {
     trend(
       'throughput',
       pointRows(entries, SERIES.maxThroughput, e => e.sweep?.maxThroughput),
@@ -207,7 +227,7 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
     )
     return charts
   }
-  if (profile.kind === 'burst') {
+  if (chart === 'burst') {
     trend(
       'roundtrip',
       pointRows(entries, SERIES.roundtrip, e => ms(e.best.roundtrip), stepMarks),
@@ -243,7 +263,8 @@ export function seriesCharts(series: SeriesInput, templates: ChartTemplates): Ch
     hops(1000, 'mean ms per request, stacked by hop', 'mean (ms)', '.2f')
     return charts
   }
-  const label = profile.kind === 'minimal' ? SERIES.latency : SERIES.paced
+  if (chart !== 'paced') return unanswered(chart)
+  const label = headlineSeries(profile)
   trend(
     'latency',
     pointRows(

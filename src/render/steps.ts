@@ -7,7 +7,7 @@ import {
   seriesSteps,
   type TrendStep
 } from '../trend/series'
-import { profileLabel, type Profile } from '../client/profile'
+import { profileLabel, type Profile } from '../profile/definition'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { commitRef, fmtTime } from './format'
 

@@ -1,4 +1,4 @@
-import { profileLabel } from '../client/profile'
+import { profileLabel } from '../profile/definition'
 import { alerts } from '../judge/alert'
 import { commitRef } from '../render/format'
 import { stepRange, stepSize } from '../render/steps'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { LoadSchema } from '../client/load'
-import { ProfileSchema } from '../client/profile'
+import { ProfileSchema } from '../profile/definition'
 import { GnesMetaSchema } from '../engine/gnes-meta'
 import { RunResultSchema } from '../metrics/schema'
 import { slug } from '../text/escape'

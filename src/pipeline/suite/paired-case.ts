@@ -1,7 +1,7 @@
 import * as path from 'node:path'
 import { abbaOrder, type Interleave, type Side } from '../../client/interleave'
 import { pairedWarmupRequests, streamLeadIn } from '../../client/plan'
-import { headlineMetric, type Profile } from '../../client/profile'
+import { headlineMetric, type PairedProfile } from '../../profile/traits'
 import type { Deployment, Engine } from '../../engine/types'
 import type { Log } from '../../log'
 import { interimVerdict } from '../../judge/paired'
@@ -12,8 +12,7 @@ import type { CaseSpec } from '../../topology/cases'
 import { caseResult, READY_TIMEOUT_MS, startCase, type CaseRunner, type CaseSettings } from './case'
 import { profileOutcome, type ProfileOutcome } from './profile'
 
-/** The profiles a paired run measures: minimal load, or the burst (src/pipeline/suite/paired.ts). */
-export type PairedProfile = Exclude<Profile, { kind: 'sweep' | 'paced' }>
+export type { PairedProfile }
 
 export const SIDES: readonly Side[] = ['base', 'head']
 
