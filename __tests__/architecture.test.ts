@@ -17,6 +17,7 @@ const STAGES = [
   'metrics',
   'result',
   'site',
+  'store',
   'history',
   'trend',
   'judge',
