@@ -1,4 +1,5 @@
-import { median, trimmedMean, variance } from '../src/stats/sample'
+import { median, variance } from '../src/stats/sample'
+import { trimmedMean } from '../src/stats/trimmed'
 import { studentTCdf, studentTQuantile } from '../src/stats/student-t'
 import { trimmedTTest } from '../src/judge/trimmed-t-test'
 

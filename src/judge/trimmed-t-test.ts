@@ -1,4 +1,5 @@
-import { trimmedMean, variance, winsorize } from '../stats/sample'
+import { variance } from '../stats/sample'
+import { trimmedMean, winsorize } from '../stats/trimmed'
 import { studentTCdf, studentTQuantile } from '../stats/student-t'
 
 /** The name the reports give this test, read from the judgement that used it. */

@@ -1,8 +1,4 @@
-/**
- * Descriptive statistics of a sample: pure functions over number arrays that know nothing of
- * benchmarks. The one mean, median, variance and quantile of the project: metrics summarises runs
- * with them, trend levels series with them, judge tests samples with them.
- */
+/** The one mean, median, variance and quantile of the project, over plain number arrays. */
 
 /** Linear interpolation between closest ranks (the common "type 7" quantile). */
 export function quantile(sorted: number[], q: number): number {
@@ -38,17 +34,4 @@ export const std = (xs: readonly number[]): number => (xs.length < 2 ? 0 : Math.
 export function populationStd(xs: readonly number[], m: number): number {
   if (xs.length < 2) return 0
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length)
-}
-
-/** The mean of what is left after cutting floor(trim × n) values off each end of the sorted sample. */
-export function trimmedMean(xs: readonly number[], trim: number): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const g = Math.floor(trim * s.length)
-  return mean(s.slice(g, s.length - g))
-}
-
-/** The sample with its g smallest and g largest values pulled in to the nearest kept value. */
-export function winsorize(xs: readonly number[], g: number): number[] {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.map((_, i) => s[Math.min(Math.max(i, g), s.length - 1 - g)])
 }
