@@ -20,10 +20,11 @@ const STAGES = [
   'store',
   'history',
   'trend',
+  'judge',
   'render',
   'report'
 ]
-const LEAVES = ['text', 'log.ts', 'paths.ts', 'safe-write.ts']
+const LEAVES = ['text', 'stats', 'profile', 'log.ts', 'paths.ts', 'safe-write.ts']
 const PIPELINE = STAGES.length + 1
 const FRONT = PIPELINE + 1
 
@@ -55,6 +56,13 @@ function imports(file: string, text = fs.readFileSync(file, 'utf8')): string[] {
     })
 }
 
+/** Packages that `file` imports. */
+const packages = (file: string): string[] =>
+  ts
+    .preProcessFile(fs.readFileSync(file, 'utf8'), true, true)
+    .importedFiles.map(i => i.fileName)
+    .filter(spec => !spec.startsWith('.'))
+
 /** `from -> to` for every import of a later stage, of the pipeline or of a front end. */
 function climbs(file: string, text?: string): string[] {
   return imports(file, text)
@@ -71,7 +79,8 @@ test('every stage imports only itself, earlier stages and the shared leaves', ()
 test('the check sees an import that climbs, a type-only one included', () => {
   const rel = (f: string) => path.join(src, f)
   expect(rank(rel('config/inputs.ts'))).toBeLessThan(rank(rel('engine/select.ts')))
-  expect(rank(rel('report/compare.ts'))).toBeLessThan(rank(rel('pipeline/index.ts')))
+  expect(rank(rel('judge/compare.ts'))).toBeLessThan(rank(rel('report/markdown.ts')))
+  expect(rank(rel('report/markdown.ts'))).toBeLessThan(rank(rel('pipeline/index.ts')))
   expect(rank(rel('pipeline/index.ts'))).toBeLessThan(rank(rel('main.ts')))
   const probe = rel('config/probe.ts')
   const text = "import type {\n  Engine\n} from '../engine/types'\nexport * from '../text/escape'\n"
@@ -101,11 +110,6 @@ test('the run both front ends make knows nothing of Actions: the action comes in
 
 test('the engine knows nothing of Actions, and a plan nothing of the platforms that run it', () => {
   const engine = path.join(src, 'engine')
-  const packages = (file: string): string[] =>
-    ts
-      .preProcessFile(fs.readFileSync(file, 'utf8'), true, true)
-      .importedFiles.map(i => i.fileName)
-      .filter(spec => !spec.startsWith('.'))
   expect(sources(engine).filter(f => packages(f).some(p => p.startsWith('@actions/')))).toEqual([])
   const plan = path.join(engine, 'plan')
   const topology = path.join(src, 'topology')
@@ -114,4 +118,19 @@ test('the engine knows nothing of Actions, and a plan nothing of the platforms t
     ...imports(f).filter(to => !to.startsWith(plan) && !to.startsWith(topology))
   ])
   expect(reached).toEqual([])
+})
+
+test('report/ only words what judge/ decides, and only the action calls GitHub', () => {
+  const stats = path.join(src, 'stats')
+  const report = sources(path.join(src, 'report')).flatMap(f => [
+    ...packages(f).filter(p => p.startsWith('@stdlib/') || p.startsWith('@actions/')),
+    ...imports(f)
+      .filter(to => to.startsWith(stats))
+      .map(to => path.relative(src, to))
+  ])
+  expect(report).toEqual([])
+  const action = path.join(src, 'action')
+  const github = sources(src).filter(f => packages(f).includes('@actions/github'))
+  expect(github.length).toBeGreaterThan(0)
+  expect(github.filter(f => !f.startsWith(action))).toEqual([])
 })

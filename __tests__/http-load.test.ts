@@ -23,7 +23,7 @@ import {
 } from '../src/metrics/http'
 import { summarizeRun } from '../src/metrics/run'
 import { RunResultSchema } from '../src/metrics/schema'
-import { median, quantile } from '../src/metrics/statistics'
+import { median, quantile } from '../src/stats/sample'
 
 const now = (): number => (performance.timeOrigin + performance.now()) / 1000
 const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b)

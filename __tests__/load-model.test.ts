@@ -12,7 +12,7 @@ import {
   SWEEP_MIN_REQUESTS,
   warmupRequestsOf
 } from '../src/client/plan'
-import { profileKey } from '../src/client/profile'
+import { profileKey } from '../src/profile/definition'
 import type { DumpedEnvelope } from '../src/metrics/envelope'
 import { latencyHistogram } from '../src/metrics/histogram'
 import { completions, pacedMetricNames, pacedSamples, splitStream } from '../src/metrics/paced'

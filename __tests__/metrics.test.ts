@@ -8,7 +8,8 @@ import {
 } from '../src/metrics/envelope'
 import { bestOfRuns, dataRateMBps, bestRunMedians, summarizeRun } from '../src/metrics/run'
 import { hopNames, requestSamples } from '../src/metrics/samples'
-import { quantile, summarize } from '../src/metrics/statistics'
+import { quantile } from '../src/stats/sample'
+import { summarize } from '../src/metrics/summary'
 
 const T0 = 1_700_000_000
 /** Builds an envelope from offsets (seconds after T0): [F.start, F.end], then [R.start, R.end]… */

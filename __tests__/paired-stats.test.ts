@@ -2,7 +2,7 @@
  * Paired mode's pure parts on constructed samples: the ABBA order, the per-block load, the paired
  * test (against closed-form values), drift inside the job, and the comparison of two results.
  */
-import { comparePaired, pairedMetric } from '../src/report/paired'
+import { comparePaired, pairedMetric } from '../src/judge/paired'
 import {
   abbaOrder,
   interleavedOrder,

@@ -10,12 +10,8 @@ import * as path from 'node:path'
 import { entriesFromResult, importLegacy } from '../src/history'
 import type { HistoryEntry } from '../src/history/schema'
 import { jobSummary, renderReport, topologyMermaid } from '../src/render'
-import {
-  comparePaired,
-  compareResult,
-  renderComparisonMarkdown,
-  renderPairedMarkdown
-} from '../src/report'
+import { comparePaired, compareResult } from '../src/judge'
+import { renderComparisonMarkdown, renderPairedMarkdown } from '../src/report'
 import { ResultSchema, type Result } from '../src/result/schema'
 import { resolveTopology } from '../src/topology/load'
 import type { HttpTopology } from '../src/topology/schema'

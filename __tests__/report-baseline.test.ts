@@ -1,4 +1,4 @@
-import { selectBaseline, type BaselineQuery } from '../src/report/baseline'
+import { selectBaseline, type BaselineQuery } from '../src/judge/baseline'
 import { makeEntry, type EntryOptions } from './fixtures/report/samples'
 
 const runs = {

@@ -1,4 +1,4 @@
-import { postOrUpdateComment } from '../src/report/comment'
+import { postOrUpdateComment } from '../src/action/comment'
 import { commentMarker, markerKey, REPORT_MARKER } from '../src/report/comment-marker'
 import { chatter, startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 

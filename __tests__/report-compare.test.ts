@@ -1,6 +1,6 @@
-import { compareMetric, compareResult, type Verdict } from '../src/report/compare'
-import { median } from '../src/metrics/statistics'
-import { trimmedTTest } from '../src/report/stats'
+import { compareMetric, compareResult, type Verdict } from '../src/judge/compare'
+import { median } from '../src/stats/sample'
+import { trimmedTTest } from '../src/judge/trimmed-t-test'
 import { makeEntry, makeResult, makeRuns, rng, type RunShape } from './fixtures/report/samples'
 
 /** Non-blocking case: per-request noise ±20%, autocorrelated along the run, runs drift ±3%. */

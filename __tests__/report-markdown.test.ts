@@ -1,4 +1,4 @@
-import { compareResult } from '../src/report/compare'
+import { compareResult } from '../src/judge/compare'
 import { renderComparisonMarkdown } from '../src/report/markdown'
 import { escapeMarkdown } from '../src/text/escape'
 import { makeEntry, makeResult, makeRuns, rng } from './fixtures/report/samples'

@@ -1,4 +1,4 @@
-import { comparePaired } from '../src/report/paired'
+import { comparePaired } from '../src/judge/paired'
 import { renderPairedMarkdown } from '../src/report/paired-markdown'
 import { abbaOrder } from '../src/client/interleave'
 import { makeResult, makeRuns, rng } from './fixtures/report/samples'

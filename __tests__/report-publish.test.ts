@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { compareResult } from '../src/report/compare'
+import { compareResult } from '../src/judge/compare'
 import { COMMENT_LIMIT } from '../src/report/cap'
 import { renderComparisonMarkdown } from '../src/report/markdown'
 import { commentMarker } from '../src/report/comment-marker'

@@ -1,5 +1,7 @@
-import { median, variance } from '../src/metrics/statistics'
-import { studentTCdf, studentTQuantile, trimmedMean, trimmedTTest } from '../src/report/stats'
+import { median, variance } from '../src/stats/sample'
+import { trimmedMean } from '../src/stats/trimmed'
+import { studentTCdf, studentTQuantile } from '../src/stats/student-t'
+import { trimmedTTest } from '../src/judge/trimmed-t-test'
 
 describe('report statistics', () => {
   test('median and variance of small samples', () => {

@@ -3,8 +3,8 @@
  * metric a case is judged by, and the group-sequential level with the error rates it keeps under
  * optional stopping (simulated, as docs/regression.md reports them).
  */
-import { interimVerdict, pairedMetric } from '../src/report/paired'
-import { lookSchedule, sequentialLevel } from '../src/report/sequential'
+import { interimVerdict, pairedMetric } from '../src/judge/paired'
+import { lookSchedule, sequentialLevel } from '../src/judge/sequential'
 import {
   caseVerdicts,
   detectableChange,
@@ -12,7 +12,7 @@ import {
   overallVerdict,
   runsNeeded,
   type Verdict
-} from '../src/report/verdict'
+} from '../src/judge/verdict'
 import { verdictMetric } from '../src/metrics/verdict-metric'
 import { normal, rng } from './fixtures/report/samples'
 

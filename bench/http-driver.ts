@@ -16,7 +16,7 @@ import * as os from 'node:os'
 import { parseArgs } from 'node:util'
 import { keepAliveAgent, sendPaced, type HttpTarget } from '../src/client/http-load'
 import { pacedHttpSamples } from '../src/metrics/http'
-import { quantile } from '../src/metrics/statistics'
+import { quantile } from '../src/stats/sample'
 import { loadAverage } from './machine'
 
 const { values } = parseArgs({

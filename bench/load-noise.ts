@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
-import { median } from '../src/metrics/statistics'
+import { median } from '../src/stats/sample'
 import type { CaseResult } from '../src/result/schema'
 import { warningsOnly as quiet } from '../src/log'
 import { runSuite } from '../src/pipeline'

@@ -6,7 +6,7 @@
  */
 import * as os from 'node:os'
 import { parseArgs } from 'node:util'
-import { profileKey } from '../src/client/profile'
+import { profileKey } from '../src/profile/definition'
 import { DEFAULTS, parseInputs, type RawInputs } from '../src/config/inputs'
 import { runSuite } from '../src/pipeline'
 

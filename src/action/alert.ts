@@ -1,10 +1,11 @@
 import * as core from '@actions/core'
 import type { Inputs } from '../config/inputs'
 import { stepChange } from '../render/steps'
-import { postAlert } from '../report/alert-post'
-import { alerts, stepOutputs, stepsMarkdown } from '../report/step-alert'
+import { alerts, stepOutputs } from '../judge/alert'
+import { stepsMarkdown } from '../report/step-alert'
 import type { WorkflowContext } from '../result/context'
 import type { TrendStep } from '../trend/series'
+import { postAlert } from './alert-post'
 import { actionsLog, fail } from './log'
 import type { ActionTargets } from './targets'
 

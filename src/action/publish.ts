@@ -3,9 +3,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { actionsLog, fail } from './log'
 import { capComment } from '../report/cap'
-import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from '../report/comment'
+import { postOrUpdateComment, type CommentOutcome, type CommentTarget } from './comment'
 import { commentMarker, markReport } from '../report/comment-marker'
-import { overallVerdict, type CaseVerdict } from '../report/verdict'
+import { overallVerdict, type CaseVerdict } from '../judge/verdict'
 
 interface PublishOptions {
   /** A history-mode or paired comparison: whether it found a regression, and each case's answer. */

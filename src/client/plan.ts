@@ -1,6 +1,7 @@
 import type { Load } from './load'
 import type { ClientPlan, ClientStream } from './load-client'
-import type { Profile } from './profile'
+import { unanswered } from '../profile/definition'
+import type { RunProfile } from '../profile/traits'
 
 /** Consecutive requests of one stream that form one run, or its warm-up. */
 interface StreamPart {
@@ -40,10 +41,17 @@ export const pairedWarmupRequests = (rate: number, load: Load): number =>
 const AUTO_BURST_WARMUP_REQUESTS = 10
 
 /** The warm-up requests a profile sends before its measured runs. */
-export function warmupRequestsOf(profile: Exclude<Profile, { kind: 'sweep' }>, load: Load): number {
+export function warmupRequestsOf(profile: RunProfile, load: Load): number {
   if (load.warmupRequests !== 'auto') return load.warmupRequests
-  if (profile.kind === 'burst') return AUTO_BURST_WARMUP_REQUESTS
-  return Math.max(AUTO_WARMUP_MIN_REQUESTS, Math.ceil(profile.rate * AUTO_WARMUP_SECONDS))
+  switch (profile.kind) {
+    case 'burst':
+      return AUTO_BURST_WARMUP_REQUESTS
+    case 'minimal':
+    case 'paced':
+      return Math.max(AUTO_WARMUP_MIN_REQUESTS, Math.ceil(profile.rate * AUTO_WARMUP_SECONDS))
+    default:
+      return unanswered(profile)
+  }
 }
 
 /**
@@ -57,30 +65,39 @@ export function warmupRequestsOf(profile: Exclude<Profile, { kind: 'sweep' }>, l
  * the warm-up, instead of at the start of every run. `startAt` (epoch seconds) fixes when a paced
  * stream's schedule starts, so that two topologies can be driven on one clock (paired mode).
  */
-export function profilePlan(
-  profile: Exclude<Profile, { kind: 'sweep' }>,
-  load: Load,
-  startAt?: number
-): ProfilePlan {
+export function profilePlan(profile: RunProfile, load: Load, startAt?: number): ProfilePlan {
   const warmup = warmupRequestsOf(profile, load)
-  if (profile.kind === 'burst') {
-    const streams: ClientStream[] = [
-      ...(warmup > 0 ? [{ docs: warmup * load.batchSize, rate: null }] : []),
-      ...Array.from({ length: load.runs }, () => ({ docs: load.docs, rate: null }))
-    ]
-    return {
-      plan: planOf(load, streams),
-      parts: streams.map((s, i) => [
-        { warmup: warmup > 0 && i === 0, requests: requestsOf(s.docs, load) }
-      ])
-    }
+  switch (profile.kind) {
+    case 'burst':
+      return burstPlan(load, warmup)
+    case 'minimal':
+    case 'paced':
+      return pacedPlan(profile.rate, load, warmup, startAt)
+    default:
+      return unanswered(profile)
   }
+}
+
+function burstPlan(load: Load, warmup: number): ProfilePlan {
+  const streams: ClientStream[] = [
+    ...(warmup > 0 ? [{ docs: warmup * load.batchSize, rate: null }] : []),
+    ...Array.from({ length: load.runs }, () => ({ docs: load.docs, rate: null }))
+  ]
+  return {
+    plan: planOf(load, streams),
+    parts: streams.map((s, i) => [
+      { warmup: warmup > 0 && i === 0, requests: requestsOf(s.docs, load) }
+    ])
+  }
+}
+
+function pacedPlan(rate: number, load: Load, warmup: number, startAt?: number): ProfilePlan {
   const parts: StreamPart[] = [
     ...(warmup > 0 ? [{ warmup: true, requests: warmup }] : []),
     ...Array.from({ length: load.runs }, () => ({ warmup: false, requests: load.requests }))
   ]
   const total = parts.reduce((n, p) => n + p.requests, 0)
-  const stream: ClientStream = { docs: total * load.batchSize, rate: profile.rate }
+  const stream: ClientStream = { docs: total * load.batchSize, rate }
   return {
     plan: planOf(load, [startAt === undefined ? stream : { ...stream, at: startAt }]),
     parts: [parts]

@@ -4,6 +4,8 @@ import { DEFAULT_BASE_IMAGE, ENGINE_CHOICES } from './engines'
 import { InputError } from './input-error'
 import { parseLatencyBound } from './latency-bound'
 import { MAX_RATE, MIN_RATE } from './rate'
+import { PROFILE_KINDS, type ProfileKind } from '../profile/definition'
+import { traitsOf } from '../profile/traits'
 
 // Every stage's checks throw it; callers take it from here with the inputs it is about.
 export { InputError }
@@ -111,10 +113,6 @@ const optionalText = z
   .string()
   .trim()
   .transform(v => (v === '' ? null : v))
-
-/** The `profiles` input's words; client/profile.ts defines what each one sends. */
-const PROFILE_KINDS = ['minimal', 'burst', 'paced', 'sweep'] as const
-type ProfileKind = (typeof PROFILE_KINDS)[number]
 
 const gnesVersion = (name: string) =>
   z
@@ -402,9 +400,12 @@ export function parseInputs(raw: Partial<RawInputs>): Inputs {
   const given = Object.entries(raw).filter(([, v]) => v !== undefined)
   const merged: RawInputs = { ...DEFAULTS, ...Object.fromEntries(given) }
   const parsed = InputsSchema.safeParse(merged)
-  if (parsed.success && parsed.data.profiles.includes('paced') && parsed.data.rate === null) {
+  const rated = parsed.success
+    ? parsed.data.profiles.find(k => traitsOf({ kind: k }).rate === 'rate')
+    : undefined
+  if (parsed.success && rated && parsed.data.rate === null) {
     throw new InputError(
-      `Invalid input:\n  input 'rate' = '': the paced profile needs a rate in requests/s, such as 5`
+      `Invalid input:\n  input 'rate' = '': the ${rated} profile needs a rate in requests/s, such as 5`
     )
   }
   if (!parsed.success) {

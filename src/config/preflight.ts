@@ -1,6 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { DEFAULTS, InputError, type Inputs } from './inputs'
+import { traitsOf } from '../profile/traits'
 
 /**
  * Checks that need more than one input or the file system run before anything is installed,
@@ -216,7 +217,7 @@ function pairedLoadProblems(inputs: Inputs): string[] {
       )
     )
   }
-  if (!inputs.profiles.some(p => p === 'minimal' || p === 'burst')) {
+  if (!inputs.profiles.some(p => traitsOf({ kind: p }).pairs !== null)) {
     problems.push(
       problem(
         'profiles',

@@ -1,5 +1,5 @@
 import type { CaseResult, Result, Summary } from '../result/schema'
-import { profileKey } from '../client/profile'
+import { profileKey } from '../profile/definition'
 import { roundMicros } from '../result/resolution'
 import { HISTORY_SCHEMA, seriesKey, type HistoryEntry, type PairedChange } from './schema'
 

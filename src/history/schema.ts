@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { profileKey, ProfileSchema, type Profile } from '../client/profile'
+import { profileKey, ProfileSchema, type Profile } from '../profile/definition'
 import { slug } from '../text/escape'
 import { GnesMetaSchema, LoadSchema, SummarySchema, SweepResultSchema } from '../result/schema'
 

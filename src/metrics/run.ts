@@ -4,7 +4,8 @@ import type { DumpedEnvelope, Envelope } from './envelope'
 import { pacedSamples } from './paced'
 import { requestSamples, type RequestSamples } from './samples'
 import type { RunResult, Summary } from './schema'
-import { summarize } from './statistics'
+import { summarize } from './summary'
+import { traitsOf, type RunProfile } from '../profile/traits'
 
 export interface RunInput extends RequestSamples {
   index: number
@@ -88,11 +89,11 @@ function measuredRuns(runs: RunResult[]): RunResult[] {
 }
 
 /**
- * A run's figure of a metric as the profile publishes it: a burst run's mean (`bestOfRuns`), a
- * paced run's median (`bestRunMedians`).
+ * A run's figure of a metric as the profile publishes it: its mean where the profile publishes the
+ * best run mean (`bestOfRuns`), else its median (`bestRunMedians`).
  */
-export const runFigure = (kind: 'burst' | 'paced' | 'minimal', s: Summary): number =>
-  kind === 'burst' ? s.mean : s.median
+export const runFigure = (profile: RunProfile, s: Summary): number =>
+  traitsOf(profile).publishes === 'run-mean' ? s.mean : s.median
 
 /**
  * Burst figures: the best (minimum) run mean per metric over the measured runs, as the old

@@ -1,4 +1,5 @@
-import type { Profile } from '../client/profile'
+import type { Profile } from '../profile/definition'
+import { traitsOf } from '../profile/traits'
 
 /**
  * The metric a case is judged by: a pull request's verdict, a push's alert and a bisect all read
@@ -13,5 +14,7 @@ export function verdictMetric(c: {
   metrics: readonly string[]
   profile: Profile
 }): string {
-  return c.profile.kind !== 'burst' && c.metrics.includes('path') ? 'path' : c.headline
+  return traitsOf(c.profile).compared === 'by-path' && c.metrics.includes('path')
+    ? 'path'
+    : c.headline
 }

@@ -10,7 +10,7 @@ import {
   type BisectEnd,
   type Probe,
   type ProbeResult
-} from '../report'
+} from '../judge'
 import type { CasePair } from '../topology/cases'
 import { checkoutBase, checkoutPairs, checkoutPath } from './base-checkout'
 import { checkPairedRun } from './preflight'

@@ -2,13 +2,11 @@ import type { HistoryEntry } from '../history'
 import {
   comparePaired,
   compareResult,
-  renderComparisonMarkdown,
-  renderPairedMarkdown,
   type PairedComparison,
   type CompareOptions,
-  type Comparison,
-  type ReportLinks
-} from '../report'
+  type Comparison
+} from '../judge'
+import { renderComparisonMarkdown, renderPairedMarkdown, type ReportLinks } from '../report'
 import type { Result } from '../result/schema'
 import type { PairedRun } from './suite/paired'
 

@@ -8,7 +8,8 @@ import { buildTime, commitRef, entryPoint, gnesRelease, versionLabel } from './f
 import { hopColors, hopMetrics, unaccountedTime, UNACCOUNTED } from './metrics'
 import type { StepMark } from './steps'
 import { headlineTail } from './tail'
-import { profileKey, profileLabel, type Profile } from '../client/profile'
+import { profileKey, profileLabel, unanswered, type Profile } from '../profile/definition'
+import { traitsOf } from '../profile/traits'
 
 /** A Vega-Lite spec template: JSON whose strings may hold `{{name}}` placeholders. */
 type SpecTemplate = Record<string, unknown>
@@ -60,6 +61,22 @@ export const SERIES = {
   dataRate: 'data rate (payload MB / s)',
   legacy: 'legacy “MB/s” = docs ÷ roundtrip, not a data rate'
 } as const
+
+/** The legend of a profile's headline trend. */
+function headlineSeries(p: Profile): string {
+  switch (p.kind) {
+    case 'minimal':
+      return SERIES.latency
+    case 'paced':
+      return SERIES.paced
+    case 'burst':
+      return SERIES.roundtrip
+    case 'sweep':
+      return SERIES.maxThroughput
+    default:
+      return unanswered(p)
+  }
+}
 
 interface PointRow {
   /** The x position (`entryPoint`). */
@@ -154,7 +171,9 @@ interface SeriesInput {
 const profileSlug = (p: Profile): string => profileKey(p).replace('@', '-')
 
 const chartName = (caseId: string, p: Profile, kind: ChartKind): string =>
-  p.kind === 'burst' ? `case-${caseId}-${kind}` : `case-${caseId}-${profileSlug(p)}-${kind}`
+  traitsOf(p).chart === 'burst'
+    ? `case-${caseId}-${kind}`
+    : `case-${caseId}-${profileSlug(p)}-${kind}`
 
 /** Sweep curves of this many newest entries share one chart; older ones would crowd it. */
 export const SWEEP_CURVES = 3
@@ -163,8 +182,10 @@ export const SWEEP_CURVES = 3
 export function seriesCharts(series: SeriesInput, templates: ChartTemplates): ChartSpec[] {
   const frame = seriesFrame(series, templates)
   const { profile } = series
-  if (profile.kind === 'sweep') return sweepCharts(frame, series.entries)
-  if (profile.kind === 'burst') return burstCharts(frame, series)
+  const chart = traitsOf(profile).chart
+  if (chart === 'sweep') return sweepCharts(frame, series.entries)
+  if (chart === 'burst') return burstCharts(frame, series)
+  if (chart !== 'paced') return unanswered(chart)
   return latencyCharts(frame, series, profile)
 }
 
@@ -290,9 +311,9 @@ function burstCharts(f: SeriesFrame, { entries, stepMarks }: SeriesInput): Chart
 function latencyCharts(
   f: SeriesFrame,
   { entries, stepMarks }: SeriesInput,
-  profile: Extract<Profile, { kind: 'minimal' | 'paced' }>
+  profile: Profile
 ): ChartSpec[] {
-  const label = profile.kind === 'minimal' ? SERIES.latency : SERIES.paced
+  const label = headlineSeries(profile)
   const latency = trendChart(
     f,
     'latency',

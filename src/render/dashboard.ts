@@ -1,4 +1,4 @@
-import type { Profile } from '../client/profile'
+import type { Profile } from '../profile/definition'
 import { roundMicros } from '../result/resolution'
 import { encodeSegment } from '../site/layout'
 import { seriesKey, type HistoryEntry } from '../history/schema'

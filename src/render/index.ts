@@ -1,6 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { profileKey, profileLabel, type Profile } from '../client/profile'
+import { profileKey, profileLabel, type Profile } from '../profile/definition'
 import { toRanges } from '../site/month-ranges'
 import type { CaseView } from '../history/render-hook'
 import { seriesKey, type HistoryEntry } from '../history/schema'
@@ -30,6 +30,7 @@ import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
 import type { Series } from './series'
 import { dashboardSteps, stepMarks, stepsOfSeries } from './steps'
+import { traitsOf } from '../profile/traits'
 
 export { jobSummary } from './summary'
 export { topologyMermaid } from './mermaid'
@@ -65,13 +66,12 @@ export function foreignFiles(dir: string): string[] {
   })
 }
 
-/** Minimal load first (the headline), then paced, burst and sweep; rates ascending within a kind. */
-const PROFILE_ORDER = ['minimal', 'paced', 'burst', 'sweep']
+/** Profiles in their traits' order (minimal load, the headline, first); rates ascending within a kind. */
 const rateOf = (p: Profile): number => ('rate' in p ? p.rate : 0)
 const compareProfiles = (a: Profile, b: Profile): number =>
-  PROFILE_ORDER.indexOf(a.kind) - PROFILE_ORDER.indexOf(b.kind) || rateOf(a) - rateOf(b)
+  traitsOf(a).order - traitsOf(b).order || rateOf(a) - rateOf(b)
 
-/** Groups entries into series: cases in natural id order, profiles in PROFILE_ORDER within. */
+/** Groups entries into series: cases in natural id order, profiles in their order within. */
 function bySeries(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   const groups = new Map<string, HistoryEntry[]>()
   for (const e of entries) {
@@ -191,7 +191,7 @@ export async function reportSite(o: ReportOptions): Promise<Site> {
           name: s.caseName,
           profile: profileLabel(s.profile, s.shown[0]?.gnes === null),
           kind: s.profile.kind,
-          rates: s.profile.kind === 'burst' && s.shown.some(e => e.gnes !== null),
+          rates: traitsOf(s.profile).chart === 'burst' && s.shown.some(e => e.gnes !== null),
           gnes: s.shown.some(e => e.gnes !== null),
           xTitle: ENTRY_AXIS_TITLE,
           description: o.topologies[s.caseId]?.description ?? '',

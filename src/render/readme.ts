@@ -7,10 +7,11 @@ import { describeMetric, RATE_DOCS } from './metrics'
 import { topologyMermaid } from './mermaid'
 import { escapeMarkdownText, inlineCode } from '../text/escape'
 import { markdownTable, sweepTable } from './table'
-import { profileLabel } from '../client/profile'
+import { profileLabel } from '../profile/definition'
 import type { Series } from './series'
 import { changeRows, type ChangeRow } from './steps'
 import { chartPath } from '../site/layout'
+import { traitsOf } from '../profile/traits'
 
 interface ReadmeSeries {
   key: string
@@ -186,7 +187,7 @@ function readmeSeries(s: SeriesShown, repositoryUrl?: string): ReadmeSeries {
       file: chartPath(ch.name, 'svg')
     })),
     table:
-      s.profile.kind === 'sweep'
+      traitsOf(s.profile).publishes === 'sweep'
         ? sweepTable(s.shown, repositoryUrl)
         : markdownTable(s.shown, s.metrics, repositoryUrl, s.profile.kind, generic(s)),
     shown: s.shown.length,

@@ -1,4 +1,4 @@
-import type { Profile } from '../client/profile'
+import type { Profile } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import type { TrendStep } from '../trend/series'
 import type { ChartSpec } from './charts'

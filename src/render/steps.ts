@@ -1,12 +1,13 @@
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import {
+  isRegression,
   ofHeadline,
   ofVerdictMetric,
   searchSeries,
   seriesSteps,
   type TrendStep
 } from '../trend/series'
-import { profileLabel, type Profile } from '../client/profile'
+import { profileLabel, type Profile } from '../profile/definition'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { commitRef, fmtTime } from './format'
 
@@ -68,9 +69,6 @@ export function stepRange(s: TrendStep, repositoryUrl?: string): { from: string;
     commitRef(e, repositoryUrl)?.sha.slice(0, 7) ?? e.timestampEval.slice(0, 10)
   return { from: label(s.lastBefore), to: label(s.firstAfter) }
 }
-
-/** Slower is a regression in every metric this project publishes (seconds). */
-export const isRegression = (s: TrendStep): boolean => s.change > 0
 
 /** What a chart's mark of a step says, and its colour. */
 export interface StepMark {

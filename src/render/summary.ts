@@ -1,8 +1,9 @@
-import { profileKey, profileLabel } from '../client/profile'
+import { profileKey, profileLabel } from '../profile/definition'
 import { throughputIsLowerBound } from '../metrics/sweep'
 import type { CaseResult, Result } from '../result/schema'
 import { escapeMarkdown, inlineCode } from '../text/escape'
 import { fmtMs, fmtRate, fmtWarmup } from './format'
+import { traitsOf } from '../profile/traits'
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
 const alignRow = (n: number, left: number): string =>
@@ -14,7 +15,7 @@ const caseCell = (c: CaseResult): string => `${escapeMarkdown(c.id)} ${escapeMar
 function timingSection(cases: CaseResult[]): string[] {
   const metrics = [...new Set(cases.flatMap(c => c.metrics))]
   // Data rates are GNES's: documents of a known size.
-  const burst = cases[0].profile.kind === 'burst' && cases.some(c => c.kind === 'gnes')
+  const burst = traitsOf(cases[0].profile).chart === 'burst' && cases.some(c => c.kind === 'gnes')
   const headline = cases[0].headline
   return [
     row([

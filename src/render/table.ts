@@ -1,9 +1,10 @@
-import type { Profile } from '../client/profile'
+import type { Profile } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import { throughputIsLowerBound } from '../metrics/sweep'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { buildTime, commitRef, fmtMs, fmtRate, fmtTime, versionLabel } from './format'
 import { headlineTail } from './tail'
+import { traitsOf } from '../profile/traits'
 
 interface TableRow {
   built: string
@@ -62,8 +63,8 @@ export function markdownTable(
   kind: Profile['kind'] = 'burst',
   generic = false
 ): string {
-  const rates = kind === 'burst' && !generic
-  const paced = kind === 'minimal' || kind === 'paced'
+  const rates = traitsOf({ kind }).chart === 'burst' && !generic
+  const paced = traitsOf({ kind }).publishes === 'run-median'
   const headline = entries[0]?.headline
   const head = [
     'Build',

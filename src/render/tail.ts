@@ -1,4 +1,5 @@
 import type { HistoryEntry } from '../history/schema'
+import { traitsOf } from '../profile/traits'
 
 /**
  * The headline's p90 and p99 (seconds) in the run a paced entry's median was published from (the
@@ -6,7 +7,7 @@ import type { HistoryEntry } from '../history/schema'
  * where the entry kept no run summaries (imported, legacy) or is not paced.
  */
 export function headlineTail(e: HistoryEntry): { p90: number; p99: number } | null {
-  if (e.profile.kind !== 'minimal' && e.profile.kind !== 'paced') return null
+  if (traitsOf(e.profile).publishes !== 'run-median') return null
   const best = e.best[e.headline]
   const summaries = e.runs
     .filter(r => !r.warmup)

@@ -1,7 +1,7 @@
 import { inlineCode } from '../text/escape'
 import { fmtChange, fmtDelta, fmtInterval, fmtPlusMinus } from './format'
-import { explain, metricWords, type Moved } from './moved'
-import type { Verdict } from './verdict'
+import { explain, type Moved } from '../judge/moved'
+import type { Verdict } from '../judge/verdict'
 import { count } from '../text/count'
 
 /**
@@ -58,6 +58,17 @@ export function headlineAnswer(verdicts: readonly Verdict[], threshold: number):
   ].filter(Boolean)
   if (parts.length) return parts.join(', ')
   return `⚪ no change larger than ${fmtPlusMinus(threshold)}`
+}
+
+/** A metric key in words: `r2:proc` is router 2's own time, `c->f:send` the client's transfer. */
+function metricWords(metric: string): string | null {
+  const proc = /^r(\d+):proc$/.exec(metric)
+  if (proc) return `router ${proc[1]}'s own time`
+  const hop = /^(c|f|r\d+)->(f|r\d+):send$/.exec(metric)
+  if (!hop) return null
+  const end = (e: string): string =>
+    e === 'c' ? 'client' : e === 'f' ? 'frontend' : `router ${e.slice(1)}`
+  return `${end(hop[1])} → ${end(hop[2])}`
 }
 
 const named = (metric: string): string => {

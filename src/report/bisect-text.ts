@@ -1,7 +1,7 @@
 import { fmtDuration as duration } from '../text/duration'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { VERDICT_TEXT } from './answer-text'
-import { plannedProbes, type BisectEnd, type ProbeResult } from './bisect'
+import { plannedProbes, type BisectEnd, type ProbeResult } from '../judge/bisect'
 import { fmtChange, fmtInterval } from './format'
 
 interface Commit {

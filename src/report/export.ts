@@ -1,8 +1,9 @@
-import { profileKey } from '../client/profile'
+import { profileKey } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import { percentileDistribution } from '../metrics/histogram'
 import { runFigure } from '../metrics/run'
 import type { CaseResult, Result } from '../result/schema'
+import { publishesRuns } from '../profile/traits'
 
 /**
  * A result and a history in the formats other tools read (docs/reports.md, "Exports"):
@@ -42,8 +43,8 @@ interface Figure {
 /** The figure of one run as `best` publishes it (`runFigure`), null where the run has none. */
 function figureOf(c: CaseResult, run: CaseResult['runs'][number], metric: string): number | null {
   const s = run.summaries[metric]
-  if (!s || s.n === 0 || c.profile.kind === 'sweep') return null
-  return runFigure(c.profile.kind, s)
+  if (!s || s.n === 0 || !publishesRuns(c.profile)) return null
+  return runFigure(c.profile, s)
 }
 
 function figures(result: Result): Figure[] {

@@ -1,13 +1,8 @@
 /**
- * The pull-request regression report: verdicts against the baseline in the history, or between
- * the two sides of a paired run, and their Markdown. The
- * comment's REST calls (./comment) are the action's, through src/action/publish.ts.
+ * The words of the judgements (judge/): the pull-request comment's Markdown in history and paired
+ * mode, a bisect's report. The comment's REST calls are the action's (src/action/comment.ts).
  */
-export { compareResult, type CompareOptions, type Comparison } from './compare'
 export { renderComparisonMarkdown, type ReportLinks } from './markdown'
 export { commentMarker, markReport, REPORT_MARKER } from './comment-marker'
-export { comparePaired, pairedMetric, type PairedCase, type PairedComparison } from './paired'
 export { renderPairedMarkdown } from './paired-markdown'
-export { nextStep, plannedProbes, type BisectEnd, type Probe, type ProbeResult } from './bisect'
 export { renderBisectMarkdown } from './bisect-text'
-export { overallVerdict } from './verdict'

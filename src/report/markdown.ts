@@ -1,7 +1,7 @@
 import type { HistoryEntry } from '../history/schema'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
 import { answerLegend, answerLine, headlineAnswer, verdictCell as judgedCell } from './answer-text'
-import type { CaseComparison, Comparison, MetricComparison } from './compare'
+import type { CaseComparison, Comparison, MetricComparison } from '../judge/compare'
 import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
 
 export interface ReportLinks {
@@ -185,8 +185,7 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
   const dashboard = safeUrl(links.dashboardUrl)
   lines.push(
     [
-      'Values: per-run medians of per-request samples, combined as a 10%-trimmed geometric mean; ' +
-        "test: Yuen's trimmed t-test on their logarithms (Welch's below 10 runs a side)" +
+      `Values: ${c.test.values}; test: ${c.test.test}` +
         (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null
     ]

@@ -3,7 +3,7 @@ import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../te
 import { answerLegend, answerLine, headlineAnswer, verdictCell } from './answer-text'
 import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
 import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
-import type { PairedCase, PairedComparison, PairedMetric } from './paired'
+import type { PairedCase, PairedComparison, PairedMetric } from '../judge/paired'
 
 const pairsOf = (k: PairedCase): number => k.sequence.pairs
 
@@ -168,9 +168,9 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
   const dashboard = safeUrl(links.dashboardUrl)
   lines.push(
     [
-      `Values: per-run medians of per-request samples; a pair is a base run and the head run ` +
+      `Values: ${c.test.values}; a pair is a base run and the head run ` +
         `beside it; change = geometric mean of the pairs’ ratios − 1, with its ` +
-        `interval from Student’s paired t-test on the log ratios, at the level that keeps every ` +
+        `interval from ${c.test.test}, at the level that keeps every ` +
         `look of an adaptive run at ${Math.round((1 - c.alpha) * 100)} % together. Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
         (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null

@@ -1,46 +1,14 @@
-import { profileLabel } from '../client/profile'
+import { profileLabel } from '../profile/definition'
+import { alerts } from '../judge/alert'
 import { commitRef } from '../render/format'
-import { isRegression, stepRange, stepSize } from '../render/steps'
+import { stepRange, stepSize } from '../render/steps'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { terminalSafe } from '../text/terminal'
-import { isAgainstBase, ofVerdictMetric, type TrendStep } from '../trend/series'
+import { isAgainstBase, isRegression, type TrendStep } from '../trend/series'
 
 /** Hidden in an alert issue's body: the one open issue of a branch's alerts is found by it. */
 export const alertMarker = (branch: string): string =>
   `<!-- gnes-latency-bench: latency alert, ${encodeURIComponent(branch)} -->`
-
-/** A step this push made detectable, as the `change-points` output lists it. */
-export interface StepOutput {
-  case: string
-  profile: string
-  metric: string
-  change: number
-  interval: [number, number]
-  from: string | null
-  to: string | null
-  alert: boolean
-}
-
-/**
- * A step alerts when it is a slowdown of at least the threshold of the metric the case is judged
- * by (`verdictMetric`: `path` for a GNES case at minimal or paced load, else the headline), as a
- * pull request's regression. Any other metric's step is shown, never alerted: it says where time
- * moved, and the case's verdict metric says whether that matters.
- */
-export const alerts = (s: TrendStep, threshold: number): boolean =>
-  ofVerdictMetric(s) && isRegression(s) && s.change >= threshold
-
-export const stepOutputs = (steps: readonly TrendStep[], threshold: number): StepOutput[] =>
-  steps.map(s => ({
-    case: s.caseId,
-    profile: profileLabel(s.firstAfter.profile, s.firstAfter.gnes === null),
-    metric: s.metric,
-    change: s.change,
-    interval: s.interval,
-    from: s.lastBefore.commit.sha,
-    to: s.firstAfter.commit.sha,
-    alert: alerts(s, threshold)
-  }))
 
 interface AlertLinks {
   dashboardUrl: string | null

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { LoadSchema } from '../client/load'
 import { ENGINE_KINDS } from '../config/engines'
-import { ProfileSchema } from '../client/profile'
+import { ProfileSchema } from '../profile/definition'
 import { GnesMetaSchema } from '../engine/gnes-meta'
 import { RunResultSchema } from '../metrics/schema'
 import { slug } from '../text/escape'

@@ -1,4 +1,4 @@
-import { profileKey } from '../client/profile'
+import { profileKey } from '../profile/definition'
 import type { CaseResult, Result } from './schema'
 
 /** The published figure a row leads with: the headline in ms, or a sweep's maximum throughput. */

@@ -1,4 +1,5 @@
-import tCdf from '@stdlib/stats-base-dists-t-cdf'
+import { mean, populationStd } from '../stats/sample'
+import { studentTCdf } from '../stats/student-t'
 import { bestSplit, type Candidate } from './qhat'
 
 /**
@@ -47,14 +48,6 @@ function magnitude(p: ChangePoint): number {
   return Math.max(Math.abs(forwardChange(p)), Math.abs(back))
 }
 
-const meanOf = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length
-
-/** Population standard deviation, as Otava's `np.std` (0 for a single value). */
-function sdOf(xs: readonly number[], m: number): number {
-  if (xs.length < 2) return 0
-  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length)
-}
-
 /**
  * Otava's `TTestSignificanceTester.compare`: scipy's `ttest_ind_from_stats` (pooled variance)
  * fed the population standard deviations. An undefined p (both sides constant and equal) is 1.
@@ -63,10 +56,11 @@ function compare(
   left: readonly number[],
   right: readonly number[]
 ): Omit<ChangePoint, 'index' | 'qhat'> {
-  const m1 = meanOf(left)
-  const m2 = meanOf(right)
-  const s1 = sdOf(left, m1)
-  const s2 = sdOf(right, m2)
+  const m1 = mean(left)
+  const m2 = mean(right)
+  // Population standard deviations, as Otava's `np.std`.
+  const s1 = populationStd(left, m1)
+  const s2 = populationStd(right, m2)
   const n1 = left.length
   const n2 = right.length
   let pValue = 1
@@ -74,7 +68,7 @@ function compare(
     const df = n1 + n2 - 2
     const pooled = ((n1 - 1) * s1 ** 2 + (n2 - 1) * s2 ** 2) / df
     const t = (m1 - m2) / Math.sqrt(pooled * (1 / n1 + 1 / n2))
-    const p = 2 * tCdf(-Math.abs(t), df)
+    const p = 2 * studentTCdf(-Math.abs(t), df)
     pValue = Number.isNaN(p) ? 1 : p
   }
   return { pValue, meanBefore: m1, meanAfter: m2, sdBefore: s1, sdAfter: s2 }

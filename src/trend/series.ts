@@ -1,8 +1,9 @@
-import { profileKey } from '../client/profile'
+import { profileKey } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import { verdictMetric } from '../metrics/verdict-metric'
 import { OTAVA_DEFAULTS, type ChangePointOptions } from './change-points'
 import { newSteps, stepsOf, type Step } from './steps'
+import { traitsOf } from '../profile/traits'
 
 /**
  * Which entries form one series for change points: only entries measured alike are compared,
@@ -21,7 +22,7 @@ export const comparableKey = (e: HistoryEntry): string =>
     profileKey(e.profile),
     e.engine,
     e.cpusAwake ?? false,
-    e.profile.kind === 'burst' ? e.load.docs : null,
+    traitsOf(e.profile).runSize === 'docs' ? e.load.docs : null,
     e.load.batchSize,
     e.load.docBytes,
     runnerKind(e.runner)
@@ -100,6 +101,9 @@ export function ofVerdictMetric(s: TrendStep): boolean {
     ? s.metric === againstBase(metric)
     : s.metric === metric
 }
+
+/** Slower is a regression in every metric this project publishes (seconds). */
+export const isRegression = (s: Step): boolean => s.change > 0
 
 /** A step of one metric of one series, with the entries on either side of it. */
 export interface TrendStep extends Step {

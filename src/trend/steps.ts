@@ -1,4 +1,4 @@
-import tQuantile from '@stdlib/stats-base-dists-t-quantile'
+import { studentTQuantile } from '../stats/student-t'
 import {
   changePoints,
   forwardChange,
@@ -28,7 +28,7 @@ function stepOf(p: ChangePoint, before: number, after: number): Step {
   const df = before + after - 2
   const pooled = ((before - 1) * p.sdBefore ** 2 + (after - 1) * p.sdAfter ** 2) / Math.max(df, 1)
   const half =
-    df > 0 ? tQuantile(0.975, df) * Math.sqrt(pooled * (1 / before + 1 / after)) : Infinity
+    df > 0 ? studentTQuantile(0.975, df) * Math.sqrt(pooled * (1 / before + 1 / after)) : Infinity
   const rel = (d: number) => (p.meanBefore === 0 ? 0 : d / p.meanBefore)
   const diff = p.meanAfter - p.meanBefore
   return {

@@ -1,4 +1,5 @@
-import type { Profile } from '../../client/profile'
+import { unanswered } from '../../profile/definition'
+import type { RunProfile } from '../../profile/traits'
 import type { Deployment, Engine, GnesDeployment, StartOptions } from '../../engine/types'
 import type { CaseResult, Load } from '../../result/schema'
 import type { CaseSpec } from '../../topology/cases'
@@ -17,6 +18,22 @@ type ProfileRequest =
   | { kind: 'minimal'; rate: number | null }
   | { kind: 'paced'; rate: number }
   | { kind: 'sweep' }
+
+/** The profile a request of runs asks for, a minimal one at the case's rate unless it has one. */
+function profileOf(
+  request: Exclude<ProfileRequest, { kind: 'sweep' }>,
+  minimalRate: number
+): RunProfile {
+  switch (request.kind) {
+    case 'minimal':
+      return { kind: 'minimal', rate: request.rate ?? minimalRate }
+    case 'burst':
+    case 'paced':
+      return request
+    default:
+      return unanswered(request)
+  }
+}
 
 /** A profile to run, and the load it runs at (its own warm-up). */
 export interface PlannedProfile {
@@ -58,17 +75,11 @@ export async function runCase(
   const outcomes: ProfileOutcome[] = []
   try {
     for (const { request, load } of settings.profiles) {
-      if (request.kind === 'sweep') {
-        outcomes.push(
-          await runSweep(dep, run.sweepStep, minimalRate, settings.sweep, load, deadline, log)
-        )
-        continue
-      }
-      const profile: Profile =
-        request.kind === 'minimal'
-          ? { kind: 'minimal', rate: request.rate ?? minimalRate }
-          : request
-      outcomes.push(await run.profile(profile, load, remaining(), log))
+      outcomes.push(
+        request.kind === 'sweep'
+          ? await runSweep(dep, run.sweepStep, minimalRate, settings.sweep, load, deadline, log)
+          : await run.profile(profileOf(request, minimalRate), load, remaining(), log)
+      )
     }
   } finally {
     await dep.stop()
@@ -120,7 +131,7 @@ function serviceSummaries(
 export interface CaseRunner {
   /** `startAt`: epoch seconds at which a paced profile's schedule starts (default: when ready). */
   profile(
-    profile: Exclude<Profile, { kind: 'sweep' }>,
+    profile: RunProfile,
     load: Load,
     timeoutSec: number,
     log: Log,

@@ -6,7 +6,8 @@ import {
   type RequestRecord
 } from '../../client/http-load'
 import { profilePlan, warmupRequestsOf } from '../../client/plan'
-import { headlineMetric, profileLabel, type Profile } from '../../client/profile'
+import { profileLabel } from '../../profile/definition'
+import { headlineMetric, type RunProfile } from '../../profile/traits'
 import type { Deployment } from '../../engine/types'
 import { httpRunInput, keepFor, measuredHttpStep } from '../../metrics/http'
 import { summarizeRun } from '../../metrics/run'
@@ -53,14 +54,14 @@ function checkAnswered(records: RequestRecord[], target: HttpTarget): void {
 export async function runHttpProfile(
   target: HttpTarget,
   hops: HopSource | null,
-  profile: Exclude<Profile, { kind: 'sweep' }>,
+  profile: RunProfile,
   load: Load,
   log: Log,
   startAt?: number
 ): Promise<ProfileOutcome> {
   const { parts } = profilePlan(profile, load)
   const warmup = warmupRequestsOf(profile, load)
-  const rate = profile.kind === 'burst' ? null : profile.rate
+  const rate = 'rate' in profile ? profile.rate : null
   const runRequests = parts[parts.length - 1][parts[parts.length - 1].length - 1].requests
   log.info(
     `${profileLabel(profile)}: ${warmup ? `${warmup} warm-up requests, then ` : ''}` +

@@ -1,19 +1,18 @@
 import * as path from 'node:path'
 import { abbaOrder, type Interleave, type Side } from '../../client/interleave'
 import { pairedWarmupRequests, streamLeadIn } from '../../client/plan'
-import { headlineMetric, type Profile } from '../../client/profile'
+import { headlineMetric, type PairedProfile } from '../../profile/traits'
 import type { Deployment, Engine } from '../../engine/types'
 import type { Log } from '../../log'
-import { interimVerdict } from '../../report/paired'
-import type { Sequence, StopReason } from '../../report/sequential'
+import { interimVerdict } from '../../judge/paired'
+import type { Sequence, StopReason } from '../../judge/sequential'
 import { verdictMetric } from '../../metrics/verdict-metric'
 import type { CaseResult, Load, RunResult } from '../../result/schema'
 import type { CaseSpec } from '../../topology/cases'
 import { caseResult, READY_TIMEOUT_MS, startCase, type CaseRunner, type CaseSettings } from './case'
 import { profileOutcome, type ProfileOutcome } from './profile'
 
-/** The profiles a paired run measures: minimal load, or the burst (src/pipeline/suite/paired.ts). */
-export type PairedProfile = Exclude<Profile, { kind: 'sweep' | 'paced' }>
+export type { PairedProfile }
 
 export const SIDES: readonly Side[] = ['base', 'head']
 
@@ -113,7 +112,7 @@ interface SideOutcome {
  * without, each is started once per case (docs/regression.md, "Paired mode", measures both).
  *
  * Adaptive length: after the pairs of each planned look, the case's verdict metric is judged at
- * the sequence's level (report/sequential.ts); while it is inconclusive, the pairs of the next
+ * the sequence's level (judge/sequential.ts); while it is inconclusive, the pairs of the next
  * look are added, unless the time they would take (at this case's pace so far) passes the budget
  * or the case's timeout.
  */

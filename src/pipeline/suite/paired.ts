@@ -20,7 +20,9 @@ import {
 import { inSuite, suiteEngine, type SuiteFrame, type SuiteOptions } from './setup'
 import { checkoutBase, checkoutPairs, checkoutPath } from '../base-checkout'
 import { gitMeta } from '../../result/meta'
-import { lookSchedule, type Sequence } from '../../report/sequential'
+import { lookSchedule, type Sequence } from '../../judge/sequential'
+import { PROFILE_KINDS, unanswered } from '../../profile/definition'
+import { isPairedKind, traitsOf } from '../../profile/traits'
 import { runPairedCase, SIDES, type PairedProfile, type PairedSettings } from './paired-case'
 
 /** The planned looks in a log line: `looks at 6, 9, 14, 21, 30 pairs`. */
@@ -65,14 +67,29 @@ export function baseInputs(
   }
 }
 
+/** The kind paired mode measures: the first of PROFILE_KINDS that pairs and is listed. */
+const pairedKind = (inputs: Inputs): PairedProfile['kind'] | undefined =>
+  PROFILE_KINDS.filter(isPairedKind).find(k => inputs.profiles.includes(k))
+
 /**
  * The profile both sides are measured under: minimal load when listed, else the burst. Both sides
  * get the same offered load, so a minimal rate is the lower of the two topologies' own.
  */
 export function pairedProfile(inputs: Inputs, head: Topology, base: Topology): PairedProfile {
-  if (!inputs.profiles.includes('minimal')) return { kind: 'burst' }
-  const rate = inputs['minimal-rate'] ?? Math.min(head.minimalRate, base.minimalRate)
-  return { kind: 'minimal', rate }
+  const kind = pairedKind(inputs)
+  switch (kind) {
+    case 'minimal':
+      return {
+        kind,
+        rate: inputs['minimal-rate'] ?? Math.min(head.minimalRate, base.minimalRate)
+      }
+    case 'burst':
+      return { kind }
+    case undefined:
+      throw new Error('paired mode needs a profile that pairs (checked before the run)')
+    default:
+      return unanswered(kind)
+  }
 }
 
 /**
@@ -196,9 +213,11 @@ function pairedSettings(
   common: SuiteFrame['settings']
 ): { settings: PairedSettings; interleave: Interleave } {
   // Requests interleave only where they are paced: a burst hands every request over at once.
-  const interleave: Interleave = inputs.profiles.includes('minimal')
-    ? inputs['paired-interleave']
-    : 'blocks'
+  const paired = pairedKind(inputs)
+  const interleave: Interleave =
+    paired && traitsOf({ kind: paired }).pairs === 'requests'
+      ? inputs['paired-interleave']
+      : 'blocks'
   const settings: PairedSettings = {
     ...common,
     redeploy: inputs['paired-deploy'] === 'per-pair',

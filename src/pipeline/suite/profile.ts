@@ -1,6 +1,7 @@
 import { runLoadClient } from '../../client/load-client'
 import { profilePlan, warmupRequestsOf } from '../../client/plan'
-import { headlineMetric, profileLabel, type Profile } from '../../client/profile'
+import { profileLabel, unanswered } from '../../profile/definition'
+import { headlineMetric, traitsOf, type RunProfile } from '../../profile/traits'
 import type { GnesDeployment } from '../../engine/types'
 import { splitStream } from '../../metrics/paced'
 import { bestOfRuns, bestRunMedians, runFigure, streamRun } from '../../metrics/run'
@@ -26,7 +27,7 @@ const ms = (s: number | undefined): string =>
 export async function runProfile(
   dep: GnesDeployment,
   cursor: DumpCursor,
-  profile: Exclude<Profile, { kind: 'sweep' }>,
+  profile: RunProfile,
   load: Load,
   timeoutSec: number,
   log: Log,
@@ -36,7 +37,7 @@ export async function runProfile(
   const warmup = warmupRequestsOf(profile, load)
   log.info(
     `${profileLabel(profile)}: ${warmup ? `${warmup} warm-up requests, then ` : ''}` +
-      `${load.runs} runs of ${profile.kind === 'burst' ? `${load.docs} documents` : `${load.requests} requests`}`
+      `${load.runs} runs of ${traitsOf(profile).runSize === 'docs' ? `${load.docs} documents` : `${load.requests} requests`}`
   )
   const reports = await Promise.race([runLoadClient(dep, plan, timeoutSec), dep.failed])
   const headline = headlineMetric(profile)
@@ -59,7 +60,7 @@ export async function runProfile(
       const s = run.summaries[headline] ?? run.summaries.roundtrip
       const measured = runs.filter(r => !r.warmup).length
       // A burst publishes its best run's mean: the line says it beside the median.
-      const mean = profile.kind === 'burst' ? `mean ${ms(s?.mean)}, ` : ''
+      const mean = traitsOf(profile).publishes === 'run-mean' ? `mean ${ms(s?.mean)}, ` : ''
       log.info(
         `${warmup ? 'warm-up' : `run ${measured}/${load.runs}`}: ${piece.report.requests} requests, ` +
           `${headline} ${mean}median ${ms(s?.median)}, p90 ${ms(s?.p90)}, max ${ms(s?.max)}`
@@ -80,7 +81,7 @@ const NOISY_FACTOR = 2
  * widely spread runs, and a comparison of it is weak.
  */
 export function runSpread(
-  profile: Exclude<Profile, { kind: 'sweep' }>,
+  profile: RunProfile,
   runs: readonly RunResult[],
   headline: string
 ): string | null {
@@ -88,12 +89,12 @@ export function runSpread(
     .filter(r => !r.warmup)
     .map(r => r.summaries[headline])
     .filter(s => s && s.n > 0)
-    .map(s => runFigure(profile.kind, s))
+    .map(s => runFigure(profile, s))
   if (figures.length < 2) return null
   const [lo, hi] = [Math.min(...figures), Math.max(...figures)]
   if (!(lo > 0) || hi / lo <= NOISY_FACTOR) return null
   return (
-    `the measured runs' ${headline} ${profile.kind === 'burst' ? 'means' : 'medians'} span ` +
+    `the measured runs' ${headline} ${traitsOf(profile).publishes === 'run-mean' ? 'means' : 'medians'} span ` +
     `${ms(lo)} … ${ms(hi)} (×${(hi / lo).toFixed(1)}): this runner was noisy, so the published ` +
     'figure and any comparison of it are weak; more runs, or paired mode, would tell more'
   )
@@ -104,30 +105,35 @@ export function runSpread(
  * a paced profile's median of the run medians.
  */
 export function profileOutcome(
-  profile: Exclude<Profile, { kind: 'sweep' }>,
+  profile: RunProfile,
   metrics: string[],
   runs: RunResult[],
   load: Load
 ): ProfileOutcome {
   const headline = headlineMetric(profile)
-  if (profile.kind === 'burst') {
-    return {
-      profile,
-      headline,
-      metrics,
-      runs,
-      ...bestOfRuns(runs, metrics, load.docs),
-      sweep: null
-    }
-  }
-  return {
-    profile,
-    headline,
-    metrics,
-    runs,
-    best: bestRunMedians(runs, metrics, headline),
-    dataRateMBps: null,
-    legacyMBps: null,
-    sweep: null
+  const publishes = traitsOf(profile).publishes
+  switch (publishes) {
+    case 'run-mean':
+      return {
+        profile,
+        headline,
+        metrics,
+        runs,
+        ...bestOfRuns(runs, metrics, load.docs),
+        sweep: null
+      }
+    case 'run-median':
+      return {
+        profile,
+        headline,
+        metrics,
+        runs,
+        best: bestRunMedians(runs, metrics, headline),
+        dataRateMBps: null,
+        legacyMBps: null,
+        sweep: null
+      }
+    default:
+      return unanswered(publishes)
   }
 }

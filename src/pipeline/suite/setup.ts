@@ -18,6 +18,8 @@ import type { CaseSpec } from '../../topology/cases'
 import type { CaseSettings, PlannedProfile } from './case'
 import { keepCpusAwake, NOT_HELD } from './cpus-awake'
 import { onInterrupt } from './signals'
+import { unanswered, type ProfileKind } from '../../profile/definition'
+import { traitsOf } from '../../profile/traits'
 
 /**
  * The set-up a single suite and a paired one share: engines chosen, interrupts and CPUs held for
@@ -51,7 +53,8 @@ export const suiteEngine = (inputs: Inputs, options: SuiteOptions, id: string, l
  * StreamCall reconnects).
  */
 function plannedProfiles(inputs: Inputs, load: Load): PlannedProfile[] {
-  const order = [...inputs.profiles].sort((a, b) => Number(a === 'sweep') - Number(b === 'sweep'))
+  const last = (kind: ProfileKind) => Number(traitsOf({ kind }).last)
+  const order = [...inputs.profiles].sort((a, b) => last(a) - last(b))
   return order.map((kind, i) => {
     switch (kind) {
       case 'minimal':
@@ -62,6 +65,8 @@ function plannedProfiles(inputs: Inputs, load: Load): PlannedProfile[] {
         return { request: { kind }, load: i > 0 ? { ...load, warmupRequests: 0 } : load }
       case 'sweep':
         return { request: { kind }, load }
+      default:
+        return unanswered(kind)
     }
   })
 }

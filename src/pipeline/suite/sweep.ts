@@ -1,6 +1,6 @@
 import { runLoadClient } from '../../client/load-client'
 import { scheduledSeconds, sweepStepPlan } from '../../client/plan'
-import { fmtRate, type Profile } from '../../client/profile'
+import { fmtRate, type Profile } from '../../profile/definition'
 import type { LatencyBound } from '../../config/latency-bound'
 import type { Deployment, GnesDeployment } from '../../engine/types'
 import { splitStream } from '../../metrics/paced'

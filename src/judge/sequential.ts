@@ -1,5 +1,5 @@
-import tQuantile from '@stdlib/stats-base-dists-t-quantile'
 import normal from '@stdlib/random-base-normal'
+import { studentTQuantile } from '../stats/student-t'
 
 /**
  * Adaptive length for paired runs: a group-sequential design with repeated confidence intervals
@@ -58,7 +58,7 @@ function simulatedT(looks: readonly number[], simulations: number): Float64Array
 
 /** Share of the simulated runs in which some look's |t| passes its quantile at level α′. */
 function crossed(t: Float64Array, looks: readonly number[], level: number): number {
-  const bounds = looks.map(n => tQuantile(1 - level / 2, n - 1))
+  const bounds = looks.map(n => studentTQuantile(1 - level / 2, n - 1))
   const k = looks.length
   let hits = 0
   for (let s = 0; s < t.length / k; s++) {

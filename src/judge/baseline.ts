@@ -1,6 +1,7 @@
-import { profileKey, profileLabel, type Profile } from '../client/profile'
+import { profileKey, profileLabel, type Profile } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
+import { traitsOf } from '../profile/traits'
 
 export interface BaselineQuery {
   caseId: string
@@ -46,14 +47,14 @@ export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuer
       profileKey(e.profile) === key &&
       e.engine === q.engine &&
       (e.cpusAwake ?? false) === q.cpusAwake &&
-      (q.profile.kind !== 'burst' || e.load.docs === q.load.docs) &&
+      (traitsOf(q.profile).runSize !== 'docs' || e.load.docs === q.load.docs) &&
       e.load.batchSize === q.load.batchSize &&
       e.load.docBytes === q.load.docBytes &&
       !e.commit.event?.startsWith('pull_request')
   )
   if (comparable.length === 0) {
     const sameCase = entries.some(e => e.caseId === q.caseId)
-    const docs = q.profile.kind === 'burst' ? `${q.load.docs} docs × ` : 'requests of '
+    const docs = traitsOf(q.profile).runSize === 'docs' ? `${q.load.docs} docs × ` : 'requests of '
     return {
       entry: null,
       reason: sameCase

@@ -1,11 +1,12 @@
 import ttest from '@stdlib/stats-ttest'
-import { profileKey } from '../client/profile'
+import { profileKey } from '../profile/definition'
 import type { CaseResult, Result } from '../result/schema'
 import type { Block, Interleave } from '../client/interleave'
 import { logMedian } from './compare'
 import { lookSchedule, sequentialLevel, type Sequence } from './sequential'
 import { verdictMetric } from '../metrics/verdict-metric'
-import { caseVerdicts, judgement, type CaseVerdict, type Verdict } from './verdict'
+import { mean } from '../stats/sample'
+import { caseVerdicts, judgement, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
 
 /**
  * The paired verdict: base and head measured in one job, their runs interleaved
@@ -72,13 +73,19 @@ export interface PairedComparison {
   engine: Result['meta']['engine']
   load: Result['meta']['load']
   cases: PairedCase[]
+  /** What was compared, and by which test. */
+  test: TestUsed
   /** True when the verdict metric of any case is a regression. */
   regression: boolean
   /** Each case's answer. */
   verdicts: CaseVerdict[]
 }
 
-const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length
+/** The values and the test of a paired run. */
+const PAIRED_T_TEST: TestUsed = {
+  values: 'per-run medians of per-request samples',
+  test: 'Student’s paired t-test on the log ratios'
+}
 
 /**
  * One metric over n pairs of runs (per-request samples of each measured run, in pair order). The
@@ -240,6 +247,7 @@ export function comparePaired(
     engine: run.head.meta.engine,
     load: run.head.meta.load,
     cases,
+    test: PAIRED_T_TEST,
     regression: cases.some(c => c.metrics.some(m => m.gating && m.verdict === 'regression')),
     verdicts: caseVerdicts(cases)
   }

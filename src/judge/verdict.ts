@@ -84,6 +84,14 @@ export function judgement(
   }
 }
 
+/** How a comparison was judged, in the words the reports print. */
+export interface TestUsed {
+  /** The values compared, e.g. per-run medians. */
+  values: string
+  /** The test that gave the interval, with what it was run on. */
+  test: string
+}
+
 /** The answer of one case and profile, as the `verdicts` output lists it. */
 export interface CaseVerdict {
   case: string

@@ -1,34 +1,9 @@
-import tCdf from '@stdlib/stats-base-dists-t-cdf'
-import tQuantile from '@stdlib/stats-base-dists-t-quantile'
-import { mean, variance } from '../metrics/statistics'
+import { variance } from '../stats/sample'
+import { trimmedMean, winsorize } from '../stats/trimmed'
+import { studentTCdf, studentTQuantile } from '../stats/student-t'
 
-/**
- * Statistics for the regression verdict: pure functions over number arrays. The t distribution
- * comes from stdlib, the mean and variance from metrics; this file holds only the robust test
- * built on them.
- */
-
-/** P(T ≤ t) for Student's t with df degrees of freedom (df may be fractional, as Welch's is). */
-export const studentTCdf = (t: number, df: number): number => tCdf(t, df)
-
-/** The t with P(T ≤ t) = p. */
-export function studentTQuantile(p: number, df: number): number {
-  if (p <= 0 || p >= 1) throw new RangeError('quantile probability must be in (0, 1)')
-  return tQuantile(p, df)
-}
-
-/** The mean of what is left after cutting floor(trim × n) values off each end of the sorted sample. */
-export function trimmedMean(xs: readonly number[], trim: number): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const g = Math.floor(trim * s.length)
-  return mean(s.slice(g, s.length - g))
-}
-
-/** The sample with its g smallest and g largest values pulled in to the nearest kept value. */
-function winsorize(xs: readonly number[], g: number): number[] {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.map((_, i) => s[Math.min(Math.max(i, g), s.length - 1 - g)])
-}
+/** The name the reports give this test, read from the judgement that used it. */
+export const TRIMMED_T_TEST = "Yuen's trimmed t-test"
 
 interface TTestResult {
   /** Trimmed mean of b − trimmed mean of a. */

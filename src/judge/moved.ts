@@ -48,14 +48,3 @@ export function explain(metrics: readonly Moved[]): Explanation | null {
   const sum = hops.reduce((a, m) => a + m.delta, 0)
   return { gate, hops, share: decided && gate.delta !== 0 ? sum / gate.delta : null }
 }
-
-/** A metric key in words: `r2:proc` is router 2's own time, `c->f:send` the client's transfer. */
-export function metricWords(metric: string): string | null {
-  const proc = /^r(\d+):proc$/.exec(metric)
-  if (proc) return `router ${proc[1]}'s own time`
-  const hop = /^(c|f|r\d+)->(f|r\d+):send$/.exec(metric)
-  if (!hop) return null
-  const end = (e: string): string =>
-    e === 'c' ? 'client' : e === 'f' ? 'frontend' : `router ${e.slice(1)}`
-  return `${end(hop[1])} → ${end(hop[2])}`
-}

@@ -15,6 +15,25 @@ export const ProfileSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sweep'), auto: z.boolean(), rates: z.array(rate).min(1) }).strict()
 ])
 export type Profile = z.infer<typeof ProfileSchema>
+export type ProfileKind = Profile['kind']
+
+/** Every kind, in the order the `profiles` input lists them by default. */
+export const PROFILE_KINDS = [
+  'minimal',
+  'burst',
+  'paced',
+  'sweep'
+] as const satisfies readonly ProfileKind[]
+
+/** A kind left out of PROFILE_KINDS fails to compile here. */
+const everyKind: Exclude<ProfileKind, (typeof PROFILE_KINDS)[number]> extends never ? true : never =
+  true
+void everyKind
+
+/** Marks a switch over kinds (or their traits) as exhaustive: a new one fails to compile here. */
+export function unanswered(x: never): never {
+  throw new Error(`no answer for ${JSON.stringify(x)}`)
+}
 
 /** Offered rates render without float noise: 0.5, 5, 12.5. */
 export const fmtRate = (r: number): string => String(Number(r.toPrecision(6)))
@@ -31,6 +50,8 @@ export function profileKey(p: Profile): string {
     case 'minimal':
     case 'paced':
       return `${p.kind}@${fmtRate(p.rate)}`
+    default:
+      return unanswered(p)
   }
 }
 
@@ -47,8 +68,7 @@ export function profileLabel(p: Profile, generic = false): string {
       return `paced (${fmtRate(p.rate)} req/s)`
     case 'sweep':
       return `rate sweep (${p.auto ? 'automatic, ' : ''}${p.rates.map(fmtRate).join(', ')} req/s)`
+    default:
+      return unanswered(p)
   }
 }
-
-/** The figure a profile publishes first, and the one a pull-request verdict gates on. */
-export const headlineMetric = (p: Profile): string => (p.kind === 'burst' ? 'roundtrip' : 'latency')

@@ -1,11 +1,13 @@
-import { profileKey } from '../client/profile'
+import { profileKey } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import type { CaseResult, Result } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
-import { median } from '../metrics/statistics'
-import { trimmedMean, trimmedTTest } from './stats'
+import { median } from '../stats/sample'
+import { trimmedMean } from '../stats/trimmed'
+import { TRIMMED_T_TEST, trimmedTTest } from './trimmed-t-test'
 import { verdictMetric } from '../metrics/verdict-metric'
-import { caseVerdicts, judgement, type CaseVerdict, type Verdict } from './verdict'
+import { caseVerdicts, judgement, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
+import { traitsOf } from '../profile/traits'
 
 export type { Verdict }
 
@@ -74,6 +76,8 @@ export interface Comparison {
     load: Result['meta']['load']
   }
   cases: CaseComparison[]
+  /** What was compared, and by which test. */
+  test: TestUsed
   /** True when the verdict metric of any case says regression (see `MetricComparison.gating`). */
   regression: boolean
   /** Each compared case's answer. */
@@ -97,6 +101,12 @@ const FLOOR_SECONDS = 1e-6
  * runs on. Fewer runs are not trimmed, because cutting 1 of 5 costs more power than it buys.
  */
 const TRIM = 0.1
+
+/** The values and the test of `run-medians`: from 1 / TRIM runs on, one run is cut off each end. */
+const RUN_MEDIANS: TestUsed = {
+  values: `per-run medians of per-request samples, combined as a ${TRIM * 100}%-trimmed geometric mean`,
+  test: `${TRIMMED_T_TEST} on their logarithms (Welch's below ${Math.ceil(1 / TRIM)} runs a side)`
+}
 
 const isHeadline = (metric: string): boolean => !metric.includes('->') && !/^r\d+:/.test(metric)
 
@@ -263,7 +273,7 @@ export function compareResult(
   options: CompareOptions
 ): Comparison {
   const alpha = options.alpha ?? 0.05
-  const judged = result.cases.filter(c => c.profile.kind !== 'sweep')
+  const judged = result.cases.filter(c => traitsOf(c.profile).compared !== 'reported')
   const cases = judged.map((c): CaseComparison => {
     const baseline = selectBaseline(history, {
       caseId: c.id,
@@ -294,6 +304,7 @@ export function compareResult(
       load: result.meta.load
     },
     cases,
+    test: RUN_MEDIANS,
     regression: cases.some(c => c.metrics.some(m => m.gating && m.verdict === 'regression')),
     verdicts: caseVerdicts(cases)
   }

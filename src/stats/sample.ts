@@ -1,4 +1,4 @@
-import type { Summary } from './schema'
+/** The one mean, median, variance and quantile of the project, over plain number arrays. */
 
 /** Linear interpolation between closest ranks (the common "type 7" quantile). */
 export function quantile(sorted: number[], q: number): number {
@@ -28,19 +28,10 @@ export function variance(xs: readonly number[]): number {
 }
 
 /** Sample standard deviation (n − 1); 0 for a single value. */
-const std = (xs: number[]): number => (xs.length < 2 ? 0 : Math.sqrt(variance(xs)))
+export const std = (xs: readonly number[]): number => (xs.length < 2 ? 0 : Math.sqrt(variance(xs)))
 
-export function summarize(xs: number[]): Summary {
-  if (xs.length === 0) throw new Error('cannot summarize an empty sample')
-  const sorted = [...xs].sort((a, b) => a - b)
-  return {
-    n: xs.length,
-    mean: mean(xs),
-    median: quantile(sorted, 0.5),
-    p90: quantile(sorted, 0.9),
-    p99: quantile(sorted, 0.99),
-    min: sorted[0],
-    max: sorted[sorted.length - 1],
-    std: std(xs)
-  }
+/** Population standard deviation (n) around the sample's mean `m`, as numpy's `std`; 0 for one value. */
+export function populationStd(xs: readonly number[], m: number): number {
+  if (xs.length < 2) return 0
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / xs.length)
 }

@@ -1,5 +1,5 @@
 import { getOctokit } from '@actions/github'
-import { alertMarker } from './step-alert'
+import { alertMarker } from '../report/step-alert'
 
 export interface AlertTarget {
   token: string
