@@ -169,7 +169,7 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
     expect(run.log).not.toMatch(/built before|loaded from its archive/)
     expect(run.log).toMatch(/recorded alone/)
     const history = await readBranchHistory({ repo: remote, branch: 'gh-pages', dir: 'benchmarks' })
-    expect(history.map(e => [seriesKey(e), e.commit.sha])).toEqual([['case1/minimal', master]])
+    expect(history.map(e => [seriesKey(e), e.commit.sha])).toEqual([['1/minimal@5', master]])
   })
 
   it('on a pull request that changes nothing GNES runs, comments without a regression', async () => {
