@@ -98,8 +98,16 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
       ...['--env', `GITHUB_SERVER_URL=${server}`],
       ...['--env', `GITHUB_REPOSITORY=${REPOSITORY}`, '--env', `GITHUB_API_URL=${github.baseUrl}`]
     ]
-    // The log is written as it comes, to follow a run and to read it after a failure.
+    // The log is written as it comes, to follow a run and to read it after a failure; the wall
+    // time and load average go to the test's output (docs/benchmarks.md cites them).
     const logFile = fs.createWriteStream(path.join(dir, 'act.log'))
+    const started = Date.now()
+    const load = () =>
+      os
+        .loadavg()
+        .map(l => l.toFixed(2))
+        .join(' ')
+    const loadBefore = load()
     return new Promise(resolve => {
       const child = spawn(act, args, { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] })
       let log = ''
@@ -109,7 +117,13 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
       }
       child.stdout.on('data', take)
       child.stderr.on('data', take)
-      child.on('close', code => logFile.end(() => resolve({ code, log })))
+      child.on('close', code => {
+        const seconds = ((Date.now() - started) / 1000).toFixed(0)
+        console.log(
+          `runner twin: ${event} ${sha.slice(0, 7)}: act exit ${code} in ${seconds} s; load average before ${loadBefore}, after ${load()}; log ${path.join(dir, 'act.log')}`
+        )
+        logFile.end(() => resolve({ code, log }))
+      })
     })
   }
 
