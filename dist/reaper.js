@@ -42,9 +42,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
-// ../main/node_modules/docker-modem/lib/utils.js
+// node_modules/docker-modem/lib/utils.js
 var require_utils = __commonJS({
-  "../main/node_modules/docker-modem/lib/utils.js"(exports2, module2) {
+  "node_modules/docker-modem/lib/utils.js"(exports2, module2) {
     var arr = [];
     var each = arr.forEach;
     var slice = arr.slice;
@@ -68,9 +68,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../main/node_modules/docker-modem/lib/http.js
+// node_modules/docker-modem/lib/http.js
 var require_http = __commonJS({
-  "../main/node_modules/docker-modem/lib/http.js"(exports2, module2) {
+  "node_modules/docker-modem/lib/http.js"(exports2, module2) {
     var nativeHttps = require("https");
     var nativeHttp = require("http");
     var url = require("url");
@@ -142,9 +142,9 @@ var require_http = __commonJS({
   }
 });
 
-// ../main/node_modules/asn1/lib/ber/errors.js
+// node_modules/asn1/lib/ber/errors.js
 var require_errors = __commonJS({
-  "../main/node_modules/asn1/lib/ber/errors.js"(exports2, module2) {
+  "node_modules/asn1/lib/ber/errors.js"(exports2, module2) {
     module2.exports = {
       newInvalidAsn1Error: function(msg) {
         var e = new Error();
@@ -156,9 +156,9 @@ var require_errors = __commonJS({
   }
 });
 
-// ../main/node_modules/asn1/lib/ber/types.js
+// node_modules/asn1/lib/ber/types.js
 var require_types = __commonJS({
-  "../main/node_modules/asn1/lib/ber/types.js"(exports2, module2) {
+  "node_modules/asn1/lib/ber/types.js"(exports2, module2) {
     module2.exports = {
       EOC: 0,
       Boolean: 1,
@@ -196,9 +196,9 @@ var require_types = __commonJS({
   }
 });
 
-// ../main/node_modules/safer-buffer/safer.js
+// node_modules/safer-buffer/safer.js
 var require_safer = __commonJS({
-  "../main/node_modules/safer-buffer/safer.js"(exports2, module2) {
+  "node_modules/safer-buffer/safer.js"(exports2, module2) {
     "use strict";
     var buffer = require("buffer");
     var Buffer2 = buffer.Buffer;
@@ -264,9 +264,9 @@ var require_safer = __commonJS({
   }
 });
 
-// ../main/node_modules/asn1/lib/ber/reader.js
+// node_modules/asn1/lib/ber/reader.js
 var require_reader = __commonJS({
-  "../main/node_modules/asn1/lib/ber/reader.js"(exports2, module2) {
+  "node_modules/asn1/lib/ber/reader.js"(exports2, module2) {
     var assert = require("assert");
     var Buffer2 = require_safer().Buffer;
     var ASN1 = require_types();
@@ -429,9 +429,9 @@ var require_reader = __commonJS({
   }
 });
 
-// ../main/node_modules/asn1/lib/ber/writer.js
+// node_modules/asn1/lib/ber/writer.js
 var require_writer = __commonJS({
-  "../main/node_modules/asn1/lib/ber/writer.js"(exports2, module2) {
+  "node_modules/asn1/lib/ber/writer.js"(exports2, module2) {
     var assert = require("assert");
     var Buffer2 = require_safer().Buffer;
     var ASN1 = require_types();
@@ -672,9 +672,9 @@ var require_writer = __commonJS({
   }
 });
 
-// ../main/node_modules/asn1/lib/ber/index.js
+// node_modules/asn1/lib/ber/index.js
 var require_ber = __commonJS({
-  "../main/node_modules/asn1/lib/ber/index.js"(exports2, module2) {
+  "node_modules/asn1/lib/ber/index.js"(exports2, module2) {
     var errors = require_errors();
     var types = require_types();
     var Reader = require_reader();
@@ -696,9 +696,9 @@ var require_ber = __commonJS({
   }
 });
 
-// ../main/node_modules/asn1/lib/index.js
+// node_modules/asn1/lib/index.js
 var require_lib = __commonJS({
-  "../main/node_modules/asn1/lib/index.js"(exports2, module2) {
+  "node_modules/asn1/lib/index.js"(exports2, module2) {
     var Ber = require_ber();
     module2.exports = {
       Ber,
@@ -708,9 +708,9 @@ var require_lib = __commonJS({
   }
 });
 
-// ../main/node_modules/tweetnacl/nacl-fast.js
+// node_modules/tweetnacl/nacl-fast.js
 var require_nacl_fast = __commonJS({
-  "../main/node_modules/tweetnacl/nacl-fast.js"(exports2, module2) {
+  "node_modules/tweetnacl/nacl-fast.js"(exports2, module2) {
     (function(nacl) {
       "use strict";
       var gf = function(init) {
@@ -2928,9 +2928,9 @@ var require_nacl_fast = __commonJS({
   }
 });
 
-// ../main/node_modules/bcrypt-pbkdf/index.js
+// node_modules/bcrypt-pbkdf/index.js
 var require_bcrypt_pbkdf = __commonJS({
-  "../main/node_modules/bcrypt-pbkdf/index.js"(exports2, module2) {
+  "node_modules/bcrypt-pbkdf/index.js"(exports2, module2) {
     "use strict";
     var crypto_hash_sha512 = require_nacl_fast().lowlevel.crypto_hash;
     var BLF_J = 0;
@@ -4181,9 +4181,9 @@ var require_bcrypt_pbkdf = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/constants.js
+// node_modules/ssh2/lib/protocol/constants.js
 var require_constants = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/constants.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/constants.js"(exports2, module2) {
     "use strict";
     var crypto5 = require("crypto");
     var cpuInfo;
@@ -4573,9 +4573,9 @@ var require_constants = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/utils.js
+// node_modules/ssh2/lib/protocol/utils.js
 var require_utils2 = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/utils.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/utils.js"(exports2, module2) {
     "use strict";
     var Ber = require_lib().Ber;
     var DISCONNECT_REASON;
@@ -4890,9 +4890,9 @@ var require_utils2 = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/crypto/poly1305.js
+// node_modules/ssh2/lib/protocol/crypto/poly1305.js
 var require_poly1305 = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/crypto/poly1305.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/crypto/poly1305.js"(exports2, module2) {
     var createPoly1305 = (function() {
       var _scriptDir = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : void 0;
       if (typeof __filename !== "undefined") _scriptDir = _scriptDir || __filename;
@@ -5318,9 +5318,9 @@ var require_poly1305 = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/crypto.js
+// node_modules/ssh2/lib/protocol/crypto.js
 var require_crypto = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/crypto.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/crypto.js"(exports2, module2) {
     "use strict";
     var {
       createCipheriv,
@@ -6642,9 +6642,9 @@ var require_crypto = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/keyParser.js
+// node_modules/ssh2/lib/protocol/keyParser.js
 var require_keyParser = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/keyParser.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/keyParser.js"(exports2, module2) {
     "use strict";
     var {
       createDecipheriv,
@@ -7883,9 +7883,9 @@ ${formatted}-----END ${type} KEY-----`;
   }
 });
 
-// ../main/node_modules/ssh2/lib/agent.js
+// node_modules/ssh2/lib/agent.js
 var require_agent = __commonJS({
-  "../main/node_modules/ssh2/lib/agent.js"(exports2, module2) {
+  "node_modules/ssh2/lib/agent.js"(exports2, module2) {
     "use strict";
     var { Socket } = require("net");
     var { Duplex } = require("stream");
@@ -8711,9 +8711,9 @@ var require_agent = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/zlib.js
+// node_modules/ssh2/lib/protocol/zlib.js
 var require_zlib = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/zlib.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/zlib.js"(exports2, module2) {
     "use strict";
     var { kMaxLength } = require("buffer");
     var {
@@ -8935,9 +8935,9 @@ var require_zlib = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/handlers.misc.js
+// node_modules/ssh2/lib/protocol/handlers.misc.js
 var require_handlers_misc = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/handlers.misc.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/handlers.misc.js"(exports2, module2) {
     "use strict";
     var {
       bufferSlice,
@@ -9842,9 +9842,9 @@ var require_handlers_misc = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/handlers.js
+// node_modules/ssh2/lib/protocol/handlers.js
 var require_handlers = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/handlers.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/handlers.js"(exports2, module2) {
     "use strict";
     var MESSAGE_HANDLERS = new Array(256);
     [
@@ -9861,9 +9861,9 @@ var require_handlers = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/kex.js
+// node_modules/ssh2/lib/protocol/kex.js
 var require_kex = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/kex.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/kex.js"(exports2, module2) {
     "use strict";
     var {
       createDiffieHellman,
@@ -11448,9 +11448,9 @@ var require_kex = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/package.json
+// node_modules/ssh2/package.json
 var require_package = __commonJS({
-  "../main/node_modules/ssh2/package.json"(exports2, module2) {
+  "node_modules/ssh2/package.json"(exports2, module2) {
     module2.exports = {
       name: "ssh2",
       version: "1.17.0",
@@ -11503,9 +11503,9 @@ var require_package = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/Protocol.js
+// node_modules/ssh2/lib/protocol/Protocol.js
 var require_Protocol = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/Protocol.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/Protocol.js"(exports2, module2) {
     "use strict";
     var { inspect } = require("util");
     var { bindingAvailable, NullCipher, NullDecipher } = require_crypto();
@@ -13068,9 +13068,9 @@ var require_Protocol = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/node-fs-compat.js
+// node_modules/ssh2/lib/protocol/node-fs-compat.js
 var require_node_fs_compat = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/node-fs-compat.js"(exports2) {
+  "node_modules/ssh2/lib/protocol/node-fs-compat.js"(exports2) {
     "use strict";
     var assert = require("assert");
     var { inspect } = require("util");
@@ -13165,9 +13165,9 @@ ${suffix}`;
   }
 });
 
-// ../main/node_modules/ssh2/lib/protocol/SFTP.js
+// node_modules/ssh2/lib/protocol/SFTP.js
 var require_SFTP = __commonJS({
-  "../main/node_modules/ssh2/lib/protocol/SFTP.js"(exports2, module2) {
+  "node_modules/ssh2/lib/protocol/SFTP.js"(exports2, module2) {
     "use strict";
     var EventEmitter = require("events");
     var fs = require("fs");
@@ -16219,9 +16219,9 @@ var require_SFTP = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/Channel.js
+// node_modules/ssh2/lib/Channel.js
 var require_Channel = __commonJS({
-  "../main/node_modules/ssh2/lib/Channel.js"(exports2, module2) {
+  "node_modules/ssh2/lib/Channel.js"(exports2, module2) {
     "use strict";
     var {
       Duplex: DuplexStream,
@@ -16455,9 +16455,9 @@ var require_Channel = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/utils.js
+// node_modules/ssh2/lib/utils.js
 var require_utils3 = __commonJS({
-  "../main/node_modules/ssh2/lib/utils.js"(exports2, module2) {
+  "node_modules/ssh2/lib/utils.js"(exports2, module2) {
     "use strict";
     var { SFTP } = require_SFTP();
     var MAX_CHANNEL = 2 ** 32 - 1;
@@ -16735,9 +16735,9 @@ var require_utils3 = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/client.js
+// node_modules/ssh2/lib/client.js
 var require_client = __commonJS({
-  "../main/node_modules/ssh2/lib/client.js"(exports2, module2) {
+  "node_modules/ssh2/lib/client.js"(exports2, module2) {
     "use strict";
     var {
       createHash,
@@ -18544,9 +18544,9 @@ var require_client = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/http-agents.js
+// node_modules/ssh2/lib/http-agents.js
 var require_http_agents = __commonJS({
-  "../main/node_modules/ssh2/lib/http-agents.js"(exports2) {
+  "node_modules/ssh2/lib/http-agents.js"(exports2) {
     "use strict";
     var { Agent: HttpAgent } = require("http");
     var { Agent: HttpsAgent } = require("https");
@@ -18616,9 +18616,9 @@ var require_http_agents = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/server.js
+// node_modules/ssh2/lib/server.js
 var require_server = __commonJS({
-  "../main/node_modules/ssh2/lib/server.js"(exports2, module2) {
+  "node_modules/ssh2/lib/server.js"(exports2, module2) {
     "use strict";
     var { Server: netServer } = require("net");
     var EventEmitter = require("events");
@@ -19792,9 +19792,9 @@ var require_server = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/keygen.js
+// node_modules/ssh2/lib/keygen.js
 var require_keygen = __commonJS({
-  "../main/node_modules/ssh2/lib/keygen.js"(exports2, module2) {
+  "node_modules/ssh2/lib/keygen.js"(exports2, module2) {
     "use strict";
     var {
       createCipheriv,
@@ -20214,9 +20214,9 @@ var require_keygen = __commonJS({
   }
 });
 
-// ../main/node_modules/ssh2/lib/index.js
+// node_modules/ssh2/lib/index.js
 var require_lib2 = __commonJS({
-  "../main/node_modules/ssh2/lib/index.js"(exports2, module2) {
+  "node_modules/ssh2/lib/index.js"(exports2, module2) {
     "use strict";
     var {
       AgentProtocol,
@@ -20262,9 +20262,9 @@ var require_lib2 = __commonJS({
   }
 });
 
-// ../main/node_modules/docker-modem/lib/ssh.js
+// node_modules/docker-modem/lib/ssh.js
 var require_ssh = __commonJS({
-  "../main/node_modules/docker-modem/lib/ssh.js"(exports2, module2) {
+  "node_modules/docker-modem/lib/ssh.js"(exports2, module2) {
     var Client = require_lib2().Client;
     var http = require("http");
     module2.exports = function(opt) {
@@ -20308,16 +20308,16 @@ var require_ssh = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/internal/streams/stream.js
+// node_modules/readable-stream/lib/internal/streams/stream.js
 var require_stream = __commonJS({
-  "../main/node_modules/readable-stream/lib/internal/streams/stream.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/internal/streams/stream.js"(exports2, module2) {
     module2.exports = require("stream");
   }
 });
 
-// ../main/node_modules/readable-stream/lib/internal/streams/buffer_list.js
+// node_modules/readable-stream/lib/internal/streams/buffer_list.js
 var require_buffer_list = __commonJS({
-  "../main/node_modules/readable-stream/lib/internal/streams/buffer_list.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/internal/streams/buffer_list.js"(exports2, module2) {
     "use strict";
     function ownKeys(object, enumerableOnly) {
       var keys = Object.keys(object);
@@ -20557,9 +20557,9 @@ var require_buffer_list = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/internal/streams/destroy.js
+// node_modules/readable-stream/lib/internal/streams/destroy.js
 var require_destroy = __commonJS({
-  "../main/node_modules/readable-stream/lib/internal/streams/destroy.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/internal/streams/destroy.js"(exports2, module2) {
     "use strict";
     function destroy(err, cb) {
       var _this = this;
@@ -20646,9 +20646,9 @@ var require_destroy = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/errors.js
+// node_modules/readable-stream/errors.js
 var require_errors2 = __commonJS({
-  "../main/node_modules/readable-stream/errors.js"(exports2, module2) {
+  "node_modules/readable-stream/errors.js"(exports2, module2) {
     "use strict";
     var codes = {};
     function createErrorType(code, message, Base) {
@@ -20746,9 +20746,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/internal/streams/state.js
+// node_modules/readable-stream/lib/internal/streams/state.js
 var require_state = __commonJS({
-  "../main/node_modules/readable-stream/lib/internal/streams/state.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/internal/streams/state.js"(exports2, module2) {
     "use strict";
     var ERR_INVALID_OPT_VALUE = require_errors2().codes.ERR_INVALID_OPT_VALUE;
     function highWaterMarkFrom(options, isDuplex, duplexKey) {
@@ -20771,9 +20771,9 @@ var require_state = __commonJS({
   }
 });
 
-// ../main/node_modules/inherits/inherits_browser.js
+// node_modules/inherits/inherits_browser.js
 var require_inherits_browser = __commonJS({
-  "../main/node_modules/inherits/inherits_browser.js"(exports2, module2) {
+  "node_modules/inherits/inherits_browser.js"(exports2, module2) {
     if (typeof Object.create === "function") {
       module2.exports = function inherits(ctor, superCtor) {
         if (superCtor) {
@@ -20803,9 +20803,9 @@ var require_inherits_browser = __commonJS({
   }
 });
 
-// ../main/node_modules/inherits/inherits.js
+// node_modules/inherits/inherits.js
 var require_inherits = __commonJS({
-  "../main/node_modules/inherits/inherits.js"(exports2, module2) {
+  "node_modules/inherits/inherits.js"(exports2, module2) {
     try {
       util = require("util");
       if (typeof util.inherits !== "function") throw "";
@@ -20817,16 +20817,16 @@ var require_inherits = __commonJS({
   }
 });
 
-// ../main/node_modules/util-deprecate/node.js
+// node_modules/util-deprecate/node.js
 var require_node = __commonJS({
-  "../main/node_modules/util-deprecate/node.js"(exports2, module2) {
+  "node_modules/util-deprecate/node.js"(exports2, module2) {
     module2.exports = require("util").deprecate;
   }
 });
 
-// ../main/node_modules/readable-stream/lib/_stream_writable.js
+// node_modules/readable-stream/lib/_stream_writable.js
 var require_stream_writable = __commonJS({
-  "../main/node_modules/readable-stream/lib/_stream_writable.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/_stream_writable.js"(exports2, module2) {
     "use strict";
     module2.exports = Writable;
     function CorkedRequest(state) {
@@ -21295,9 +21295,9 @@ var require_stream_writable = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/_stream_duplex.js
+// node_modules/readable-stream/lib/_stream_duplex.js
 var require_stream_duplex = __commonJS({
-  "../main/node_modules/readable-stream/lib/_stream_duplex.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/_stream_duplex.js"(exports2, module2) {
     "use strict";
     var objectKeys = Object.keys || function(obj) {
       var keys2 = [];
@@ -21388,9 +21388,9 @@ var require_stream_duplex = __commonJS({
   }
 });
 
-// ../main/node_modules/safe-buffer/index.js
+// node_modules/safe-buffer/index.js
 var require_safe_buffer = __commonJS({
-  "../main/node_modules/safe-buffer/index.js"(exports2, module2) {
+  "node_modules/safe-buffer/index.js"(exports2, module2) {
     var buffer = require("buffer");
     var Buffer2 = buffer.Buffer;
     function copyProps(src, dst) {
@@ -21446,9 +21446,9 @@ var require_safe_buffer = __commonJS({
   }
 });
 
-// ../main/node_modules/string_decoder/lib/string_decoder.js
+// node_modules/string_decoder/lib/string_decoder.js
 var require_string_decoder = __commonJS({
-  "../main/node_modules/string_decoder/lib/string_decoder.js"(exports2) {
+  "node_modules/string_decoder/lib/string_decoder.js"(exports2) {
     "use strict";
     var Buffer2 = require_safe_buffer().Buffer;
     var isEncoding = Buffer2.isEncoding || function(encoding) {
@@ -21684,9 +21684,9 @@ var require_string_decoder = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/internal/streams/end-of-stream.js
+// node_modules/readable-stream/lib/internal/streams/end-of-stream.js
 var require_end_of_stream = __commonJS({
-  "../main/node_modules/readable-stream/lib/internal/streams/end-of-stream.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/internal/streams/end-of-stream.js"(exports2, module2) {
     "use strict";
     var ERR_STREAM_PREMATURE_CLOSE = require_errors2().codes.ERR_STREAM_PREMATURE_CLOSE;
     function once(callback) {
@@ -21773,9 +21773,9 @@ var require_end_of_stream = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/internal/streams/async_iterator.js
+// node_modules/readable-stream/lib/internal/streams/async_iterator.js
 var require_async_iterator = __commonJS({
-  "../main/node_modules/readable-stream/lib/internal/streams/async_iterator.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/internal/streams/async_iterator.js"(exports2, module2) {
     "use strict";
     var _Object$setPrototypeO;
     function _defineProperty(obj, key, value) {
@@ -21956,9 +21956,9 @@ var require_async_iterator = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/internal/streams/from.js
+// node_modules/readable-stream/lib/internal/streams/from.js
 var require_from = __commonJS({
-  "../main/node_modules/readable-stream/lib/internal/streams/from.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/internal/streams/from.js"(exports2, module2) {
     "use strict";
     function asyncGeneratorStep(gen, resolve, reject, _next, _throw, key, arg) {
       try {
@@ -22077,9 +22077,9 @@ var require_from = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/_stream_readable.js
+// node_modules/readable-stream/lib/_stream_readable.js
 var require_stream_readable = __commonJS({
-  "../main/node_modules/readable-stream/lib/_stream_readable.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/_stream_readable.js"(exports2, module2) {
     "use strict";
     module2.exports = Readable;
     var Duplex;
@@ -22810,9 +22810,9 @@ var require_stream_readable = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/_stream_transform.js
+// node_modules/readable-stream/lib/_stream_transform.js
 var require_stream_transform = __commonJS({
-  "../main/node_modules/readable-stream/lib/_stream_transform.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/_stream_transform.js"(exports2, module2) {
     "use strict";
     module2.exports = Transform;
     var _require$codes = require_errors2().codes;
@@ -22911,9 +22911,9 @@ var require_stream_transform = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/_stream_passthrough.js
+// node_modules/readable-stream/lib/_stream_passthrough.js
 var require_stream_passthrough = __commonJS({
-  "../main/node_modules/readable-stream/lib/_stream_passthrough.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/_stream_passthrough.js"(exports2, module2) {
     "use strict";
     module2.exports = PassThrough;
     var Transform = require_stream_transform();
@@ -22928,9 +22928,9 @@ var require_stream_passthrough = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/lib/internal/streams/pipeline.js
+// node_modules/readable-stream/lib/internal/streams/pipeline.js
 var require_pipeline = __commonJS({
-  "../main/node_modules/readable-stream/lib/internal/streams/pipeline.js"(exports2, module2) {
+  "node_modules/readable-stream/lib/internal/streams/pipeline.js"(exports2, module2) {
     "use strict";
     var eos;
     function once(callback) {
@@ -23013,9 +23013,9 @@ var require_pipeline = __commonJS({
   }
 });
 
-// ../main/node_modules/readable-stream/readable.js
+// node_modules/readable-stream/readable.js
 var require_readable = __commonJS({
-  "../main/node_modules/readable-stream/readable.js"(exports2, module2) {
+  "node_modules/readable-stream/readable.js"(exports2, module2) {
     var Stream = require("stream");
     if (process.env.READABLE_STREAM === "disable" && Stream) {
       module2.exports = Stream.Readable;
@@ -23035,9 +23035,9 @@ var require_readable = __commonJS({
   }
 });
 
-// ../main/node_modules/docker-modem/lib/http_duplex.js
+// node_modules/docker-modem/lib/http_duplex.js
 var require_http_duplex = __commonJS({
-  "../main/node_modules/docker-modem/lib/http_duplex.js"(exports2, module2) {
+  "node_modules/docker-modem/lib/http_duplex.js"(exports2, module2) {
     module2.exports = HttpDuplex;
     var util = require("util");
     var stream = require_readable();
@@ -23083,9 +23083,9 @@ var require_http_duplex = __commonJS({
   }
 });
 
-// ../main/node_modules/ms/index.js
+// node_modules/ms/index.js
 var require_ms = __commonJS({
-  "../main/node_modules/ms/index.js"(exports2, module2) {
+  "node_modules/ms/index.js"(exports2, module2) {
     var s = 1e3;
     var m = s * 60;
     var h = m * 60;
@@ -23199,9 +23199,9 @@ var require_ms = __commonJS({
   }
 });
 
-// ../main/node_modules/debug/src/common.js
+// node_modules/debug/src/common.js
 var require_common = __commonJS({
-  "../main/node_modules/debug/src/common.js"(exports2, module2) {
+  "node_modules/debug/src/common.js"(exports2, module2) {
     function setup(env) {
       createDebug.debug = createDebug;
       createDebug.default = createDebug;
@@ -23376,9 +23376,9 @@ var require_common = __commonJS({
   }
 });
 
-// ../main/node_modules/debug/src/browser.js
+// node_modules/debug/src/browser.js
 var require_browser = __commonJS({
-  "../main/node_modules/debug/src/browser.js"(exports2, module2) {
+  "node_modules/debug/src/browser.js"(exports2, module2) {
     exports2.formatArgs = formatArgs;
     exports2.save = save;
     exports2.load = load;
@@ -23546,9 +23546,9 @@ var require_browser = __commonJS({
   }
 });
 
-// ../main/node_modules/has-flag/index.js
+// node_modules/has-flag/index.js
 var require_has_flag = __commonJS({
-  "../main/node_modules/has-flag/index.js"(exports2, module2) {
+  "node_modules/has-flag/index.js"(exports2, module2) {
     "use strict";
     module2.exports = (flag, argv = process.argv) => {
       const prefix = flag.startsWith("-") ? "" : flag.length === 1 ? "-" : "--";
@@ -23559,9 +23559,9 @@ var require_has_flag = __commonJS({
   }
 });
 
-// ../main/node_modules/supports-color/index.js
+// node_modules/supports-color/index.js
 var require_supports_color = __commonJS({
-  "../main/node_modules/supports-color/index.js"(exports2, module2) {
+  "node_modules/supports-color/index.js"(exports2, module2) {
     "use strict";
     var os = require("os");
     var tty = require("tty");
@@ -23661,9 +23661,9 @@ var require_supports_color = __commonJS({
   }
 });
 
-// ../main/node_modules/debug/src/node.js
+// node_modules/debug/src/node.js
 var require_node2 = __commonJS({
-  "../main/node_modules/debug/src/node.js"(exports2, module2) {
+  "node_modules/debug/src/node.js"(exports2, module2) {
     var tty = require("tty");
     var util = require("util");
     exports2.init = init;
@@ -23835,9 +23835,9 @@ var require_node2 = __commonJS({
   }
 });
 
-// ../main/node_modules/debug/src/index.js
+// node_modules/debug/src/index.js
 var require_src = __commonJS({
-  "../main/node_modules/debug/src/index.js"(exports2, module2) {
+  "node_modules/debug/src/index.js"(exports2, module2) {
     if (typeof process === "undefined" || process.type === "renderer" || process.browser === true || process.__nwjs) {
       module2.exports = require_browser();
     } else {
@@ -23846,9 +23846,9 @@ var require_src = __commonJS({
   }
 });
 
-// ../main/node_modules/split-ca/index.js
+// node_modules/split-ca/index.js
 var require_split_ca = __commonJS({
-  "../main/node_modules/split-ca/index.js"(exports2, module2) {
+  "node_modules/split-ca/index.js"(exports2, module2) {
     var fs = require("fs");
     module2.exports = function(filepath, split, encoding) {
       split = typeof split !== "undefined" ? split : "\n";
@@ -23877,9 +23877,9 @@ var require_split_ca = __commonJS({
   }
 });
 
-// ../main/node_modules/docker-modem/lib/modem.js
+// node_modules/docker-modem/lib/modem.js
 var require_modem = __commonJS({
-  "../main/node_modules/docker-modem/lib/modem.js"(exports2, module2) {
+  "node_modules/docker-modem/lib/modem.js"(exports2, module2) {
     var querystring = require("querystring");
     var http = require_http();
     var fs = require("fs");
@@ -24352,9 +24352,9 @@ var require_modem = __commonJS({
   }
 });
 
-// ../main/node_modules/@balena/dockerignore/ignore.js
+// node_modules/@balena/dockerignore/ignore.js
 var require_ignore = __commonJS({
-  "../main/node_modules/@balena/dockerignore/ignore.js"(exports2, module2) {
+  "node_modules/@balena/dockerignore/ignore.js"(exports2, module2) {
     "use strict";
     var path = require("path");
     var factory = (options) => new IgnoreBase(options);
@@ -24566,9 +24566,9 @@ var require_ignore = __commonJS({
   }
 });
 
-// ../main/node_modules/chownr/chownr.js
+// node_modules/chownr/chownr.js
 var require_chownr = __commonJS({
-  "../main/node_modules/chownr/chownr.js"(exports2, module2) {
+  "node_modules/chownr/chownr.js"(exports2, module2) {
     "use strict";
     var fs = require("fs");
     var path = require("path");
@@ -24697,9 +24697,9 @@ var require_chownr = __commonJS({
   }
 });
 
-// ../main/node_modules/bl/BufferList.js
+// node_modules/bl/BufferList.js
 var require_BufferList = __commonJS({
-  "../main/node_modules/bl/BufferList.js"(exports2, module2) {
+  "node_modules/bl/BufferList.js"(exports2, module2) {
     "use strict";
     var { Buffer: Buffer2 } = require("buffer");
     var symbol = /* @__PURE__ */ Symbol.for("BufferList");
@@ -24999,9 +24999,9 @@ var require_BufferList = __commonJS({
   }
 });
 
-// ../main/node_modules/bl/bl.js
+// node_modules/bl/bl.js
 var require_bl = __commonJS({
-  "../main/node_modules/bl/bl.js"(exports2, module2) {
+  "node_modules/bl/bl.js"(exports2, module2) {
     "use strict";
     var DuplexStream = require_readable().Duplex;
     var inherits = require_inherits();
@@ -25070,9 +25070,9 @@ var require_bl = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-fs/node_modules/tar-stream/headers.js
+// node_modules/tar-fs/node_modules/tar-stream/headers.js
 var require_headers = __commonJS({
-  "../main/node_modules/tar-fs/node_modules/tar-stream/headers.js"(exports2) {
+  "node_modules/tar-fs/node_modules/tar-stream/headers.js"(exports2) {
     var alloc = Buffer.alloc;
     var ZEROS = "0000000000000000000";
     var SEVENS = "7777777777777777777";
@@ -25309,9 +25309,9 @@ var require_headers = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-fs/node_modules/tar-stream/extract.js
+// node_modules/tar-fs/node_modules/tar-stream/extract.js
 var require_extract = __commonJS({
-  "../main/node_modules/tar-fs/node_modules/tar-stream/extract.js"(exports2, module2) {
+  "node_modules/tar-fs/node_modules/tar-stream/extract.js"(exports2, module2) {
     var util = require("util");
     var bl = require_bl();
     var headers = require_headers();
@@ -25525,16 +25525,16 @@ var require_extract = __commonJS({
   }
 });
 
-// ../main/node_modules/fs-constants/index.js
+// node_modules/fs-constants/index.js
 var require_fs_constants = __commonJS({
-  "../main/node_modules/fs-constants/index.js"(exports2, module2) {
+  "node_modules/fs-constants/index.js"(exports2, module2) {
     module2.exports = require("fs").constants || require("constants");
   }
 });
 
-// ../main/node_modules/wrappy/wrappy.js
+// node_modules/wrappy/wrappy.js
 var require_wrappy = __commonJS({
-  "../main/node_modules/wrappy/wrappy.js"(exports2, module2) {
+  "node_modules/wrappy/wrappy.js"(exports2, module2) {
     module2.exports = wrappy;
     function wrappy(fn, cb) {
       if (fn && cb) return wrappy(fn)(cb);
@@ -25562,9 +25562,9 @@ var require_wrappy = __commonJS({
   }
 });
 
-// ../main/node_modules/once/once.js
+// node_modules/once/once.js
 var require_once = __commonJS({
-  "../main/node_modules/once/once.js"(exports2, module2) {
+  "node_modules/once/once.js"(exports2, module2) {
     var wrappy = require_wrappy();
     module2.exports = wrappy(once);
     module2.exports.strict = wrappy(onceStrict);
@@ -25606,9 +25606,9 @@ var require_once = __commonJS({
   }
 });
 
-// ../main/node_modules/end-of-stream/index.js
+// node_modules/end-of-stream/index.js
 var require_end_of_stream2 = __commonJS({
-  "../main/node_modules/end-of-stream/index.js"(exports2, module2) {
+  "node_modules/end-of-stream/index.js"(exports2, module2) {
     var once = require_once();
     var noop = function() {
     };
@@ -25689,9 +25689,9 @@ var require_end_of_stream2 = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-fs/node_modules/tar-stream/pack.js
+// node_modules/tar-fs/node_modules/tar-stream/pack.js
 var require_pack = __commonJS({
-  "../main/node_modules/tar-fs/node_modules/tar-stream/pack.js"(exports2, module2) {
+  "node_modules/tar-fs/node_modules/tar-stream/pack.js"(exports2, module2) {
     var constants = require_fs_constants();
     var eos = require_end_of_stream2();
     var inherits = require_inherits();
@@ -25904,17 +25904,17 @@ var require_pack = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-fs/node_modules/tar-stream/index.js
+// node_modules/tar-fs/node_modules/tar-stream/index.js
 var require_tar_stream = __commonJS({
-  "../main/node_modules/tar-fs/node_modules/tar-stream/index.js"(exports2) {
+  "node_modules/tar-fs/node_modules/tar-stream/index.js"(exports2) {
     exports2.extract = require_extract();
     exports2.pack = require_pack();
   }
 });
 
-// ../main/node_modules/pump/index.js
+// node_modules/pump/index.js
 var require_pump = __commonJS({
-  "../main/node_modules/pump/index.js"(exports2, module2) {
+  "node_modules/pump/index.js"(exports2, module2) {
     var once = require_once();
     var eos = require_end_of_stream2();
     var fs;
@@ -25987,9 +25987,9 @@ var require_pump = __commonJS({
   }
 });
 
-// ../main/node_modules/mkdirp-classic/index.js
+// node_modules/mkdirp-classic/index.js
 var require_mkdirp_classic = __commonJS({
-  "../main/node_modules/mkdirp-classic/index.js"(exports2, module2) {
+  "node_modules/mkdirp-classic/index.js"(exports2, module2) {
     var path = require("path");
     var fs = require("fs");
     var _0777 = parseInt("0777", 8);
@@ -26073,9 +26073,9 @@ var require_mkdirp_classic = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-fs/index.js
+// node_modules/tar-fs/index.js
 var require_tar_fs = __commonJS({
-  "../main/node_modules/tar-fs/index.js"(exports2) {
+  "node_modules/tar-fs/index.js"(exports2) {
     var chownr = require_chownr();
     var tar2 = require_tar_stream();
     var pump = require_pump();
@@ -26398,9 +26398,9 @@ var require_tar_fs = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/util.js
+// node_modules/dockerode/lib/util.js
 var require_util = __commonJS({
-  "../main/node_modules/dockerode/lib/util.js"(exports2, module2) {
+  "node_modules/dockerode/lib/util.js"(exports2, module2) {
     var DockerIgnore = require_ignore();
     var fs = require("fs");
     var path = require("path");
@@ -26480,9 +26480,9 @@ var require_util = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/exec.js
+// node_modules/dockerode/lib/exec.js
 var require_exec = __commonJS({
-  "../main/node_modules/dockerode/lib/exec.js"(exports2, module2) {
+  "node_modules/dockerode/lib/exec.js"(exports2, module2) {
     var util = require_util();
     var Exec = function(modem, id) {
       this.modem = modem;
@@ -26590,9 +26590,9 @@ var require_exec = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/container.js
+// node_modules/dockerode/lib/container.js
 var require_container = __commonJS({
-  "../main/node_modules/dockerode/lib/container.js"(exports2, module2) {
+  "node_modules/dockerode/lib/container.js"(exports2, module2) {
     var extend = require_util().extend;
     var Exec = require_exec();
     var util = require_util();
@@ -27464,9 +27464,9 @@ var require_container = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/image.js
+// node_modules/dockerode/lib/image.js
 var require_image = __commonJS({
-  "../main/node_modules/dockerode/lib/image.js"(exports2, module2) {
+  "node_modules/dockerode/lib/image.js"(exports2, module2) {
     var util = require_util();
     var Image = function(modem, name) {
       this.modem = modem;
@@ -27689,9 +27689,9 @@ var require_image = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/volume.js
+// node_modules/dockerode/lib/volume.js
 var require_volume = __commonJS({
-  "../main/node_modules/dockerode/lib/volume.js"(exports2, module2) {
+  "node_modules/dockerode/lib/volume.js"(exports2, module2) {
     var util = require_util();
     var Volume = function(modem, name) {
       this.modem = modem;
@@ -27762,9 +27762,9 @@ var require_volume = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/network.js
+// node_modules/dockerode/lib/network.js
 var require_network = __commonJS({
-  "../main/node_modules/dockerode/lib/network.js"(exports2, module2) {
+  "node_modules/dockerode/lib/network.js"(exports2, module2) {
     var util = require_util();
     var Network = function(modem, id) {
       this.modem = modem;
@@ -27896,9 +27896,9 @@ var require_network = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/service.js
+// node_modules/dockerode/lib/service.js
 var require_service = __commonJS({
-  "../main/node_modules/dockerode/lib/service.js"(exports2, module2) {
+  "node_modules/dockerode/lib/service.js"(exports2, module2) {
     var util = require_util();
     var Service = function(modem, id) {
       this.modem = modem;
@@ -28039,9 +28039,9 @@ var require_service = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/plugin.js
+// node_modules/dockerode/lib/plugin.js
 var require_plugin = __commonJS({
-  "../main/node_modules/dockerode/lib/plugin.js"(exports2, module2) {
+  "node_modules/dockerode/lib/plugin.js"(exports2, module2) {
     var util = require_util();
     var Plugin = function(modem, name, remote) {
       this.modem = modem;
@@ -28330,9 +28330,9 @@ var require_plugin = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/secret.js
+// node_modules/dockerode/lib/secret.js
 var require_secret = __commonJS({
-  "../main/node_modules/dockerode/lib/secret.js"(exports2, module2) {
+  "node_modules/dockerode/lib/secret.js"(exports2, module2) {
     var util = require_util();
     var Secret = function(modem, id) {
       this.modem = modem;
@@ -28435,9 +28435,9 @@ var require_secret = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/config.js
+// node_modules/dockerode/lib/config.js
 var require_config = __commonJS({
-  "../main/node_modules/dockerode/lib/config.js"(exports2, module2) {
+  "node_modules/dockerode/lib/config.js"(exports2, module2) {
     var util = require_util();
     var Config = function(modem, id) {
       this.modem = modem;
@@ -28540,9 +28540,9 @@ var require_config = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/task.js
+// node_modules/dockerode/lib/task.js
 var require_task = __commonJS({
-  "../main/node_modules/dockerode/lib/task.js"(exports2, module2) {
+  "node_modules/dockerode/lib/task.js"(exports2, module2) {
     var util = require_util();
     var Task = function(modem, id) {
       this.modem = modem;
@@ -28618,9 +28618,9 @@ var require_task = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/node.js
+// node_modules/dockerode/lib/node.js
 var require_node3 = __commonJS({
-  "../main/node_modules/dockerode/lib/node.js"(exports2, module2) {
+  "node_modules/dockerode/lib/node.js"(exports2, module2) {
     var util = require_util();
     var Node = function(modem, id) {
       this.modem = modem;
@@ -28722,9 +28722,9 @@ var require_node3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/constants.js
+// node_modules/@grpc/grpc-js/build/src/constants.js
 var require_constants2 = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/constants.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/constants.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DEFAULT_MAX_RECEIVE_MESSAGE_LENGTH = exports2.DEFAULT_MAX_SEND_MESSAGE_LENGTH = exports2.Propagate = exports2.LogVerbosity = exports2.Status = void 0;
@@ -28768,9 +28768,9 @@ var require_constants2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/package.json
+// node_modules/@grpc/grpc-js/package.json
 var require_package2 = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/package.json"(exports2, module2) {
+  "node_modules/@grpc/grpc-js/package.json"(exports2, module2) {
     module2.exports = {
       name: "@grpc/grpc-js",
       version: "1.14.7",
@@ -28863,9 +28863,9 @@ var require_package2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/logging.js
+// node_modules/@grpc/grpc-js/build/src/logging.js
 var require_logging = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/logging.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/logging.js"(exports2) {
     "use strict";
     var _a;
     var _b;
@@ -28971,9 +28971,9 @@ var require_logging = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/error.js
+// node_modules/@grpc/grpc-js/build/src/error.js
 var require_error = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/error.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getErrorMessage = getErrorMessage;
@@ -28995,9 +28995,9 @@ var require_error = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/metadata.js
+// node_modules/@grpc/grpc-js/build/src/metadata.js
 var require_metadata = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/metadata.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/metadata.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.Metadata = void 0;
@@ -29246,9 +29246,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/call-credentials.js
+// node_modules/@grpc/grpc-js/build/src/call-credentials.js
 var require_call_credentials = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/call-credentials.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/call-credentials.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CallCredentials = void 0;
@@ -29389,9 +29389,9 @@ var require_call_credentials = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/tls-helpers.js
+// node_modules/@grpc/grpc-js/build/src/tls-helpers.js
 var require_tls_helpers = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/tls-helpers.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/tls-helpers.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CIPHER_SUITES = void 0;
@@ -29412,9 +29412,9 @@ var require_tls_helpers = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/uri-parser.js
+// node_modules/@grpc/grpc-js/build/src/uri-parser.js
 var require_uri_parser = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/uri-parser.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/uri-parser.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.parseUri = parseUri;
@@ -29525,9 +29525,9 @@ var require_uri_parser = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/resolver.js
+// node_modules/@grpc/grpc-js/build/src/resolver.js
 var require_resolver = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/resolver.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/resolver.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CHANNEL_ARGS_CONFIG_SELECTOR_KEY = void 0;
@@ -29577,9 +29577,9 @@ var require_resolver = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/channel-credentials.js
+// node_modules/@grpc/grpc-js/build/src/channel-credentials.js
 var require_channel_credentials = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/channel-credentials.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/channel-credentials.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ChannelCredentials = void 0;
@@ -29974,9 +29974,9 @@ var require_channel_credentials = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/load-balancer.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer.js
 var require_load_balancer = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/load-balancer.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.createChildChannelControlHelper = createChildChannelControlHelper;
@@ -30065,9 +30065,9 @@ var require_load_balancer = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/service-config.js
+// node_modules/@grpc/grpc-js/build/src/service-config.js
 var require_service_config = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/service-config.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/service-config.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateRetryThrottling = validateRetryThrottling;
@@ -30408,9 +30408,9 @@ var require_service_config = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/connectivity-state.js
+// node_modules/@grpc/grpc-js/build/src/connectivity-state.js
 var require_connectivity_state = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/connectivity-state.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/connectivity-state.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ConnectivityState = void 0;
@@ -30425,9 +30425,9 @@ var require_connectivity_state = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/picker.js
+// node_modules/@grpc/grpc-js/build/src/picker.js
 var require_picker = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/picker.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/picker.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.QueuePicker = exports2.UnavailablePicker = exports2.PickResultType = void 0;
@@ -30486,9 +30486,9 @@ var require_picker = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/backoff-timeout.js
+// node_modules/@grpc/grpc-js/build/src/backoff-timeout.js
 var require_backoff_timeout = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/backoff-timeout.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/backoff-timeout.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.BackoffTimeout = void 0;
@@ -30643,9 +30643,9 @@ var require_backoff_timeout = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/load-balancer-child-handler.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-child-handler.js
 var require_load_balancer_child_handler = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/load-balancer-child-handler.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-child-handler.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ChildLoadBalancerHandler = void 0;
@@ -30773,9 +30773,9 @@ var require_load_balancer_child_handler = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/resolving-load-balancer.js
+// node_modules/@grpc/grpc-js/build/src/resolving-load-balancer.js
 var require_resolving_load_balancer = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/resolving-load-balancer.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/resolving-load-balancer.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ResolvingLoadBalancer = void 0;
@@ -31029,9 +31029,9 @@ var require_resolving_load_balancer = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/channel-options.js
+// node_modules/@grpc/grpc-js/build/src/channel-options.js
 var require_channel_options = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/channel-options.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/channel-options.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.recognizedOptions = void 0;
@@ -31087,9 +31087,9 @@ var require_channel_options = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/subchannel-address.js
+// node_modules/@grpc/grpc-js/build/src/subchannel-address.js
 var require_subchannel_address = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/subchannel-address.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel-address.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.EndpointMap = void 0;
@@ -31272,9 +31272,9 @@ var require_subchannel_address = __commonJS({
   }
 });
 
-// ../main/node_modules/@js-sdsl/ordered-map/dist/cjs/index.js
+// node_modules/@js-sdsl/ordered-map/dist/cjs/index.js
 var require_cjs = __commonJS({
-  "../main/node_modules/@js-sdsl/ordered-map/dist/cjs/index.js"(exports2) {
+  "node_modules/@js-sdsl/ordered-map/dist/cjs/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "t", {
       value: true
@@ -32066,9 +32066,9 @@ var require_cjs = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/admin.js
+// node_modules/@grpc/grpc-js/build/src/admin.js
 var require_admin = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/admin.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/admin.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.registerAdminService = registerAdminService;
@@ -32085,9 +32085,9 @@ var require_admin = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/call.js
+// node_modules/@grpc/grpc-js/build/src/call.js
 var require_call = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/call.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/call.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ClientDuplexStreamImpl = exports2.ClientWritableStreamImpl = exports2.ClientReadableStreamImpl = exports2.ClientUnaryCallImpl = void 0;
@@ -32222,9 +32222,9 @@ ${callerStack}`;
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/call-interface.js
+// node_modules/@grpc/grpc-js/build/src/call-interface.js
 var require_call_interface = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/call-interface.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/call-interface.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.InterceptingListenerImpl = void 0;
@@ -32306,9 +32306,9 @@ var require_call_interface = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/client-interceptors.js
+// node_modules/@grpc/grpc-js/build/src/client-interceptors.js
 var require_client_interceptors = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/client-interceptors.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/client-interceptors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.InterceptingCall = exports2.RequesterBuilder = exports2.ListenerBuilder = exports2.InterceptorConfigurationError = void 0;
@@ -32659,9 +32659,9 @@ var require_client_interceptors = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/client.js
+// node_modules/@grpc/grpc-js/build/src/client.js
 var require_client2 = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/client.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/client.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.Client = void 0;
@@ -33033,9 +33033,9 @@ var require_client2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/make-client.js
+// node_modules/@grpc/grpc-js/build/src/make-client.js
 var require_make_client = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/make-client.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/make-client.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.makeClientConstructor = makeClientConstructor;
@@ -33128,9 +33128,9 @@ var require_make_client = __commonJS({
   }
 });
 
-// ../main/node_modules/lodash.camelcase/index.js
+// node_modules/lodash.camelcase/index.js
 var require_lodash = __commonJS({
-  "../main/node_modules/lodash.camelcase/index.js"(exports2, module2) {
+  "node_modules/lodash.camelcase/index.js"(exports2, module2) {
     var INFINITY = 1 / 0;
     var symbolTag = "[object Symbol]";
     var reAsciiWord = /[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/g;
@@ -33503,9 +33503,9 @@ var require_lodash = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/aspromise/index.js
+// node_modules/@protobufjs/aspromise/index.js
 var require_aspromise = __commonJS({
-  "../main/node_modules/@protobufjs/aspromise/index.js"(exports2, module2) {
+  "node_modules/@protobufjs/aspromise/index.js"(exports2, module2) {
     "use strict";
     module2.exports = asPromise;
     function asPromise(fn, ctx) {
@@ -33539,9 +33539,9 @@ var require_aspromise = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/base64/index.js
+// node_modules/@protobufjs/base64/index.js
 var require_base64 = __commonJS({
-  "../main/node_modules/@protobufjs/base64/index.js"(exports2) {
+  "node_modules/@protobufjs/base64/index.js"(exports2) {
     "use strict";
     var base64 = exports2;
     base64.length = function length(string) {
@@ -33639,9 +33639,9 @@ var require_base64 = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/eventemitter/index.js
+// node_modules/@protobufjs/eventemitter/index.js
 var require_eventemitter = __commonJS({
-  "../main/node_modules/@protobufjs/eventemitter/index.js"(exports2, module2) {
+  "node_modules/@protobufjs/eventemitter/index.js"(exports2, module2) {
     "use strict";
     module2.exports = EventEmitter;
     function EventEmitter() {
@@ -33687,9 +33687,9 @@ var require_eventemitter = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/float/index.js
+// node_modules/@protobufjs/float/index.js
 var require_float = __commonJS({
-  "../main/node_modules/@protobufjs/float/index.js"(exports2, module2) {
+  "node_modules/@protobufjs/float/index.js"(exports2, module2) {
     "use strict";
     module2.exports = factory(factory);
     function factory(exports3) {
@@ -33881,9 +33881,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/utf8/index.js
+// node_modules/@protobufjs/utf8/index.js
 var require_utf8 = __commonJS({
-  "../main/node_modules/@protobufjs/utf8/index.js"(exports2) {
+  "node_modules/@protobufjs/utf8/index.js"(exports2) {
     "use strict";
     var utf8 = exports2;
     var replacementCharCode = 65533;
@@ -33966,9 +33966,9 @@ var require_utf8 = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/pool/index.js
+// node_modules/@protobufjs/pool/index.js
 var require_pool = __commonJS({
-  "../main/node_modules/@protobufjs/pool/index.js"(exports2, module2) {
+  "node_modules/@protobufjs/pool/index.js"(exports2, module2) {
     "use strict";
     module2.exports = pool;
     function pool(alloc, slice, size) {
@@ -33992,9 +33992,9 @@ var require_pool = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/util/longbits.js
+// node_modules/protobufjs/src/util/longbits.js
 var require_longbits = __commonJS({
-  "../main/node_modules/protobufjs/src/util/longbits.js"(exports2, module2) {
+  "node_modules/protobufjs/src/util/longbits.js"(exports2, module2) {
     "use strict";
     module2.exports = LongBits;
     var util = require_minimal();
@@ -34094,9 +34094,9 @@ var require_longbits = __commonJS({
   }
 });
 
-// ../main/node_modules/long/umd/index.js
+// node_modules/long/umd/index.js
 var require_umd = __commonJS({
-  "../main/node_modules/long/umd/index.js"(exports2, module2) {
+  "node_modules/long/umd/index.js"(exports2, module2) {
     (function(global2, factory) {
       function preferDefault(exports3) {
         return exports3.default || exports3;
@@ -35072,9 +35072,9 @@ var require_umd = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/util/minimal.js
+// node_modules/protobufjs/src/util/minimal.js
 var require_minimal = __commonJS({
-  "../main/node_modules/protobufjs/src/util/minimal.js"(exports2) {
+  "node_modules/protobufjs/src/util/minimal.js"(exports2) {
     "use strict";
     var util = exports2;
     util.asPromise = require_aspromise();
@@ -35273,9 +35273,9 @@ var require_minimal = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/writer.js
+// node_modules/protobufjs/src/writer.js
 var require_writer2 = __commonJS({
-  "../main/node_modules/protobufjs/src/writer.js"(exports2, module2) {
+  "node_modules/protobufjs/src/writer.js"(exports2, module2) {
     "use strict";
     module2.exports = Writer;
     var util = require_minimal();
@@ -35465,9 +35465,9 @@ var require_writer2 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/writer_buffer.js
+// node_modules/protobufjs/src/writer_buffer.js
 var require_writer_buffer = __commonJS({
-  "../main/node_modules/protobufjs/src/writer_buffer.js"(exports2, module2) {
+  "node_modules/protobufjs/src/writer_buffer.js"(exports2, module2) {
     "use strict";
     module2.exports = BufferWriter;
     var Writer = require_writer2();
@@ -35515,9 +35515,9 @@ var require_writer_buffer = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/reader.js
+// node_modules/protobufjs/src/reader.js
 var require_reader2 = __commonJS({
-  "../main/node_modules/protobufjs/src/reader.js"(exports2, module2) {
+  "node_modules/protobufjs/src/reader.js"(exports2, module2) {
     "use strict";
     module2.exports = Reader;
     var util = require_minimal();
@@ -35761,9 +35761,9 @@ var require_reader2 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/reader_buffer.js
+// node_modules/protobufjs/src/reader_buffer.js
 var require_reader_buffer = __commonJS({
-  "../main/node_modules/protobufjs/src/reader_buffer.js"(exports2, module2) {
+  "node_modules/protobufjs/src/reader_buffer.js"(exports2, module2) {
     "use strict";
     module2.exports = BufferReader;
     var Reader = require_reader2();
@@ -35784,9 +35784,9 @@ var require_reader_buffer = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/rpc/service.js
+// node_modules/protobufjs/src/rpc/service.js
 var require_service2 = __commonJS({
-  "../main/node_modules/protobufjs/src/rpc/service.js"(exports2, module2) {
+  "node_modules/protobufjs/src/rpc/service.js"(exports2, module2) {
     "use strict";
     module2.exports = Service;
     var util = require_minimal();
@@ -35859,26 +35859,26 @@ var require_service2 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/rpc.js
+// node_modules/protobufjs/src/rpc.js
 var require_rpc = __commonJS({
-  "../main/node_modules/protobufjs/src/rpc.js"(exports2) {
+  "node_modules/protobufjs/src/rpc.js"(exports2) {
     "use strict";
     var rpc = exports2;
     rpc.Service = require_service2();
   }
 });
 
-// ../main/node_modules/protobufjs/src/roots.js
+// node_modules/protobufjs/src/roots.js
 var require_roots = __commonJS({
-  "../main/node_modules/protobufjs/src/roots.js"(exports2, module2) {
+  "node_modules/protobufjs/src/roots.js"(exports2, module2) {
     "use strict";
     module2.exports = /* @__PURE__ */ Object.create(null);
   }
 });
 
-// ../main/node_modules/protobufjs/src/index-minimal.js
+// node_modules/protobufjs/src/index-minimal.js
 var require_index_minimal = __commonJS({
-  "../main/node_modules/protobufjs/src/index-minimal.js"(exports2) {
+  "node_modules/protobufjs/src/index-minimal.js"(exports2) {
     "use strict";
     var protobuf = exports2;
     protobuf.build = "minimal";
@@ -35899,9 +35899,9 @@ var require_index_minimal = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/codegen/index.js
+// node_modules/@protobufjs/codegen/index.js
 var require_codegen = __commonJS({
-  "../main/node_modules/@protobufjs/codegen/index.js"(exports2, module2) {
+  "node_modules/@protobufjs/codegen/index.js"(exports2, module2) {
     "use strict";
     module2.exports = codegen;
     var reservedRe = /^(?:do|if|in|for|let|new|try|var|case|else|enum|eval|false|null|this|true|void|with|break|catch|class|const|super|throw|while|yield|delete|export|import|public|return|static|switch|typeof|default|extends|finally|package|private|continue|debugger|function|arguments|interface|protected|implements|instanceof)$/;
@@ -35972,9 +35972,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/fetch/util/fs.js
+// node_modules/@protobufjs/fetch/util/fs.js
 var require_fs = __commonJS({
-  "../main/node_modules/@protobufjs/fetch/util/fs.js"(exports2, module2) {
+  "node_modules/@protobufjs/fetch/util/fs.js"(exports2, module2) {
     "use strict";
     var fs = null;
     try {
@@ -35990,9 +35990,9 @@ var require_fs = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/fetch/index.js
+// node_modules/@protobufjs/fetch/index.js
 var require_fetch = __commonJS({
-  "../main/node_modules/@protobufjs/fetch/index.js"(exports2, module2) {
+  "node_modules/@protobufjs/fetch/index.js"(exports2, module2) {
     "use strict";
     module2.exports = fetch2;
     var asPromise = require_aspromise();
@@ -36040,9 +36040,9 @@ var require_fetch = __commonJS({
   }
 });
 
-// ../main/node_modules/@protobufjs/path/index.js
+// node_modules/@protobufjs/path/index.js
 var require_path = __commonJS({
-  "../main/node_modules/@protobufjs/path/index.js"(exports2) {
+  "node_modules/@protobufjs/path/index.js"(exports2) {
     "use strict";
     var path = exports2;
     var isAbsolute = (
@@ -36094,9 +36094,9 @@ var require_path = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/util/patterns.js
+// node_modules/protobufjs/src/util/patterns.js
 var require_patterns = __commonJS({
-  "../main/node_modules/protobufjs/src/util/patterns.js"(exports2) {
+  "node_modules/protobufjs/src/util/patterns.js"(exports2) {
     "use strict";
     var patterns = exports2;
     patterns.numberRe = /^(?![eE])[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?$/;
@@ -36105,9 +36105,9 @@ var require_patterns = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/util/fs.js
+// node_modules/protobufjs/src/util/fs.js
 var require_fs2 = __commonJS({
-  "../main/node_modules/protobufjs/src/util/fs.js"(exports2, module2) {
+  "node_modules/protobufjs/src/util/fs.js"(exports2, module2) {
     "use strict";
     var fs = null;
     try {
@@ -36123,9 +36123,9 @@ var require_fs2 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/namespace.js
+// node_modules/protobufjs/src/namespace.js
 var require_namespace = __commonJS({
-  "../main/node_modules/protobufjs/src/namespace.js"(exports2, module2) {
+  "node_modules/protobufjs/src/namespace.js"(exports2, module2) {
     "use strict";
     module2.exports = Namespace;
     var ReflectionObject = require_object();
@@ -36402,9 +36402,9 @@ var require_namespace = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/mapfield.js
+// node_modules/protobufjs/src/mapfield.js
 var require_mapfield = __commonJS({
-  "../main/node_modules/protobufjs/src/mapfield.js"(exports2, module2) {
+  "node_modules/protobufjs/src/mapfield.js"(exports2, module2) {
     "use strict";
     module2.exports = MapField;
     var Field = require_field();
@@ -36458,9 +36458,9 @@ var require_mapfield = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/method.js
+// node_modules/protobufjs/src/method.js
 var require_method = __commonJS({
-  "../main/node_modules/protobufjs/src/method.js"(exports2, module2) {
+  "node_modules/protobufjs/src/method.js"(exports2, module2) {
     "use strict";
     module2.exports = Method;
     var ReflectionObject = require_object();
@@ -36526,9 +36526,9 @@ var require_method = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/service.js
+// node_modules/protobufjs/src/service.js
 var require_service3 = __commonJS({
-  "../main/node_modules/protobufjs/src/service.js"(exports2, module2) {
+  "node_modules/protobufjs/src/service.js"(exports2, module2) {
     "use strict";
     module2.exports = Service;
     var Namespace = require_namespace();
@@ -36639,9 +36639,9 @@ var require_service3 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/message.js
+// node_modules/protobufjs/src/message.js
 var require_message = __commonJS({
-  "../main/node_modules/protobufjs/src/message.js"(exports2, module2) {
+  "node_modules/protobufjs/src/message.js"(exports2, module2) {
     "use strict";
     module2.exports = Message;
     var util = require_minimal();
@@ -36684,9 +36684,9 @@ var require_message = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/decoder.js
+// node_modules/protobufjs/src/decoder.js
 var require_decoder = __commonJS({
-  "../main/node_modules/protobufjs/src/decoder.js"(exports2, module2) {
+  "node_modules/protobufjs/src/decoder.js"(exports2, module2) {
     "use strict";
     module2.exports = decoder;
     var Enum = require_enum();
@@ -36739,9 +36739,9 @@ var require_decoder = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/verifier.js
+// node_modules/protobufjs/src/verifier.js
 var require_verifier = __commonJS({
-  "../main/node_modules/protobufjs/src/verifier.js"(exports2, module2) {
+  "node_modules/protobufjs/src/verifier.js"(exports2, module2) {
     "use strict";
     module2.exports = verifier;
     var Enum = require_enum();
@@ -36844,9 +36844,9 @@ var require_verifier = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/converter.js
+// node_modules/protobufjs/src/converter.js
 var require_converter = __commonJS({
-  "../main/node_modules/protobufjs/src/converter.js"(exports2) {
+  "node_modules/protobufjs/src/converter.js"(exports2) {
     "use strict";
     var converter = exports2;
     var Enum = require_enum();
@@ -37051,9 +37051,9 @@ var require_converter = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/wrappers.js
+// node_modules/protobufjs/src/wrappers.js
 var require_wrappers = __commonJS({
-  "../main/node_modules/protobufjs/src/wrappers.js"(exports2) {
+  "node_modules/protobufjs/src/wrappers.js"(exports2) {
     "use strict";
     var wrappers = exports2;
     var Message = require_message();
@@ -37111,9 +37111,9 @@ var require_wrappers = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/type.js
+// node_modules/protobufjs/src/type.js
 var require_type = __commonJS({
-  "../main/node_modules/protobufjs/src/type.js"(exports2, module2) {
+  "node_modules/protobufjs/src/type.js"(exports2, module2) {
     "use strict";
     module2.exports = Type;
     var Namespace = require_namespace();
@@ -37464,9 +37464,9 @@ var require_type = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/root.js
+// node_modules/protobufjs/src/root.js
 var require_root = __commonJS({
-  "../main/node_modules/protobufjs/src/root.js"(exports2, module2) {
+  "node_modules/protobufjs/src/root.js"(exports2, module2) {
     "use strict";
     module2.exports = Root;
     var Namespace = require_namespace();
@@ -37720,9 +37720,9 @@ var require_root = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/util.js
+// node_modules/protobufjs/src/util.js
 var require_util2 = __commonJS({
-  "../main/node_modules/protobufjs/src/util.js"(exports2, module2) {
+  "node_modules/protobufjs/src/util.js"(exports2, module2) {
     "use strict";
     var util = module2.exports = require_minimal();
     var roots = require_roots();
@@ -37842,9 +37842,9 @@ var require_util2 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/types.js
+// node_modules/protobufjs/src/types.js
 var require_types2 = __commonJS({
-  "../main/node_modules/protobufjs/src/types.js"(exports2) {
+  "node_modules/protobufjs/src/types.js"(exports2) {
     "use strict";
     var types = exports2;
     var util = require_util2();
@@ -38021,9 +38021,9 @@ var require_types2 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/field.js
+// node_modules/protobufjs/src/field.js
 var require_field = __commonJS({
-  "../main/node_modules/protobufjs/src/field.js"(exports2, module2) {
+  "node_modules/protobufjs/src/field.js"(exports2, module2) {
     "use strict";
     module2.exports = Field;
     var ReflectionObject = require_object();
@@ -38218,9 +38218,9 @@ var require_field = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/oneof.js
+// node_modules/protobufjs/src/oneof.js
 var require_oneof = __commonJS({
-  "../main/node_modules/protobufjs/src/oneof.js"(exports2, module2) {
+  "node_modules/protobufjs/src/oneof.js"(exports2, module2) {
     "use strict";
     module2.exports = OneOf;
     var ReflectionObject = require_object();
@@ -38326,9 +38326,9 @@ var require_oneof = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/object.js
+// node_modules/protobufjs/src/object.js
 var require_object = __commonJS({
-  "../main/node_modules/protobufjs/src/object.js"(exports2, module2) {
+  "node_modules/protobufjs/src/object.js"(exports2, module2) {
     "use strict";
     module2.exports = ReflectionObject;
     ReflectionObject.className = "ReflectionObject";
@@ -38530,9 +38530,9 @@ var require_object = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/enum.js
+// node_modules/protobufjs/src/enum.js
 var require_enum = __commonJS({
-  "../main/node_modules/protobufjs/src/enum.js"(exports2, module2) {
+  "node_modules/protobufjs/src/enum.js"(exports2, module2) {
     "use strict";
     module2.exports = Enum;
     var ReflectionObject = require_object();
@@ -38641,9 +38641,9 @@ var require_enum = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/encoder.js
+// node_modules/protobufjs/src/encoder.js
 var require_encoder = __commonJS({
-  "../main/node_modules/protobufjs/src/encoder.js"(exports2, module2) {
+  "node_modules/protobufjs/src/encoder.js"(exports2, module2) {
     "use strict";
     module2.exports = encoder;
     var Enum = require_enum();
@@ -38690,9 +38690,9 @@ var require_encoder = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/index-light.js
+// node_modules/protobufjs/src/index-light.js
 var require_index_light = __commonJS({
-  "../main/node_modules/protobufjs/src/index-light.js"(exports2, module2) {
+  "node_modules/protobufjs/src/index-light.js"(exports2, module2) {
     "use strict";
     var protobuf = module2.exports = require_index_minimal();
     protobuf.build = "light";
@@ -38736,9 +38736,9 @@ var require_index_light = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/tokenize.js
+// node_modules/protobufjs/src/tokenize.js
 var require_tokenize = __commonJS({
-  "../main/node_modules/protobufjs/src/tokenize.js"(exports2, module2) {
+  "node_modules/protobufjs/src/tokenize.js"(exports2, module2) {
     "use strict";
     module2.exports = tokenize;
     var delimRe = /[\s{}=;:[\],'"()<>]/g;
@@ -38983,9 +38983,9 @@ var require_tokenize = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/parse.js
+// node_modules/protobufjs/src/parse.js
 var require_parse = __commonJS({
-  "../main/node_modules/protobufjs/src/parse.js"(exports2, module2) {
+  "node_modules/protobufjs/src/parse.js"(exports2, module2) {
     "use strict";
     module2.exports = parse2;
     parse2.filename = null;
@@ -39724,9 +39724,9 @@ var require_parse = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/common.js
+// node_modules/protobufjs/src/common.js
 var require_common2 = __commonJS({
-  "../main/node_modules/protobufjs/src/common.js"(exports2, module2) {
+  "node_modules/protobufjs/src/common.js"(exports2, module2) {
     "use strict";
     module2.exports = common;
     var commonRe = /\/|\./;
@@ -40056,9 +40056,9 @@ var require_common2 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/src/index.js
+// node_modules/protobufjs/src/index.js
 var require_src2 = __commonJS({
-  "../main/node_modules/protobufjs/src/index.js"(exports2, module2) {
+  "node_modules/protobufjs/src/index.js"(exports2, module2) {
     "use strict";
     var protobuf = module2.exports = require_index_light();
     protobuf.build = "full";
@@ -40069,17 +40069,17 @@ var require_src2 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/index.js
+// node_modules/protobufjs/index.js
 var require_protobufjs = __commonJS({
-  "../main/node_modules/protobufjs/index.js"(exports2, module2) {
+  "node_modules/protobufjs/index.js"(exports2, module2) {
     "use strict";
     module2.exports = require_src2();
   }
 });
 
-// ../main/node_modules/protobufjs/google/protobuf/descriptor.json
+// node_modules/protobufjs/google/protobuf/descriptor.json
 var require_descriptor = __commonJS({
-  "../main/node_modules/protobufjs/google/protobuf/descriptor.json"(exports2, module2) {
+  "node_modules/protobufjs/google/protobuf/descriptor.json"(exports2, module2) {
     module2.exports = {
       nested: {
         google: {
@@ -41465,9 +41465,9 @@ var require_descriptor = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/ext/descriptor/index.js
+// node_modules/protobufjs/ext/descriptor/index.js
 var require_descriptor2 = __commonJS({
-  "../main/node_modules/protobufjs/ext/descriptor/index.js"(exports2, module2) {
+  "node_modules/protobufjs/ext/descriptor/index.js"(exports2, module2) {
     "use strict";
     var $protobuf = require_protobufjs();
     module2.exports = exports2 = $protobuf.descriptor = $protobuf.Root.fromJSON(require_descriptor()).lookup(".google.protobuf");
@@ -42056,9 +42056,9 @@ var require_descriptor2 = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/google/protobuf/api.json
+// node_modules/protobufjs/google/protobuf/api.json
 var require_api = __commonJS({
-  "../main/node_modules/protobufjs/google/protobuf/api.json"(exports2, module2) {
+  "node_modules/protobufjs/google/protobuf/api.json"(exports2, module2) {
     module2.exports = {
       nested: {
         google: {
@@ -42180,9 +42180,9 @@ var require_api = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/google/protobuf/source_context.json
+// node_modules/protobufjs/google/protobuf/source_context.json
 var require_source_context = __commonJS({
-  "../main/node_modules/protobufjs/google/protobuf/source_context.json"(exports2, module2) {
+  "node_modules/protobufjs/google/protobuf/source_context.json"(exports2, module2) {
     module2.exports = {
       nested: {
         google: {
@@ -42206,9 +42206,9 @@ var require_source_context = __commonJS({
   }
 });
 
-// ../main/node_modules/protobufjs/google/protobuf/type.json
+// node_modules/protobufjs/google/protobuf/type.json
 var require_type2 = __commonJS({
-  "../main/node_modules/protobufjs/google/protobuf/type.json"(exports2, module2) {
+  "node_modules/protobufjs/google/protobuf/type.json"(exports2, module2) {
     module2.exports = {
       nested: {
         google: {
@@ -42414,9 +42414,9 @@ var require_type2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js
+// node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js
 var require_util3 = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js"(exports2) {
+  "node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.addCommonProtos = exports2.loadProtosWithOptionsSync = exports2.loadProtosWithOptions = void 0;
@@ -42484,9 +42484,9 @@ var require_util3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js
+// node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js
 var require_src3 = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js"(exports2) {
+  "node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.loadFileDescriptorSetFromObject = exports2.loadFileDescriptorSetFromBuffer = exports2.fromJSON = exports2.loadSync = exports2.load = exports2.IdempotencyLevel = exports2.isAnyExtension = exports2.Long = void 0;
@@ -42674,9 +42674,9 @@ var require_src3 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/channelz.js
+// node_modules/@grpc/grpc-js/build/src/channelz.js
 var require_channelz = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/channelz.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/channelz.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.registerChannelzSocket = exports2.registerChannelzServer = exports2.registerChannelzSubchannel = exports2.registerChannelzChannel = exports2.ChannelzCallTrackerStub = exports2.ChannelzCallTracker = exports2.ChannelzChildrenTrackerStub = exports2.ChannelzChildrenTracker = exports2.ChannelzTrace = exports2.ChannelzTraceStub = void 0;
@@ -43259,9 +43259,9 @@ var require_channelz = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/call-number.js
+// node_modules/@grpc/grpc-js/build/src/call-number.js
 var require_call_number = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/call-number.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/call-number.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getNextCallNumber = getNextCallNumber;
@@ -43272,9 +43272,9 @@ var require_call_number = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/compression-algorithms.js
+// node_modules/@grpc/grpc-js/build/src/compression-algorithms.js
 var require_compression_algorithms = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/compression-algorithms.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/compression-algorithms.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CompressionAlgorithms = void 0;
@@ -43287,9 +43287,9 @@ var require_compression_algorithms = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/filter.js
+// node_modules/@grpc/grpc-js/build/src/filter.js
 var require_filter = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/filter.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/filter.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.BaseFilter = void 0;
@@ -43314,9 +43314,9 @@ var require_filter = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/compression-filter.js
+// node_modules/@grpc/grpc-js/build/src/compression-filter.js
 var require_compression_filter = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/compression-filter.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/compression-filter.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CompressionFilterFactory = exports2.CompressionFilter = void 0;
@@ -43583,9 +43583,9 @@ var require_compression_filter = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/control-plane-status.js
+// node_modules/@grpc/grpc-js/build/src/control-plane-status.js
 var require_control_plane_status = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/control-plane-status.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/control-plane-status.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.restrictControlPlaneStatusCode = restrictControlPlaneStatusCode;
@@ -43613,9 +43613,9 @@ var require_control_plane_status = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/deadline.js
+// node_modules/@grpc/grpc-js/build/src/deadline.js
 var require_deadline = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/deadline.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/deadline.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.minDeadline = minDeadline;
@@ -43686,9 +43686,9 @@ var require_deadline = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/filter-stack.js
+// node_modules/@grpc/grpc-js/build/src/filter-stack.js
 var require_filter_stack = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/filter-stack.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/filter-stack.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.FilterStackFactory = exports2.FilterStack = void 0;
@@ -43757,9 +43757,9 @@ var require_filter_stack = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/single-subchannel-channel.js
+// node_modules/@grpc/grpc-js/build/src/single-subchannel-channel.js
 var require_single_subchannel_channel = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/single-subchannel-channel.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/single-subchannel-channel.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.SingleSubchannelChannel = void 0;
@@ -43970,9 +43970,9 @@ var require_single_subchannel_channel = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/subchannel.js
+// node_modules/@grpc/grpc-js/build/src/subchannel.js
 var require_subchannel = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/subchannel.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.Subchannel = void 0;
@@ -44316,9 +44316,9 @@ var require_subchannel = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/environment.js
+// node_modules/@grpc/grpc-js/build/src/environment.js
 var require_environment = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/environment.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/environment.js"(exports2) {
     "use strict";
     var _a;
     var _b;
@@ -44329,9 +44329,9 @@ var require_environment = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/resolver-dns.js
+// node_modules/@grpc/grpc-js/build/src/resolver-dns.js
 var require_resolver_dns = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/resolver-dns.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/resolver-dns.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DEFAULT_PORT = void 0;
@@ -44617,9 +44617,9 @@ var require_resolver_dns = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/http_proxy.js
+// node_modules/@grpc/grpc-js/build/src/http_proxy.js
 var require_http_proxy = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/http_proxy.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/http_proxy.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.parseCIDR = parseCIDR;
@@ -44836,9 +44836,9 @@ var require_http_proxy = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/stream-decoder.js
+// node_modules/@grpc/grpc-js/build/src/stream-decoder.js
 var require_stream_decoder = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/stream-decoder.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/stream-decoder.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.StreamDecoder = void 0;
@@ -44921,9 +44921,9 @@ var require_stream_decoder = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/subchannel-call.js
+// node_modules/@grpc/grpc-js/build/src/subchannel-call.js
 var require_subchannel_call = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/subchannel-call.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel-call.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.Http2SubchannelCall = void 0;
@@ -45374,9 +45374,9 @@ var require_subchannel_call = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/transport.js
+// node_modules/@grpc/grpc-js/build/src/transport.js
 var require_transport = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/transport.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/transport.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.Http2SubchannelConnector = void 0;
@@ -45952,9 +45952,9 @@ var require_transport = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/subchannel-pool.js
+// node_modules/@grpc/grpc-js/build/src/subchannel-pool.js
 var require_subchannel_pool = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/subchannel-pool.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel-pool.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.SubchannelPool = void 0;
@@ -46050,9 +46050,9 @@ var require_subchannel_pool = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/load-balancing-call.js
+// node_modules/@grpc/grpc-js/build/src/load-balancing-call.js
 var require_load_balancing_call = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/load-balancing-call.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancing-call.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.LoadBalancingCall = void 0;
@@ -46316,9 +46316,9 @@ var require_load_balancing_call = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/resolving-call.js
+// node_modules/@grpc/grpc-js/build/src/resolving-call.js
 var require_resolving_call = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/resolving-call.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/resolving-call.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ResolvingCall = void 0;
@@ -46626,9 +46626,9 @@ var require_resolving_call = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/retrying-call.js
+// node_modules/@grpc/grpc-js/build/src/retrying-call.js
 var require_retrying_call = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/retrying-call.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/retrying-call.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.RetryingCall = exports2.MessageBufferTracker = exports2.RetryThrottler = void 0;
@@ -47293,9 +47293,9 @@ var require_retrying_call = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/subchannel-interface.js
+// node_modules/@grpc/grpc-js/build/src/subchannel-interface.js
 var require_subchannel_interface = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/subchannel-interface.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel-interface.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.BaseSubchannelWrapper = void 0;
@@ -47392,9 +47392,9 @@ var require_subchannel_interface = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/internal-channel.js
+// node_modules/@grpc/grpc-js/build/src/internal-channel.js
 var require_internal_channel = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/internal-channel.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/internal-channel.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.InternalChannel = exports2.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX = void 0;
@@ -47959,9 +47959,9 @@ var require_internal_channel = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/channel.js
+// node_modules/@grpc/grpc-js/build/src/channel.js
 var require_channel = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/channel.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/channel.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ChannelImplementation = void 0;
@@ -48016,9 +48016,9 @@ var require_channel = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/server-call.js
+// node_modules/@grpc/grpc-js/build/src/server-call.js
 var require_server_call = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/server-call.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/server-call.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ServerDuplexStreamImpl = exports2.ServerWritableStreamImpl = exports2.ServerReadableStreamImpl = exports2.ServerUnaryCallImpl = void 0;
@@ -48225,9 +48225,9 @@ var require_server_call = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/server-credentials.js
+// node_modules/@grpc/grpc-js/build/src/server-credentials.js
 var require_server_credentials = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/server-credentials.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/server-credentials.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ServerCredentials = void 0;
@@ -48515,9 +48515,9 @@ var require_server_credentials = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/duration.js
+// node_modules/@grpc/grpc-js/build/src/duration.js
 var require_duration = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/duration.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/duration.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.durationMessageToDuration = durationMessageToDuration;
@@ -48576,9 +48576,9 @@ var require_duration = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/orca.js
+// node_modules/@grpc/grpc-js/build/src/orca.js
 var require_orca = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/orca.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/orca.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.OrcaOobMetricsSubchannelWrapper = exports2.GRPC_METRICS_HEADER = exports2.ServerMetricRecorder = exports2.PerRequestMetricRecorder = void 0;
@@ -48871,9 +48871,9 @@ var require_orca = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/server-interceptors.js
+// node_modules/@grpc/grpc-js/build/src/server-interceptors.js
 var require_server_interceptors = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/server-interceptors.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/server-interceptors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.BaseServerInterceptingCall = exports2.ServerInterceptingCall = exports2.ResponderBuilder = exports2.ServerListenerBuilder = void 0;
@@ -49643,9 +49643,9 @@ var require_server_interceptors = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/server.js
+// node_modules/@grpc/grpc-js/build/src/server.js
 var require_server2 = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/server.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/server.js"(exports2) {
     "use strict";
     var __runInitializers = exports2 && exports2.__runInitializers || function(thisArg, initializers, value) {
       var useValue = arguments.length > 2;
@@ -51118,9 +51118,9 @@ var require_server2 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/status-builder.js
+// node_modules/@grpc/grpc-js/build/src/status-builder.js
 var require_status_builder = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/status-builder.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/status-builder.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.StatusBuilder = void 0;
@@ -51172,9 +51172,9 @@ var require_status_builder = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/load-balancer-pick-first.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-pick-first.js
 var require_load_balancer_pick_first = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/load-balancer-pick-first.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-pick-first.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.LeafLoadBalancer = exports2.PickFirstLoadBalancer = exports2.PickFirstLoadBalancingConfig = void 0;
@@ -51591,9 +51591,9 @@ var require_load_balancer_pick_first = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/certificate-provider.js
+// node_modules/@grpc/grpc-js/build/src/certificate-provider.js
 var require_certificate_provider = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/certificate-provider.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/certificate-provider.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.FileWatcherCertificateProvider = void 0;
@@ -51714,9 +51714,9 @@ var require_certificate_provider = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/experimental.js
+// node_modules/@grpc/grpc-js/build/src/experimental.js
 var require_experimental = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/experimental.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/experimental.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX = exports2.createCertificateProviderChannelCredentials = exports2.FileWatcherCertificateProvider = exports2.createCertificateProviderServerCredentials = exports2.createServerCredentialsWithInterceptors = exports2.BaseSubchannelWrapper = exports2.registerAdminService = exports2.FilterStackFactory = exports2.BaseFilter = exports2.statusOrFromError = exports2.statusOrFromValue = exports2.PickResultType = exports2.QueuePicker = exports2.UnavailablePicker = exports2.ChildLoadBalancerHandler = exports2.EndpointMap = exports2.endpointHasAddress = exports2.endpointToString = exports2.subchannelAddressToString = exports2.LeafLoadBalancer = exports2.isLoadBalancerNameRegistered = exports2.parseLoadBalancingConfig = exports2.selectLbConfigFromList = exports2.registerLoadBalancerType = exports2.createChildChannelControlHelper = exports2.BackoffTimeout = exports2.parseDuration = exports2.durationToMs = exports2.splitHostPort = exports2.uriToString = exports2.CHANNEL_ARGS_CONFIG_SELECTOR_KEY = exports2.createResolver = exports2.registerResolver = exports2.log = exports2.trace = void 0;
@@ -51847,9 +51847,9 @@ var require_experimental = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/resolver-uds.js
+// node_modules/@grpc/grpc-js/build/src/resolver-uds.js
 var require_resolver_uds = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/resolver-uds.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/resolver-uds.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.setup = setup;
@@ -51887,9 +51887,9 @@ var require_resolver_uds = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/resolver-ip.js
+// node_modules/@grpc/grpc-js/build/src/resolver-ip.js
 var require_resolver_ip = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/resolver-ip.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/resolver-ip.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.setup = setup;
@@ -51978,9 +51978,9 @@ var require_resolver_ip = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/load-balancer-round-robin.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-round-robin.js
 var require_load_balancer_round_robin = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/load-balancer-round-robin.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-round-robin.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.RoundRobinLoadBalancer = void 0;
@@ -52153,9 +52153,9 @@ var require_load_balancer_round_robin = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/load-balancer-outlier-detection.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-outlier-detection.js
 var require_load_balancer_outlier_detection = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/load-balancer-outlier-detection.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-outlier-detection.js"(exports2) {
     "use strict";
     var _a;
     Object.defineProperty(exports2, "__esModule", { value: true });
@@ -52650,9 +52650,9 @@ var require_load_balancer_outlier_detection = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/priority-queue.js
+// node_modules/@grpc/grpc-js/build/src/priority-queue.js
 var require_priority_queue = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/priority-queue.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/priority-queue.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.PriorityQueue = void 0;
@@ -52754,9 +52754,9 @@ var require_priority_queue = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/load-balancer-weighted-round-robin.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-weighted-round-robin.js
 var require_load_balancer_weighted_round_robin = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/load-balancer-weighted-round-robin.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-weighted-round-robin.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.WeightedRoundRobinLoadBalancingConfig = void 0;
@@ -53106,9 +53106,9 @@ var require_load_balancer_weighted_round_robin = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/grpc-js/build/src/index.js
+// node_modules/@grpc/grpc-js/build/src/index.js
 var require_src4 = __commonJS({
-  "../main/node_modules/@grpc/grpc-js/build/src/index.js"(exports2) {
+  "node_modules/@grpc/grpc-js/build/src/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.experimental = exports2.ServerMetricRecorder = exports2.ServerInterceptingCall = exports2.ResponderBuilder = exports2.ServerListenerBuilder = exports2.addAdminServicesToServer = exports2.getChannelzHandlers = exports2.getChannelzServiceDefinition = exports2.InterceptorConfigurationError = exports2.InterceptingCall = exports2.RequesterBuilder = exports2.ListenerBuilder = exports2.StatusBuilder = exports2.getClientChannel = exports2.ServerCredentials = exports2.Server = exports2.setLogVerbosity = exports2.setLogger = exports2.load = exports2.loadObject = exports2.CallCredentials = exports2.ChannelCredentials = exports2.waitForClientReady = exports2.closeClient = exports2.Channel = exports2.makeGenericClientConstructor = exports2.makeClientConstructor = exports2.loadPackageDefinition = exports2.Client = exports2.compressionAlgorithms = exports2.propagate = exports2.connectivityState = exports2.status = exports2.logVerbosity = exports2.Metadata = exports2.credentials = void 0;
@@ -53288,9 +53288,9 @@ var require_src4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/proto-loader/build/src/util.js
+// node_modules/@grpc/proto-loader/build/src/util.js
 var require_util4 = __commonJS({
-  "../main/node_modules/@grpc/proto-loader/build/src/util.js"(exports2) {
+  "node_modules/@grpc/proto-loader/build/src/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.addCommonProtos = exports2.loadProtosWithOptionsSync = exports2.loadProtosWithOptions = void 0;
@@ -53358,9 +53358,9 @@ var require_util4 = __commonJS({
   }
 });
 
-// ../main/node_modules/@grpc/proto-loader/build/src/index.js
+// node_modules/@grpc/proto-loader/build/src/index.js
 var require_src5 = __commonJS({
-  "../main/node_modules/@grpc/proto-loader/build/src/index.js"(exports2) {
+  "node_modules/@grpc/proto-loader/build/src/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.loadFileDescriptorSetFromObject = exports2.loadFileDescriptorSetFromBuffer = exports2.fromJSON = exports2.loadSync = exports2.load = exports2.IdempotencyLevel = exports2.isAnyExtension = exports2.Long = void 0;
@@ -53546,43 +53546,43 @@ var require_src5 = __commonJS({
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/max.js
+// node_modules/uuid/dist/esm-node/max.js
 var max_default;
 var init_max = __esm({
-  "../main/node_modules/uuid/dist/esm-node/max.js"() {
+  "node_modules/uuid/dist/esm-node/max.js"() {
     max_default = "ffffffff-ffff-ffff-ffff-ffffffffffff";
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/nil.js
+// node_modules/uuid/dist/esm-node/nil.js
 var nil_default;
 var init_nil = __esm({
-  "../main/node_modules/uuid/dist/esm-node/nil.js"() {
+  "node_modules/uuid/dist/esm-node/nil.js"() {
     nil_default = "00000000-0000-0000-0000-000000000000";
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/regex.js
+// node_modules/uuid/dist/esm-node/regex.js
 var regex_default;
 var init_regex = __esm({
-  "../main/node_modules/uuid/dist/esm-node/regex.js"() {
+  "node_modules/uuid/dist/esm-node/regex.js"() {
     regex_default = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i;
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/validate.js
+// node_modules/uuid/dist/esm-node/validate.js
 function validate(uuid) {
   return typeof uuid === "string" && regex_default.test(uuid);
 }
 var validate_default;
 var init_validate = __esm({
-  "../main/node_modules/uuid/dist/esm-node/validate.js"() {
+  "node_modules/uuid/dist/esm-node/validate.js"() {
     init_regex();
     validate_default = validate;
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/parse.js
+// node_modules/uuid/dist/esm-node/parse.js
 function parse(uuid) {
   if (!validate_default(uuid)) {
     throw TypeError("Invalid UUID");
@@ -53609,13 +53609,13 @@ function parse(uuid) {
 }
 var parse_default;
 var init_parse = __esm({
-  "../main/node_modules/uuid/dist/esm-node/parse.js"() {
+  "node_modules/uuid/dist/esm-node/parse.js"() {
     init_validate();
     parse_default = parse;
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/stringify.js
+// node_modules/uuid/dist/esm-node/stringify.js
 function unsafeStringify(arr, offset = 0) {
   return (byteToHex[arr[offset + 0]] + byteToHex[arr[offset + 1]] + byteToHex[arr[offset + 2]] + byteToHex[arr[offset + 3]] + "-" + byteToHex[arr[offset + 4]] + byteToHex[arr[offset + 5]] + "-" + byteToHex[arr[offset + 6]] + byteToHex[arr[offset + 7]] + "-" + byteToHex[arr[offset + 8]] + byteToHex[arr[offset + 9]] + "-" + byteToHex[arr[offset + 10]] + byteToHex[arr[offset + 11]] + byteToHex[arr[offset + 12]] + byteToHex[arr[offset + 13]] + byteToHex[arr[offset + 14]] + byteToHex[arr[offset + 15]]).toLowerCase();
 }
@@ -53628,7 +53628,7 @@ function stringify(arr, offset = 0) {
 }
 var byteToHex, stringify_default;
 var init_stringify = __esm({
-  "../main/node_modules/uuid/dist/esm-node/stringify.js"() {
+  "node_modules/uuid/dist/esm-node/stringify.js"() {
     init_validate();
     byteToHex = [];
     for (let i = 0; i < 256; ++i) {
@@ -53638,7 +53638,7 @@ var init_stringify = __esm({
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/rng.js
+// node_modules/uuid/dist/esm-node/rng.js
 function rng() {
   if (poolPtr > rnds8Pool.length - 16) {
     import_node_crypto.default.randomFillSync(rnds8Pool);
@@ -53648,14 +53648,14 @@ function rng() {
 }
 var import_node_crypto, rnds8Pool, poolPtr;
 var init_rng = __esm({
-  "../main/node_modules/uuid/dist/esm-node/rng.js"() {
+  "node_modules/uuid/dist/esm-node/rng.js"() {
     import_node_crypto = __toESM(require("node:crypto"));
     rnds8Pool = new Uint8Array(256);
     poolPtr = rnds8Pool.length;
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/v1.js
+// node_modules/uuid/dist/esm-node/v1.js
 function v1(options, buf, offset) {
   let i = buf && offset || 0;
   const b = buf || new Array(16);
@@ -53721,7 +53721,7 @@ function v1(options, buf, offset) {
 }
 var _nodeId, _clockseq, _lastMSecs, _lastNSecs, v1_default;
 var init_v1 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/v1.js"() {
+  "node_modules/uuid/dist/esm-node/v1.js"() {
     init_rng();
     init_stringify();
     _lastMSecs = 0;
@@ -53730,7 +53730,7 @@ var init_v1 = __esm({
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/v1ToV6.js
+// node_modules/uuid/dist/esm-node/v1ToV6.js
 function v1ToV6(uuid) {
   const v1Bytes = typeof uuid === "string" ? parse_default(uuid) : uuid;
   const v6Bytes = _v1ToV6(v1Bytes);
@@ -53740,13 +53740,13 @@ function _v1ToV6(v1Bytes, randomize = false) {
   return Uint8Array.of((v1Bytes[6] & 15) << 4 | v1Bytes[7] >> 4 & 15, (v1Bytes[7] & 15) << 4 | (v1Bytes[4] & 240) >> 4, (v1Bytes[4] & 15) << 4 | (v1Bytes[5] & 240) >> 4, (v1Bytes[5] & 15) << 4 | (v1Bytes[0] & 240) >> 4, (v1Bytes[0] & 15) << 4 | (v1Bytes[1] & 240) >> 4, (v1Bytes[1] & 15) << 4 | (v1Bytes[2] & 240) >> 4, 96 | v1Bytes[2] & 15, v1Bytes[3], v1Bytes[8], v1Bytes[9], v1Bytes[10], v1Bytes[11], v1Bytes[12], v1Bytes[13], v1Bytes[14], v1Bytes[15]);
 }
 var init_v1ToV6 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/v1ToV6.js"() {
+  "node_modules/uuid/dist/esm-node/v1ToV6.js"() {
     init_parse();
     init_stringify();
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/v35.js
+// node_modules/uuid/dist/esm-node/v35.js
 function stringToBytes(str) {
   str = unescape(encodeURIComponent(str));
   const bytes = [];
@@ -53792,7 +53792,7 @@ function v35(name, version2, hashfunc) {
 }
 var DNS, URL;
 var init_v35 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/v35.js"() {
+  "node_modules/uuid/dist/esm-node/v35.js"() {
     init_stringify();
     init_parse();
     DNS = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
@@ -53800,7 +53800,7 @@ var init_v35 = __esm({
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/md5.js
+// node_modules/uuid/dist/esm-node/md5.js
 function md5(bytes) {
   if (Array.isArray(bytes)) {
     bytes = Buffer.from(bytes);
@@ -53811,16 +53811,16 @@ function md5(bytes) {
 }
 var import_node_crypto2, md5_default;
 var init_md5 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/md5.js"() {
+  "node_modules/uuid/dist/esm-node/md5.js"() {
     import_node_crypto2 = __toESM(require("node:crypto"));
     md5_default = md5;
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/v3.js
+// node_modules/uuid/dist/esm-node/v3.js
 var v3, v3_default;
 var init_v3 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/v3.js"() {
+  "node_modules/uuid/dist/esm-node/v3.js"() {
     init_v35();
     init_md5();
     v3 = v35("v3", 48, md5_default);
@@ -53828,10 +53828,10 @@ var init_v3 = __esm({
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/native.js
+// node_modules/uuid/dist/esm-node/native.js
 var import_node_crypto3, native_default;
 var init_native = __esm({
-  "../main/node_modules/uuid/dist/esm-node/native.js"() {
+  "node_modules/uuid/dist/esm-node/native.js"() {
     import_node_crypto3 = __toESM(require("node:crypto"));
     native_default = {
       randomUUID: import_node_crypto3.default.randomUUID
@@ -53839,7 +53839,7 @@ var init_native = __esm({
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/v4.js
+// node_modules/uuid/dist/esm-node/v4.js
 function v4(options, buf, offset) {
   if (native_default.randomUUID && !buf && !options) {
     return native_default.randomUUID();
@@ -53859,7 +53859,7 @@ function v4(options, buf, offset) {
 }
 var v4_default;
 var init_v4 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/v4.js"() {
+  "node_modules/uuid/dist/esm-node/v4.js"() {
     init_native();
     init_rng();
     init_stringify();
@@ -53867,7 +53867,7 @@ var init_v4 = __esm({
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/sha1.js
+// node_modules/uuid/dist/esm-node/sha1.js
 function sha1(bytes) {
   if (Array.isArray(bytes)) {
     bytes = Buffer.from(bytes);
@@ -53878,16 +53878,16 @@ function sha1(bytes) {
 }
 var import_node_crypto4, sha1_default;
 var init_sha1 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/sha1.js"() {
+  "node_modules/uuid/dist/esm-node/sha1.js"() {
     import_node_crypto4 = __toESM(require("node:crypto"));
     sha1_default = sha1;
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/v5.js
+// node_modules/uuid/dist/esm-node/v5.js
 var v5, v5_default;
 var init_v5 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/v5.js"() {
+  "node_modules/uuid/dist/esm-node/v5.js"() {
     init_v35();
     init_sha1();
     v5 = v35("v5", 80, sha1_default);
@@ -53895,7 +53895,7 @@ var init_v5 = __esm({
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/v6.js
+// node_modules/uuid/dist/esm-node/v6.js
 function v6(options = {}, buf, offset = 0) {
   let bytes = v1_default({
     ...options,
@@ -53911,14 +53911,14 @@ function v6(options = {}, buf, offset = 0) {
   return unsafeStringify(bytes);
 }
 var init_v6 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/v6.js"() {
+  "node_modules/uuid/dist/esm-node/v6.js"() {
     init_stringify();
     init_v1();
     init_v1ToV6();
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/v6ToV1.js
+// node_modules/uuid/dist/esm-node/v6ToV1.js
 function v6ToV1(uuid) {
   const v6Bytes = typeof uuid === "string" ? parse_default(uuid) : uuid;
   const v1Bytes = _v6ToV1(v6Bytes);
@@ -53928,13 +53928,13 @@ function _v6ToV1(v6Bytes) {
   return Uint8Array.of((v6Bytes[3] & 15) << 4 | v6Bytes[4] >> 4 & 15, (v6Bytes[4] & 15) << 4 | (v6Bytes[5] & 240) >> 4, (v6Bytes[5] & 15) << 4 | v6Bytes[6] & 15, v6Bytes[7], (v6Bytes[1] & 15) << 4 | (v6Bytes[2] & 240) >> 4, (v6Bytes[2] & 15) << 4 | (v6Bytes[3] & 240) >> 4, 16 | (v6Bytes[0] & 240) >> 4, (v6Bytes[0] & 15) << 4 | (v6Bytes[1] & 240) >> 4, v6Bytes[8], v6Bytes[9], v6Bytes[10], v6Bytes[11], v6Bytes[12], v6Bytes[13], v6Bytes[14], v6Bytes[15]);
 }
 var init_v6ToV1 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/v6ToV1.js"() {
+  "node_modules/uuid/dist/esm-node/v6ToV1.js"() {
     init_parse();
     init_stringify();
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/v7.js
+// node_modules/uuid/dist/esm-node/v7.js
 function v7(options, buf, offset) {
   options = options || {};
   let i = buf && offset || 0;
@@ -53998,7 +53998,7 @@ function v7(options, buf, offset) {
 }
 var _seqLow, _seqHigh, _msecs, v7_default;
 var init_v7 = __esm({
-  "../main/node_modules/uuid/dist/esm-node/v7.js"() {
+  "node_modules/uuid/dist/esm-node/v7.js"() {
     init_rng();
     init_stringify();
     _seqLow = null;
@@ -54008,7 +54008,7 @@ var init_v7 = __esm({
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/version.js
+// node_modules/uuid/dist/esm-node/version.js
 function version(uuid) {
   if (!validate_default(uuid)) {
     throw TypeError("Invalid UUID");
@@ -54017,13 +54017,13 @@ function version(uuid) {
 }
 var version_default;
 var init_version = __esm({
-  "../main/node_modules/uuid/dist/esm-node/version.js"() {
+  "node_modules/uuid/dist/esm-node/version.js"() {
     init_validate();
     version_default = version;
   }
 });
 
-// ../main/node_modules/uuid/dist/esm-node/index.js
+// node_modules/uuid/dist/esm-node/index.js
 var esm_node_exports = {};
 __export(esm_node_exports, {
   MAX: () => max_default,
@@ -54042,7 +54042,7 @@ __export(esm_node_exports, {
   version: () => version_default
 });
 var init_esm_node = __esm({
-  "../main/node_modules/uuid/dist/esm-node/index.js"() {
+  "node_modules/uuid/dist/esm-node/index.js"() {
     init_max();
     init_nil();
     init_parse();
@@ -54060,9 +54060,9 @@ var init_esm_node = __esm({
   }
 });
 
-// ../main/node_modules/dockerode/lib/session.js
+// node_modules/dockerode/lib/session.js
 var require_session = __commonJS({
-  "../main/node_modules/dockerode/lib/session.js"(exports2, module2) {
+  "node_modules/dockerode/lib/session.js"(exports2, module2) {
     var grpc = require_src4();
     var protoLoader = require_src5();
     var path = require("path");
@@ -54118,9 +54118,9 @@ var require_session = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/buildkit.js
+// node_modules/dockerode/lib/buildkit.js
 var require_buildkit = __commonJS({
-  "../main/node_modules/dockerode/lib/buildkit.js"(exports2, module2) {
+  "node_modules/dockerode/lib/buildkit.js"(exports2, module2) {
     var protobuf = require_protobufjs();
     var path = require("path");
     var BUILDKIT_TRACE_ID = "moby.buildkit.trace";
@@ -54294,9 +54294,9 @@ var require_buildkit = __commonJS({
   }
 });
 
-// ../main/node_modules/dockerode/lib/docker.js
+// node_modules/dockerode/lib/docker.js
 var require_docker = __commonJS({
-  "../main/node_modules/dockerode/lib/docker.js"(exports2, module2) {
+  "node_modules/dockerode/lib/docker.js"(exports2, module2) {
     var EventEmitter = require("events").EventEmitter;
     var Modem = require_modem();
     var Container = require_container();
@@ -55736,16 +55736,16 @@ var require_docker = __commonJS({
   }
 });
 
-// ../main/node_modules/events-universal/default.js
+// node_modules/events-universal/default.js
 var require_default = __commonJS({
-  "../main/node_modules/events-universal/default.js"(exports2, module2) {
+  "node_modules/events-universal/default.js"(exports2, module2) {
     module2.exports = require("events");
   }
 });
 
-// ../main/node_modules/fast-fifo/fixed-size.js
+// node_modules/fast-fifo/fixed-size.js
 var require_fixed_size = __commonJS({
-  "../main/node_modules/fast-fifo/fixed-size.js"(exports2, module2) {
+  "node_modules/fast-fifo/fixed-size.js"(exports2, module2) {
     module2.exports = class FixedFIFO {
       constructor(hwm) {
         if (!(hwm > 0) || (hwm - 1 & hwm) !== 0) throw new Error("Max size for a FixedFIFO should be a power of two");
@@ -55783,9 +55783,9 @@ var require_fixed_size = __commonJS({
   }
 });
 
-// ../main/node_modules/fast-fifo/index.js
+// node_modules/fast-fifo/index.js
 var require_fast_fifo = __commonJS({
-  "../main/node_modules/fast-fifo/index.js"(exports2, module2) {
+  "node_modules/fast-fifo/index.js"(exports2, module2) {
     var FixedFIFO = require_fixed_size();
     module2.exports = class FastFIFO {
       constructor(hwm) {
@@ -55830,9 +55830,9 @@ var require_fast_fifo = __commonJS({
   }
 });
 
-// ../main/node_modules/b4a/index.js
+// node_modules/b4a/index.js
 var require_b4a = __commonJS({
-  "../main/node_modules/b4a/index.js"(exports2, module2) {
+  "node_modules/b4a/index.js"(exports2, module2) {
     function isBuffer(value) {
       return Buffer.isBuffer(value) || value instanceof Uint8Array;
     }
@@ -55991,9 +55991,9 @@ var require_b4a = __commonJS({
   }
 });
 
-// ../main/node_modules/text-decoder/lib/pass-through-decoder.js
+// node_modules/text-decoder/lib/pass-through-decoder.js
 var require_pass_through_decoder = __commonJS({
-  "../main/node_modules/text-decoder/lib/pass-through-decoder.js"(exports2, module2) {
+  "node_modules/text-decoder/lib/pass-through-decoder.js"(exports2, module2) {
     var b4a = require_b4a();
     module2.exports = class PassThroughDecoder {
       constructor(encoding) {
@@ -56012,9 +56012,9 @@ var require_pass_through_decoder = __commonJS({
   }
 });
 
-// ../main/node_modules/text-decoder/lib/utf8-decoder.js
+// node_modules/text-decoder/lib/utf8-decoder.js
 var require_utf8_decoder = __commonJS({
-  "../main/node_modules/text-decoder/lib/utf8-decoder.js"(exports2, module2) {
+  "node_modules/text-decoder/lib/utf8-decoder.js"(exports2, module2) {
     var b4a = require_b4a();
     module2.exports = class UTF8Decoder {
       constructor() {
@@ -56159,9 +56159,9 @@ var require_utf8_decoder = __commonJS({
   }
 });
 
-// ../main/node_modules/text-decoder/index.js
+// node_modules/text-decoder/index.js
 var require_text_decoder = __commonJS({
-  "../main/node_modules/text-decoder/index.js"(exports2, module2) {
+  "node_modules/text-decoder/index.js"(exports2, module2) {
     var PassThroughDecoder = require_pass_through_decoder();
     var UTF8Decoder = require_utf8_decoder();
     module2.exports = class TextDecoder {
@@ -56221,9 +56221,9 @@ var require_text_decoder = __commonJS({
   }
 });
 
-// ../main/node_modules/streamx/lib/errors.js
+// node_modules/streamx/lib/errors.js
 var require_errors3 = __commonJS({
-  "../main/node_modules/streamx/lib/errors.js"(exports2, module2) {
+  "node_modules/streamx/lib/errors.js"(exports2, module2) {
     module2.exports = class StreamError extends Error {
       constructor(msg, code, fn = StreamError) {
         super(msg);
@@ -56263,9 +56263,9 @@ var require_errors3 = __commonJS({
   }
 });
 
-// ../main/node_modules/streamx/index.js
+// node_modules/streamx/index.js
 var require_streamx = __commonJS({
-  "../main/node_modules/streamx/index.js"(exports2, module2) {
+  "node_modules/streamx/index.js"(exports2, module2) {
     var { EventEmitter } = require_default();
     var FIFO = require_fast_fifo();
     var TextDecoder2 = require_text_decoder();
@@ -57294,9 +57294,9 @@ var require_streamx = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-stream/headers.js
+// node_modules/tar-stream/headers.js
 var require_headers2 = __commonJS({
-  "../main/node_modules/tar-stream/headers.js"(exports2) {
+  "node_modules/tar-stream/headers.js"(exports2) {
     var b4a = require_b4a();
     var ZEROS = "0000000000000000000";
     var SEVENS = "7777777777777777777";
@@ -57556,9 +57556,9 @@ var require_headers2 = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-stream/extract.js
+// node_modules/tar-stream/extract.js
 var require_extract2 = __commonJS({
-  "../main/node_modules/tar-stream/extract.js"(exports2, module2) {
+  "node_modules/tar-stream/extract.js"(exports2, module2) {
     var { Writable, Readable, getStreamError } = require_streamx();
     var FIFO = require_fast_fifo();
     var b4a = require_b4a();
@@ -57900,9 +57900,9 @@ var require_extract2 = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-stream/constants.js
+// node_modules/tar-stream/constants.js
 var require_constants3 = __commonJS({
-  "../main/node_modules/tar-stream/constants.js"(exports2, module2) {
+  "node_modules/tar-stream/constants.js"(exports2, module2) {
     var constants = {
       // just for envs without fs
       S_IFMT: 61440,
@@ -57920,9 +57920,9 @@ var require_constants3 = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-stream/pack.js
+// node_modules/tar-stream/pack.js
 var require_pack2 = __commonJS({
-  "../main/node_modules/tar-stream/pack.js"(exports2, module2) {
+  "node_modules/tar-stream/pack.js"(exports2, module2) {
     var { Readable, Writable, getStreamError } = require_streamx();
     var b4a = require_b4a();
     var constants = require_constants3();
@@ -58154,9 +58154,9 @@ var require_pack2 = __commonJS({
   }
 });
 
-// ../main/node_modules/tar-stream/index.js
+// node_modules/tar-stream/index.js
 var require_tar_stream2 = __commonJS({
-  "../main/node_modules/tar-stream/index.js"(exports2) {
+  "node_modules/tar-stream/index.js"(exports2) {
     exports2.extract = require_extract2();
     exports2.pack = require_pack2();
   }
