@@ -161,8 +161,9 @@ async function main(): Promise<void> {
   }
 
   // Without the cache, for comparison: the image built on an empty daemon (its base loaded
-  // first, not counted; GNES from the offline wheelhouse where scripts/docker-wheelhouse.sh made
-  // one), and the venv installed from PyPI into an empty cache directory.
+  // first, not counted; GNES and its dependencies from PyPI, so the second daemon's bridge must
+  // reach the index, which its `--iptables=false` does not set up), and the venv installed from
+  // PyPI into an empty cache directory.
   const root = fs.mkdtempSync(path.join(work, 'daemon-'))
   const fresh = await freshDaemon(root)
   let built: number

@@ -32,7 +32,7 @@ if (!dockerUp) {
 }
 export const describeDocker = dockerUp ? describe : describe.skip
 
-/** The registry-free base image from scripts/docker-base-image.sh (python:3.11-slim elsewhere). */
+/** python:3.11-slim: pulled, or its compiler-less stand-in from scripts/docker-base-image.sh. */
 export const BASE_IMAGE = process.env.GLB_BASE_IMAGE || 'python:3.11-slim'
 
 /** What the conformance suite's Docker and Swarm engines are made with. */
