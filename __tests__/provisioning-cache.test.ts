@@ -4,6 +4,7 @@ import { cachedPaths, provisioningCache } from '../src/engine/provisioning-cache
 
 describe('provisioningCache', () => {
   const needs = {
+    source: false,
     gnesVersions: ['0.0.47', '0.0.47'],
     baseImage: 'python:3.11-slim',
     engine: 'auto'
@@ -38,6 +39,16 @@ describe('provisioningCache', () => {
     ]) {
       expect(other.key).not.toBe(key)
     }
+  })
+
+  it('for a source tree keeps the deps image, by base and not by the runner’s Python', () => {
+    const source = provisioningCache({ ...needs, source: true }, runner)
+    expect(cachedPaths(source)).toEqual([path.join('/cache', 'images')])
+    expect(source.key).toMatch(/^gnes-latency-bench-1-linux-x64-auto-gnes-deps-[0-9a-f]{16}$/)
+    const python = { ...runner, python: '/usr/bin/python3.12 3.12.1' }
+    expect(provisioningCache({ ...needs, source: true }, python).key).toBe(source.key)
+    const base = { ...needs, source: true, baseImage: 'python:3.12-slim' }
+    expect(provisioningCache(base, runner).key).not.toBe(source.key)
   })
 })
 

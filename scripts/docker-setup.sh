@@ -38,7 +38,7 @@ step "daemon"
 step "base image $base"
 "$here/docker-base-image.sh" "$base"
 step "GNES $version image"
-tag=$("$here/docker-gnes-image.sh" "$version" "$base")
+tag=$(node "$here/run-ts.mjs" "$here/gnes-image.ts" "$version" "$base" | tail -n 1)
 step "example images (generic HTTP topologies)"
 "$here/docker-example-images.sh" "$base" >/dev/null
 step "ready: $tag"

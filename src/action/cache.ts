@@ -48,14 +48,18 @@ interface Saved extends ProvisioningCache {
 }
 
 /**
- * Restores what earlier jobs provisioned, before the engine looks for it. A run that builds
- * nothing (gnes-source, image, dockerfile: the user's own builds) caches nothing. A cache that
- * cannot be reached costs a build, never the run.
+ * Restores what earlier jobs provisioned, before the engine looks for it. A run of the user's own
+ * image or Dockerfile caches nothing, nor does a source tree on the local engine (a venv of each
+ * commit); a source tree in an image keeps the deps image it builds on. A cache that cannot be
+ * reached costs a build, never the run.
  */
 export async function restoreProvisioning(inputs: Inputs, log: Log): Promise<void> {
-  if (inputs.cache !== 'true' || inputs['gnes-source'] || inputs.image || inputs.dockerfile) return
+  const source = !!inputs['gnes-source']
+  if (inputs.cache !== 'true' || inputs.image || inputs.dockerfile) return
+  if (source && inputs.engine === 'local') return
   const c = provisioningCache(
     {
+      source,
       gnesVersions: [
         inputs['gnes-version'],
         inputs['baseline-gnes-version'] ?? inputs['gnes-version']
@@ -72,8 +76,8 @@ export async function restoreProvisioning(inputs: Inputs, log: Log): Promise<voi
     hit = restored === c.key
     log.info(
       hit
-        ? `cache: restored GNES as provisioned before (${c.key}, ${((Date.now() - started) / 1000).toFixed(1)} s)`
-        : `cache: nothing under ${c.key} yet; GNES is provisioned here and saved by the post step`
+        ? `cache: restored ${c.key} (${((Date.now() - started) / 1000).toFixed(1)} s)`
+        : `cache: nothing under ${c.key} yet; provisioned here and saved by the post step`
     )
   } catch (err) {
     log.warn(`cache: cannot restore ${c.key} (${(err as Error).message}); provisioning afresh`)

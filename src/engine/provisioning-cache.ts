@@ -23,6 +23,11 @@ export const cachedPaths = (c: ProvisioningCache): string[] => [...c.venvs, c.ar
 export interface ProvisioningNeeds {
   /** Every GNES release the run installs (a paired run's base may name a second one). */
   gnesVersions: string[]
+  /**
+   * GNES is built from a source tree in an image: what is kept is the deps image every tree builds
+   * on (docker/deps.Dockerfile), since each commit's own image is new.
+   */
+  source: boolean
   baseImage: string
   engine: string
 }
@@ -37,26 +42,29 @@ export interface Runner {
 
 /**
  * The cache of a run's provisioning. The key holds everything a restored venv or image was made
- * from (the shipped Dockerfile, the pins, the base image, the interpreter, the runner), so a
+ * from (the shipped Dockerfiles, the pins, the base image, the interpreter, the runner), so a
  * changed recipe misses instead of restoring a stale build.
  */
 export function provisioningCache(needs: ProvisioningNeeds, runner: Runner): ProvisioningCache {
+  const head = [`gnes-latency-bench-${LAYOUT}`, runner.platform, runner.arch, needs.engine]
+  if (needs.source) {
+    const deps = createHash('sha256')
+      .update(fs.readFileSync(assetPath('docker', 'deps.Dockerfile')))
+      .update(needs.baseImage)
+      .digest('hex')
+      .slice(0, 16)
+    return { key: [...head, 'gnes-deps', deps].join('-'), venvs: [], archives: imageArchiveDir() }
+  }
   const versions = [...new Set(needs.gnesVersions)].sort()
   const recipe = createHash('sha256')
+    .update(fs.readFileSync(assetPath('docker', 'deps.Dockerfile')))
     .update(fs.readFileSync(assetPath('docker', 'Dockerfile')))
     .update(JSON.stringify([BUILD_PINS, RUNTIME_PINS, needs.baseImage, runner.python]))
     .digest('hex')
     .slice(0, 16)
   const root = cacheRoot()
   return {
-    key: [
-      `gnes-latency-bench-${LAYOUT}`,
-      runner.platform,
-      runner.arch,
-      needs.engine,
-      `gnes-${versions.join('+')}`,
-      recipe
-    ].join('-'),
+    key: [...head, `gnes-${versions.join('+')}`, recipe].join('-'),
     venvs: versions.map(v => path.join(root, `gnes-${v}`)),
     archives: imageArchiveDir()
   }

@@ -33,7 +33,14 @@ function imageSource(o: DockerEngineOptions): ImageSource {
       context: o.dockerContext ?? path.dirname(o.dockerfile)
     }
   }
-  if (o.gnesSource) return { kind: 'source', dir: o.gnesSource, baseImage: o.baseImage }
+  if (o.gnesSource) {
+    return {
+      kind: 'source',
+      dir: o.gnesSource,
+      baseImage: o.baseImage,
+      archives: o.imageArchives ?? null
+    }
+  }
   checkSupportedVersion(o.gnesVersion)
   return {
     kind: 'pypi',

@@ -3,14 +3,10 @@ import { unsupportedVersion } from '../../config/gnes-version'
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import { InputError } from '../../config/input-error'
-import { assetPath } from '../../paths'
 import type { GnesMeta } from '../gnes-meta'
-import { readGnesSource, sourceFiles } from '../source-tree'
-import { tarOf } from './archive'
-import { statusOf } from './client'
 import { runOnce } from './container'
+import { ensurePypiImage, ensureSourceImage } from './gnes-image'
+import { badInput as bad, build, imageExists, pull } from './image-build'
 
 /** How the engine gets its image: the four ways of the action's inputs. */
 export type ImageSource =
@@ -23,90 +19,16 @@ export type ImageSource =
       /** Where a missing build is loaded from and a new one saved to (DaemonSettings). */
       archives: string | null
     }
-  /** A GNES source tree built with the shipped Dockerfile (`gnes-source`). */
-  | { kind: 'source'; dir: string; baseImage: string }
-
-const bad = (input: string, value: string, why: string): InputError =>
-  new InputError(`Invalid input:\n  input '${input}' = '${value}': ${why}`)
-
-const shippedDockerfile = (): Buffer => fs.readFileSync(assetPath('docker', 'Dockerfile'))
-
-/** The tag of a PyPI build: its version, base and the shipped Dockerfile. */
-export function pypiImageTag(version: string, baseImage: string): string {
-  const hash = createHash('sha256')
-    .update(`${version}\n${baseImage}\n`)
-    .update(shippedDockerfile())
-    .digest('hex')
-    .slice(0, 12)
-  return `gnes-latency-bench/gnes:${version}-${hash}`
-}
+  /**
+   * A GNES source tree built with the shipped Dockerfile (`gnes-source`); `archives` keeps the
+   * deps image it builds on.
+   */
+  | { kind: 'source'; dir: string; baseImage: string; archives: string | null }
 
 /** A user build is tagged by where it comes from, so rebuilding the same checkout reuses its tag. */
 export function customImageTag(context: string, dockerfile: string): string {
   const hash = createHash('sha256').update(`${context}\n${dockerfile}`).digest('hex').slice(0, 12)
   return `gnes-latency-bench/custom:${hash}`
-}
-
-async function imageExists(docker: Docker, ref: string): Promise<boolean> {
-  try {
-    await docker.getImage(ref).inspect()
-    return true
-  } catch (err) {
-    if (statusOf(err) === 404) return false
-    throw err
-  }
-}
-
-/** The colour codes a build's stream wraps its stderr lines in. */
-const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
-
-/** Follows a pull or build stream; logs progress sparsely; rejects on an error event. */
-function follow(
-  docker: Docker,
-  stream: NodeJS.ReadableStream,
-  log: (line: string) => void,
-  tail: string[]
-): Promise<void> {
-  let lastLog = 0
-  return new Promise((resolve, reject) => {
-    docker.modem.followProgress(
-      stream,
-      (err: Error | null, events: { error?: string }[]) => {
-        const failed = err?.message ?? events.find(e => e.error)?.error
-        if (failed) reject(new Error(failed.trim()))
-        else resolve()
-      },
-      (e: { stream?: string; status?: string; id?: string; progress?: string }) => {
-        const line = (e.stream ?? [e.id, e.status, e.progress].filter(Boolean).join(' '))
-          .replace(COLOUR, '')
-          .trim()
-        if (!line) return
-        tail.push(line)
-        if (tail.length > 40) tail.shift()
-        // Layer progress arrives many times a second; steps and completions are what a log needs.
-        const now = Date.now()
-        if (!e.progress || now - lastLog > 5000) {
-          lastLog = now
-          log(line)
-        }
-      }
-    )
-  })
-}
-
-async function pull(
-  docker: Docker,
-  ref: string,
-  input: string,
-  log: (line: string) => void
-): Promise<void> {
-  log(`pulling ${ref}`)
-  const tail: string[] = []
-  try {
-    await follow(docker, await docker.pull(ref), log, tail)
-  } catch (err) {
-    throw bad(input, ref, `image not found locally and the pull failed: ${(err as Error).message}`)
-  }
 }
 
 /** Every file under `dir` for a build context; `.git` is left out as `docker build` users expect. */
@@ -125,180 +47,6 @@ function contextFiles(dir: string): { name: string; content: Buffer; mode: numbe
   }
   walk('')
   return out
-}
-
-/**
- * A build that failed: what was built, the step that failed and the build's last lines, which
- * hold the cause (a missing compiler, an unreachable index, a syntax error in a Dockerfile).
- */
-export function buildFailure(what: string, message: string, tail: readonly string[]): Error {
-  const step = [...tail].reverse().find(line => /^Step \d+\/\d+ :/.test(line))
-  const output = tail.length ? `\nlast lines of the build:\n${tail.join('\n')}` : ''
-  return new Error(
-    `building ${what} failed${step ? ` at ${step}` : ''}: ${message.trim()}${output}`
-  )
-}
-
-async function build(
-  docker: Docker,
-  files: { name: string; content: Buffer; mode?: number }[],
-  options: Docker.ImageBuildOptions,
-  what: string,
-  log: (line: string) => void
-): Promise<void> {
-  log(`building ${options.t} (${what})`)
-  const tail: string[] = []
-  try {
-    // forcerm: a failed step's container is removed too, so a broken build leaves nothing behind.
-    const stream = await docker.buildImage(tarOf(files), { ...options, rm: true, forcerm: true })
-    await follow(docker, stream, log, tail)
-  } catch (err) {
-    throw buildFailure(what, (err as Error).message, tail)
-  }
-}
-
-/** The base to build on: on the daemon, or pulled. */
-async function ensureBase(docker: Docker, base: string, log: (line: string) => void) {
-  if (!(await imageExists(docker, base))) await pull(docker, base, 'base-image', log)
-}
-
-async function buildPypi(
-  docker: Docker,
-  src: Extract<ImageSource, { kind: 'pypi' }>,
-  log: (line: string) => void
-): Promise<string> {
-  const tag = pypiImageTag(src.version, src.baseImage)
-  const archive = src.archives && path.join(src.archives, archiveName(tag))
-  // The archive is saved once per image, whichever way the daemon came to have it.
-  const keep = async (): Promise<string> => {
-    if (archive && !fs.existsSync(archive)) await saveArchive(docker, tag, archive, log)
-    return tag
-  }
-  // A daemon without the image loads the archive an earlier job left, if the cache brought one.
-  let present = await imageExists(docker, tag)
-  const loaded = !present && !!archive && (await loadArchive(docker, archive, log))
-  if (loaded) present = await imageExists(docker, tag)
-  if (present) {
-    const how = loaded ? 'loaded from its archive' : 'built before'
-    log(`using ${tag} (GNES ${src.version} on ${src.baseImage}, ${how})`)
-    return keep()
-  }
-  await ensureBase(docker, src.baseImage, log)
-  log(`pip inside the build fetches GNES ${src.version} from the index and compiles it`)
-  await build(
-    docker,
-    [
-      { name: 'Dockerfile', content: shippedDockerfile() },
-      { name: 'gnes-src/.keep', content: Buffer.alloc(0) }
-    ],
-    {
-      t: tag,
-      buildargs: {
-        BASE_IMAGE: src.baseImage,
-        GNES_VERSION: src.version,
-        GNES_BUILD_DATE: new Date().toISOString()
-      },
-      labels: { 'io.gnes-latency-bench.base-image': src.baseImage }
-    },
-    `the GNES ${src.version} image from PyPI on ${src.baseImage}`,
-    log
-  )
-  return keep()
-}
-
-/**
- * A source tree's image: the shipped Dockerfile with the tree as `gnes-src/`, tagged by the tree's
- * content and the base, so an unchanged checkout is not built again and two sides of a paired run
- * never share a tag unless their trees are the same.
- */
-async function buildSource(
-  docker: Docker,
-  src: Extract<ImageSource, { kind: 'source' }>,
-  log: (line: string) => void
-): Promise<string> {
-  const tree = readGnesSource(src.dir)
-  const hash = createHash('sha256')
-    .update(`${tree.hash}\n${src.baseImage}\n`)
-    .update(shippedDockerfile())
-    .digest('hex')
-    .slice(0, 16)
-  const tag = `gnes-latency-bench/gnes-source:${hash}`
-  if (await imageExists(docker, tag)) {
-    log(`using ${tag} (GNES from ${tree.dir} on ${src.baseImage}, built before)`)
-    return tag
-  }
-  await ensureBase(docker, src.baseImage, log)
-  const files = sourceFiles(tree.dir).map(f => ({ ...f, name: `gnes-src/${f.name}` }))
-  await build(
-    docker,
-    [{ name: 'Dockerfile', content: shippedDockerfile() }, ...files],
-    {
-      t: tag,
-      buildargs: {
-        BASE_IMAGE: src.baseImage,
-        GNES_VERSION: '',
-        GNES_BUILD_DATE: new Date().toISOString(),
-        GNES_VCS_VERSION: tree.commit ?? ''
-      },
-      labels: { 'io.gnes-latency-bench.base-image': src.baseImage }
-    },
-    `GNES from ${tree.dir} on ${src.baseImage}`,
-    log
-  )
-  return tag
-}
-
-/** An archive's file name: the image reference with what a file name cannot hold replaced. */
-const archiveName = (ref: string): string => `${ref.replace(/[^A-Za-z0-9._-]/g, '_')}.tar`
-
-/**
- * Loads an image archive when there is one. A damaged archive costs a build, never the run: it
- * is reported and removed, and the image is built as if there were none.
- */
-async function loadArchive(
-  docker: Docker,
-  file: string,
-  log: (line: string) => void
-): Promise<boolean> {
-  if (!fs.existsSync(file)) return false
-  const started = Date.now()
-  try {
-    await follow(docker, await docker.loadImage(fs.createReadStream(file)), () => undefined, [])
-  } catch (err) {
-    log(`cannot load ${file} (${(err as Error).message}); building the image instead`)
-    fs.rmSync(file, { force: true })
-    return false
-  }
-  log(`loaded ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
-  return true
-}
-
-/**
- * Saves the image as an archive, so the next job on a fresh runner loads it instead of building.
- * Written beside and renamed: an archive is whole or absent. A failure costs the next job a build,
- * never this run.
- */
-async function saveArchive(
-  docker: Docker,
-  ref: string,
-  file: string,
-  log: (line: string) => void
-): Promise<void> {
-  const started = Date.now()
-  const partial = `${file}.partial`
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    await pipeline(await docker.getImage(ref).get(), fs.createWriteStream(partial))
-    fs.renameSync(partial, file)
-  } catch (err) {
-    fs.rmSync(partial, { force: true })
-    log(`cannot save ${ref} to ${file}: ${(err as Error).message}`)
-    return
-  }
-  const mb = fs.statSync(file).size / 1e6
-  log(
-    `saved ${ref} to ${file} (${mb.toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) for the cache`
-  )
 }
 
 async function buildDockerfile(
@@ -396,9 +144,9 @@ export async function ensureImage(
     case 'dockerfile':
       return buildDockerfile(docker, src, log)
     case 'pypi':
-      return buildPypi(docker, src, log)
+      return ensurePypiImage(docker, src, log)
     case 'source':
-      return buildSource(docker, src, log)
+      return ensureSourceImage(docker, src, log)
   }
 }
 
