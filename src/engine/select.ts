@@ -47,7 +47,8 @@ export async function selectEngine(
 /**
  * Pre-flight of `engine: auto` without a daemon, where the run would fall back to local
  * processes: limits would be dropped silently, and a generic service that needs containers (no
- * command, an entrypoint, a health check, a one-shot job) could not start. Docker is asked only when either is at stake.
+ * command, an entrypoint, a health check, a one-shot job) could not start. Docker is asked only
+ * when either is at stake.
  */
 export async function checkAutoEngine(
   settings: Pick<EngineSettings, 'engine' | 'cpus' | 'memory'>,

@@ -19,7 +19,8 @@ export function lastCheck(health: Pick<Health, 'Log'>): string {
 /**
  * Resolves once Docker reports the container `healthy`; rejects with a ServiceFailure naming
  * `instance` and the check's last output once it reports `unhealthy`. Polls until `until`
- * settles (the container's exit), then stays pending: the exit is reported as such.
+ * settles (the container's exit) or it stops running, then stays pending: the exit is reported
+ * as such.
  */
 export async function untilHealthy(
   container: Docker.Container,
@@ -29,7 +30,10 @@ export async function untilHealthy(
   let over = false
   void until.finally(() => (over = true)).catch(() => undefined)
   while (!over) {
-    const health = (await container.inspect().catch(() => null))?.State.Health
+    const state = (await container.inspect().catch(() => null))?.State
+    // A container that stopped is unhealthy by Docker's account; its exit is the failure to tell.
+    if (state && !state.Running) break
+    const health = state?.Health
     if (health?.Status === 'healthy') return
     if (health?.Status === 'unhealthy') {
       throw new ServiceFailure(instance, `is unhealthy: ${lastCheck(health)}`, '')

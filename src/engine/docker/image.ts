@@ -343,7 +343,7 @@ export function serviceImageTag(
 ): string {
   const args = Object.entries(build.args ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   const hash = createHash('sha256').update(`${build.dockerfile}\n`)
-  // Without arguments or a target the hash is what it was before they existed: tags stay reused.
+  // Arguments and target enter the hash only when given: a plain build's tag is its context's.
   if (args.length || build.target)
     hash.update(JSON.stringify({ args, target: build.target ?? null }))
   for (const f of files)

@@ -6,7 +6,7 @@ import { hostLimits } from './limits'
 
 const NS_PER_S = 1e9
 
-/** A health check in the Engine API's form (durations in nanoseconds), containers and Swarm alike. */
+/** A health check in the Engine API's form (durations in nanoseconds), for containers and Swarm. */
 export const healthConfig = (h: Healthcheck): Docker.HealthConfig => ({
   Test: h.test,
   Interval: Math.round(h.intervalSec * NS_PER_S),
