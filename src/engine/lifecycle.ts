@@ -8,7 +8,7 @@ import { drainedText, LogTail } from './log-tail'
 import { gnesDeployment } from './gnes-deployment'
 import { gnesPlan } from './plan/gnes'
 import { httpPlan } from './plan/http'
-import type { HttpPlan, InstancePlan, Plan } from './plan/types'
+import type { HttpPlan, InstancePlan, Plan, ServicePlan } from './plan/types'
 import type { Platform, Site, Started, StartIo } from './platform'
 import { probeUntilReady } from './probe'
 import {
@@ -71,6 +71,8 @@ interface Rollout {
   readonly instances: Instance[]
   /** Names of the instances that are ready. */
   readonly ready: Set<string>
+  /** Each started service's instances' readiness, which its dependents' conditions wait on. */
+  readonly readiness: Map<string, Promise<void>[]>
   /** Rejects with the first instance that exits unasked. */
   readonly failed: Promise<never>
   readonly fail: (err: ServiceFailure) => void
@@ -80,6 +82,9 @@ interface Rollout {
   stopping: boolean
   /** Set once the start failed or ran out of time: no later wave starts. */
   expired: boolean
+  /** Resolves once `expire()` was called. */
+  readonly expiring: Promise<void>
+  readonly expire: () => void
 }
 
 async function deploy(
@@ -100,7 +105,7 @@ async function deploy(
       () => notReady(r)
     )
   } catch (err) {
-    r.expired = true
+    r.expire()
     // A start still in flight finishes (or fails) first, so stop() removes what it created.
     await starting.catch(() => undefined)
     await deployment.stop()
@@ -118,18 +123,27 @@ function rollout(plan: Plan, options: StartOptions, hooks: DeployHooks): Rollout
   const failed = new Promise<never>((_, reject) => (fail = reject))
   // Callers race this against their work; an unobserved rejection must not crash the process.
   failed.catch(() => undefined)
-  return {
+  let expire: () => void = () => undefined
+  const expiring = new Promise<void>(resolve => (expire = resolve))
+  const r: Rollout = {
     plan,
     options,
     hooks,
     instances: [],
     ready: new Set(),
+    readiness: new Map(),
     failed,
     fail,
     entry: plan.kind === 'gnes' ? plan.entry : null,
     stopping: false,
-    expired: false
+    expired: false,
+    expiring,
+    expire: () => {
+      r.expired = true
+      expire()
+    }
   }
+  return r
 }
 
 /** The deployment the caller gets: its entry, nodes and stop() read the rollout as it goes on. */
@@ -176,6 +190,7 @@ function deploymentOf(r: Rollout, site: Site): Deployment {
 async function startWaves(r: Rollout, site: Site): Promise<Promise<void>[]> {
   const readiness: Promise<void>[] = []
   for (const wave of r.plan.waves) {
+    await dependenciesMet(r, wave)
     if (r.expired) return readiness
     if (r.hooks.isClosed()) throw new Error('engine shut down while starting')
     const started: [Instance, Promise<void>][] = []
@@ -184,10 +199,25 @@ async function startWaves(r: Rollout, site: Site): Promise<Promise<void>[]> {
     for (const [i, isReady] of started) {
       r.instances.push(i)
       readiness.push(isReady)
+      const ofService = r.readiness.get(i.plan.service) ?? []
+      r.readiness.set(i.plan.service, [...ofService, isReady])
       watch(r, i, isReady)
     }
   }
   return readiness
+}
+
+/**
+ * Waits until every service of `wave` may start: each dependency with condition `healthy` is
+ * ready, each with `completed` exited 0 (that is a one-shot job's readiness); `started` holds
+ * already, as every dependency is in an earlier wave. Gives up on the deployment's failure or
+ * expiry.
+ */
+async function dependenciesMet(r: Rollout, wave: readonly ServicePlan[]): Promise<void> {
+  const awaited = wave.flatMap(s =>
+    s.after.filter(d => d.condition !== 'started').flatMap(d => r.readiness.get(d.service) ?? [])
+  )
+  if (awaited.length) await Promise.race([Promise.all(awaited), r.failed, r.expiring])
 }
 
 /** What a wave's sites ask for: each instance's output, and `started` takes each started one. */
@@ -206,7 +236,9 @@ function waveIo(r: Rollout, started: [Instance, Promise<void>][]): StartIo {
       const output = outputs.get(i.name)!
       // A readiness that cannot be told stays pending: the start's deadline then names it.
       const isReady = waitReady(r, i, s, output).catch((err: Error) => {
-        output.note(`[${r.hooks.kind}] cannot tell whether it is ready: ${err.message}`)
+        // Its platform says it will never be ready (unhealthy): the start fails now.
+        if (err instanceof ServiceFailure) r.fail(err)
+        else output.note(`[${r.hooks.kind}] cannot tell whether it is ready: ${err.message}`)
         return new Promise<void>(() => undefined)
       })
       started.push([{ plan: i, started: s, output }, isReady])
@@ -216,28 +248,42 @@ function waveIo(r: Rollout, started: [Instance, Promise<void>][]): StartIo {
 }
 
 /**
- * The wait strategy, written once for every platform: a log line, or a probe of the port where
- * this host reaches the instance. The load's entry is where this host reaches it too.
+ * The wait strategy, written once for every platform: a log line, a probe of the port where this
+ * host reaches the instance, the platform's health status, running, or a one-shot job's exit 0.
+ * The load's entry is where this host reaches it too.
  */
 async function waitReady(r: Rollout, i: InstancePlan, s: Started, output: LogTail): Promise<void> {
   const entry = entryService(r.plan)
   const isEntry = entry?.service === i.service && i.replica === 0
-  const host = isEntry || !('log' in i.wait) ? await s.address() : null
+  const probed = 'port' in i.wait || 'http' in i.wait
+  const host = isEntry || probed ? await s.address() : null
   if (isEntry) {
     if (!host) throw new Error(`${i.name}: no address where this host reaches it`)
     r.entry = { host, port: entry!.port }
   }
   if ('log' in i.wait) return output.ready
+  if ('running' in i.wait) return
+  // Any other exit is a failure, which watch() reports; readiness then stays pending.
+  if ('completed' in i.wait) return (await s.exitCode) === 0 ? undefined : pending()
+  if ('healthcheck' in i.wait) {
+    if (!s.healthy) throw new Error(`the ${r.hooks.kind} engine has no health checks`)
+    return s.healthy()
+  }
   // An instance out of this host's reach (a task on another node): running is as ready as it can tell.
-  if (!host) return
+  if (!host || i.port === null) return
   await probeUntilReady(host, i.port, 'http' in i.wait ? i.wait.http : null, s.exited)
 }
+
+const pending = (): Promise<never> => new Promise(() => undefined)
 
 /** Marks the instance ready once it is, and fails the deployment when it exits unasked. */
 function watch(r: Rollout, i: Instance, isReady: Promise<void>): void {
   void isReady.then(() => r.ready.add(i.plan.name))
   void i.started.exited.then(async reason => {
-    if (!r.stopping) r.fail(new ServiceFailure(i.plan.name, reason, await drainedText(i.output)))
+    if (r.stopping) return
+    // A one-shot job that ran to exit 0 did what it is for.
+    if ('completed' in i.plan.wait && (await i.started.exitCode) === 0) return
+    r.fail(new ServiceFailure(i.plan.name, reason, await drainedText(i.output)))
   })
 }
 

@@ -18,6 +18,13 @@ import type { ServiceFailure } from './types'
 export interface Started {
   /** Resolves with the reason (e.g. `exited (code 1)`) once it stops, for whatever cause. */
   readonly exited: Promise<string>
+  /** Resolves with its exit code once it stops; null where the platform cannot tell it. */
+  readonly exitCode: Promise<number | null>
+  /**
+   * Resolves once its platform reports it healthy by its health check; rejects with a
+   * ServiceFailure once it reports it unhealthy. Absent where there is no health check (local).
+   */
+  healthy?(): Promise<void>
   /** The Swarm node it runs on; null where every instance shares one host. */
   readonly node: string | null
   /** Where this host reaches it; null where it cannot (a Swarm task on another node). */

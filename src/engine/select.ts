@@ -5,6 +5,7 @@ import { LocalEngine } from './local/engine'
 import { createSwarmEngine } from './swarm/engine'
 import type { EngineSettings } from './settings'
 import type { Engine } from './types'
+import { localEngineProblem } from '../topology/http-check'
 import type { Topology } from '../topology/schema'
 
 /**
@@ -45,8 +46,9 @@ export async function selectEngine(
 
 /**
  * Pre-flight of `engine: auto` without a daemon, where the run would fall back to local
- * processes: limits would be dropped silently, and a generic service without a command (an image
- * alone) could not start. Docker is asked only when either is at stake.
+ * processes: limits would be dropped silently, and a generic service that needs containers (no
+ * command, an entrypoint, a health check, a one-shot job) could not start. Docker is asked only
+ * when either is at stake.
  */
 export async function checkAutoEngine(
   settings: Pick<EngineSettings, 'engine' | 'cpus' | 'memory'>,
@@ -54,10 +56,11 @@ export async function checkAutoEngine(
 ): Promise<void> {
   if (settings.engine !== 'auto') return
   const limit = settings.cpus ? 'cpus' : settings.memory ? 'memory' : null
-  const imageOnly = topologies.flatMap(({ file, topology: t }) =>
-    t.kind === 'http' ? t.services.filter(s => !s.command).map(s => ({ file, name: s.name })) : []
-  )
-  if ((!limit && imageOnly.length === 0) || (await dockerAvailable())) return
+  const containerOnly = topologies.flatMap(({ file, topology: t }) => {
+    const refused = t.kind === 'http' ? localEngineProblem(t) : null
+    return refused ? [{ file, ...refused }] : []
+  })
+  if ((!limit && containerOnly.length === 0) || (await dockerAvailable())) return
   if (limit) {
     throw invalidInput(
       limit,
@@ -65,10 +68,10 @@ export async function checkAutoEngine(
       `${limit} limits Docker containers, but no Docker daemon answers, so engine 'auto' would run local processes without it; start Docker or drop ${limit}`
     )
   }
-  const [first] = imageOnly
+  const [first] = containerOnly
   throw invalidInput(
     'engine',
     'auto',
-    `no Docker daemon answers at ${daemonAddress()}, so engine 'auto' would run local processes, and ${first.file}: service '${first.name}' has no command (an image alone needs Docker); start Docker, or give it a command`
+    `no Docker daemon answers at ${daemonAddress()}, so engine 'auto' would run local processes, and ${first.file}: service '${first.service}' ${first.problem} (which needs Docker); start Docker, or give it a command of its own`
   )
 }

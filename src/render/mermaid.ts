@@ -1,4 +1,5 @@
 import { mermaidLabel as label } from '../text/escape'
+import { dependencies } from '../topology/depends'
 import { routerModel } from '../topology/model'
 import { addressedServices } from '../topology/placeholders'
 import type { HttpTopology, RouterService, Topology } from '../topology/schema'
@@ -88,8 +89,11 @@ function genericMermaid(t: HttpTopology): string {
   }
   lines.push(`  load --> ${id.get(t.load.service)}`)
   for (const s of t.services) {
-    const texts = [...(s.command ?? []), ...Object.values(s.environment)]
-    const calls = new Set([...s.dependsOn, ...texts.flatMap(addressedServices)])
+    const texts = [...(s.entrypoint ?? []), ...(s.command ?? []), ...Object.values(s.environment)]
+    const calls = new Set([
+      ...dependencies(s).map(d => d.service),
+      ...texts.flatMap(addressedServices)
+    ])
     calls.delete(s.name)
     for (const d of calls) lines.push(`  ${id.get(s.name)} --> ${id.get(d)}`)
   }

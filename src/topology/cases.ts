@@ -2,6 +2,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Inputs } from '../config/inputs'
 import { invalidInput } from '../config/preflight'
+import { localEngineProblem, refusalPlace } from './http-check'
 import { resolveTopology, TopologyError } from './load'
 import type { Topology } from './schema'
 
@@ -64,18 +65,18 @@ function checkBuildContexts(spec: CaseSpec): void {
 }
 
 /**
- * A generic topology runs on the local engine only with a command per service (an image alone
- * needs a container engine).
+ * A generic topology runs on the local engine only with a command per service and nothing only a
+ * container engine has (an image alone, an entrypoint, a health check, a one-shot job).
  */
 function checkEngineFits(inputs: Inputs, spec: CaseSpec): void {
   const t = spec.topology
-  if (t.kind !== 'http') return
-  const missing = t.services.findIndex(s => !s.command)
-  if (inputs.engine === 'local' && missing >= 0) {
+  if (t.kind !== 'http' || inputs.engine !== 'local') return
+  const refused = localEngineProblem(t)
+  if (refused) {
     throw invalidInput(
       'engine',
       'local',
-      `${spec.file}: at services.${missing} ('${t.services[missing].name}'): no command, and the local engine runs a command per service`
+      `${spec.file}: at ${refusalPlace(refused)}: it ${refused.problem}, and the local engine runs a command per service as a process`
     )
   }
 }

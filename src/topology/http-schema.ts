@@ -20,12 +20,49 @@ const memory = z
   })
   .refine(b => b >= MIN_MEMORY, 'at least 6M (Docker refuses less)')
 
+/**
+ * Docker's own health check, in Docker's form: `['CMD', ...argv]` or `['CMD-SHELL', 'cmd']`.
+ * Times in seconds, as a Compose file's `healthcheck` gives them once translated.
+ */
+const HealthcheckSchema = z
+  .object({
+    test: args
+      .min(2)
+      .refine(
+        t => t[0] === 'CMD' || (t[0] === 'CMD-SHELL' && t.length === 2),
+        "['CMD', program, ...args] or ['CMD-SHELL', 'a shell command']"
+      ),
+    intervalSec: z.number().positive().max(3600),
+    timeoutSec: z.number().positive().max(3600),
+    retries: z.number().int().min(1).max(100),
+    startPeriodSec: z.number().min(0).max(3600)
+  })
+  .strict()
+export type Healthcheck = z.infer<typeof HealthcheckSchema>
+
 const ReadySchema = z.union([
   /** A line of the service's output that means it serves (a regular expression). */
   z.object({ log: z.string().min(1).max(200) }).strict(),
   /** A path answered with a 2xx status once the service serves. */
-  z.object({ http: z.string().regex(/^\/[\x21-\x7e]*$/, 'a path starting with /') }).strict()
+  z.object({ http: z.string().regex(/^\/[\x21-\x7e]*$/, 'a path starting with /') }).strict(),
+  /** Docker reports the container `healthy` (containers only). */
+  z.object({ healthcheck: HealthcheckSchema }).strict()
 ])
+
+/**
+ * A service started first: a plain name waits until it started; `healthy` until it is ready;
+ * `completed` until it ran to its end with exit code 0 (a one-shot job, e.g. a migration).
+ */
+const DependencySchema = z.union([
+  name,
+  z.object({ service: name, condition: z.enum(['started', 'healthy', 'completed']) }).strict()
+])
+export type DependencyEntry = z.infer<typeof DependencySchema>
+
+/** An extra DNS name on the topology's network. */
+const alias = z
+  .string()
+  .regex(/^[A-Za-z0-9]([A-Za-z0-9_.-]{0,62})$/, 'a DNS name of letters, digits, _, . or -')
 
 const ContainerServiceSchema = z
   .object({
@@ -36,7 +73,14 @@ const ContainerServiceSchema = z
     build: z
       .object({
         context: z.string().min(1),
-        dockerfile: z.string().min(1).default('Dockerfile')
+        dockerfile: z.string().min(1).default('Dockerfile'),
+        /** Docker build arguments (`ARG`). */
+        args: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), value).optional(),
+        /** The stage of a multi-stage Dockerfile to build. */
+        target: z
+          .string()
+          .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'a build stage name')
+          .optional()
       })
       .strict()
       .optional(),
@@ -45,22 +89,29 @@ const ContainerServiceSchema = z
      * file); in a container it replaces the image's CMD. Optional in a container.
      */
     command: args.min(1).optional(),
+    /** The container's entrypoint, replacing the image's (containers only). */
+    entrypoint: args.min(1).optional(),
     environment: z
       .record(
         z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
         z.string().max(LIMITS.value, `at most ${LIMITS.value} characters`)
       )
       .default({}),
-    /** The TCP port it serves on (in its container; the local engine assigns its own). */
-    port: z.number().int().min(1).max(65535),
-    /** Default: the port accepts a TCP connection. */
+    /**
+     * The TCP port it serves on (in its container; the local engine assigns its own). Only the
+     * load's service needs one: a service without serves no peer by address.
+     */
+    port: z.number().int().min(1).max(65535).optional(),
+    /** Default: the port accepts a TCP connection; without a port, the instance runs. */
     ready: ReadySchema.optional(),
     replicas: z.number().int().min(1).max(16).default(1),
     resources: z
       .object({ cpus: z.number().positive().max(64).optional(), memory: memory.optional() })
       .strict()
       .default({}),
-    dependsOn: z.array(name).default([]),
+    dependsOn: z.array(DependencySchema).max(LIMITS.services).default([]),
+    /** DNS names besides the service's own name on the topology's network. */
+    aliases: z.array(alias).max(LIMITS.items).optional(),
     deploy: DeploySchema.optional()
   })
   .strict()

@@ -6,8 +6,8 @@ const PLACEHOLDER = /\$\$|\$\{([a-z]+)(?::([^}]*))?\}/g
 
 /** What a placeholder may name, per instance. */
 export interface PlaceholderValues {
-  /** This instance's listen port. */
-  port: number
+  /** This instance's listen port; null for a service without one (`${port}` is refused there). */
+  port: number | null
   replica: number
   /** host:port of a service, one address for a client (replica 0, or a name that balances). */
   addr(service: string): string
@@ -38,11 +38,17 @@ export function addressedServices(text: string): string[] {
   )
 }
 
+/** Whether `text` asks for the instance's own port (`${port}`). */
+export const usesPort = (text: string): boolean =>
+  [...text.matchAll(PLACEHOLDER)].some(
+    ([whole, key, service]) => whole !== '$$' && key === 'port' && service === undefined
+  )
+
 /** `text` with its placeholders filled in; `placeholderProblem` has vouched for it. */
 export function expandPlaceholders(text: string, v: PlaceholderValues): string {
   return text.replace(PLACEHOLDER, (whole, key: string | undefined, service: string) => {
     if (whole === '$$') return '$'
-    if (key === 'port') return String(v.port)
+    if (key === 'port') return String(v.port ?? '')
     if (key === 'replica') return String(v.replica)
     return key === 'addr' ? v.addr(service) : v.addrs(service).join(' ')
   })

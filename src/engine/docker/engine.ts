@@ -3,7 +3,7 @@ import type { GnesMeta } from '../gnes-meta'
 import type { Addressing } from '../../topology/commands'
 import type { ContainerAddressing } from '../../topology/containers'
 import type { GnesTopology, HttpTopology } from '../../topology/schema'
-import { LifecycleEngine, settleAll, STOP_GRACE_MS } from '../lifecycle'
+import { LifecycleEngine, settleAll } from '../lifecycle'
 import type { Plan } from '../plan/types'
 import type { Platform, Site, Started } from '../platform'
 import type { Engine } from '../types'
@@ -12,9 +12,10 @@ import { sweep } from './cleanup'
 import { containerAddressing } from './command'
 import { removeContainer, startContainer } from './container'
 import { DaemonContext, type DockerEngineOptions } from './daemon'
-import { hostLimits } from './limits'
+import { untilHealthy } from './health'
 import { removeNetwork } from './network'
 import { openPlace } from './place'
+import { containerSpec } from './spec'
 
 interface DockerEngine extends Engine {
   readonly kind: 'docker'
@@ -22,7 +23,8 @@ interface DockerEngine extends Engine {
 
 /**
  * Each topology in containers on a user-defined bridge network of its own. Peers reach a service
- * by its name (Docker's DNS answers with every replica) or one replica by `<service>-<n>`; the
+ * by its name or an alias (Docker's DNS answers with every replica) or one replica by
+ * `<service>-<n>`; a health check is the container's, its status read from the daemon; the
  * load client runs in a container on that network, and this host reaches a container at its
  * address on the bridge, so no port is published and no userland proxy sits in the measured path.
  */
@@ -45,7 +47,8 @@ class DockerPlatform implements Platform<'docker'> {
 
   async httpAddressing(topology: HttpTopology): Promise<ContainerAddressing> {
     const byName = new Map(topology.services.map(s => [s.name, s]))
-    const portOf = (service: string): number => byName.get(service)!.port
+    // The topology's check refuses an address of a service without a port.
+    const portOf = (service: string): number | null => byName.get(service)!.port ?? null
     return {
       port: portOf,
       addr: service => `${service}:${portOf(service)}`,
@@ -66,33 +69,22 @@ class DockerPlatform implements Platform<'docker'> {
       start: (service, io) =>
         settleAll(service.instances, async i => {
           const name = `${place.prefix}-${i.name}`
-          const gnes = service.runs === 'gnes'
-          const { cpus, memoryBytes } = place.limits(service)
           const { container, exited } = await startContainer(
             docker,
-            {
+            containerSpec(service, i, {
               name,
-              Hostname: i.name,
-              Image: place.image(service),
-              ...(gnes ? { Entrypoint: ['gnes'] } : {}),
-              ...(i.argv ? { Cmd: i.argv } : {}),
-              Env: gnes
-                ? ['PYTHONUNBUFFERED=1']
-                : Object.entries(i.env).map(([k, v]) => `${k}=${v}`),
-              Labels: place.labels(service.name),
-              StopTimeout: STOP_GRACE_MS / 1000,
-              // An init as PID 1 passes SIGTERM on, so a stop is quick and clean.
-              HostConfig: { NetworkMode: network.id, Init: true, ...hostLimits(cpus, memoryBytes) },
-              NetworkingConfig: {
-                EndpointsConfig: { [network.id]: { Aliases: [i.name, service.name] } }
-              }
-            },
+              image: place.image(service),
+              labels: place.labels(service.name),
+              network: network.id,
+              ...place.limits(service)
+            }),
             io.output(i)
           )
           containers.push(container)
           let address: Promise<string> | undefined
           const started: Started = {
             exited: exited.then(code => `exited (code ${code})`),
+            exitCode: exited,
             node: null,
             address: () =>
               (address ??= container.inspect().then(info => {
@@ -100,6 +92,7 @@ class DockerPlatform implements Platform<'docker'> {
                 if (!host) throw new Error(`${i.name}: the container has no address on its network`)
                 return host
               })),
+            healthy: () => untilHealthy(container, i.name, exited),
             readFile: file => readContainerFile(container, file),
             fileName: file => `${name}:${file}`
           }

@@ -73,15 +73,42 @@ async function buildDockerfile(
   return tag
 }
 
+/** How a generic service's image is built: its context, Dockerfile, build arguments and stage. */
+export interface ServiceBuild {
+  context: string
+  dockerfile: string
+  args?: Record<string, string>
+  target?: string
+}
+
 /**
- * A generic service's image, and the reference to run. With a build context it is built and tagged
- * by the content of the context, so a changed service is measured, an unchanged one is not built
- * again, and two sides of a paired run whose files name the same `image` never share a tag.
- * Without one: the image the topology names, on the daemon or pulled.
+ * The tag of a service's build: the Dockerfile's name, its build arguments and target stage, and
+ * every file of the context (name, mode, content), so any of them changed is another image.
+ */
+export function serviceImageTag(
+  build: Omit<ServiceBuild, 'context'>,
+  files: readonly { name: string; mode: number; content: Buffer }[]
+): string {
+  const args = Object.entries(build.args ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  const hash = createHash('sha256').update(`${build.dockerfile}\n`)
+  // Arguments and target enter the hash only when given: a plain build's tag is its context's.
+  if (args.length || build.target)
+    hash.update(JSON.stringify({ args, target: build.target ?? null }))
+  for (const f of files)
+    hash.update(`${f.name}\n${f.mode}\n${f.content.length}\n`).update(f.content)
+  return `gnes-latency-bench/service:${hash.digest('hex').slice(0, 16)}`
+}
+
+/**
+ * A generic service's image, and the reference to run. With a build context it is built (with its
+ * build arguments and target stage) and tagged by all of them (serviceImageTag), so a changed
+ * service is measured, an unchanged one is not built again, and two sides of a paired run whose
+ * files name the same `image` never share a tag. Without one: the image the topology names, on
+ * the daemon or pulled.
  */
 export async function ensureServiceImage(
   docker: Docker,
-  service: { name: string; image: string; build?: { context: string; dockerfile: string } },
+  service: { name: string; image: string; build?: ServiceBuild },
   log: (line: string) => void
 ): Promise<string> {
   const input = `topology service ${service.name}`
@@ -89,20 +116,23 @@ export async function ensureServiceImage(
     if (!(await imageExists(docker, service.image))) await pull(docker, service.image, input, log)
     return service.image
   }
-  const { context, dockerfile } = service.build
+  const { context, dockerfile, args, target } = service.build
   if (!fs.existsSync(path.join(context, dockerfile))) {
     throw bad(input, service.image, `no ${dockerfile} in its build context ${context}`)
   }
   const files = contextFiles(context)
-  const hash = createHash('sha256').update(`${dockerfile}\n`)
-  for (const f of files)
-    hash.update(`${f.name}\n${f.mode}\n${f.content.length}\n`).update(f.content)
-  const tag = `gnes-latency-bench/service:${hash.digest('hex').slice(0, 16)}`
+  const tag = serviceImageTag(service.build, files)
   if (await imageExists(docker, tag)) {
     log(`using ${tag} for ${service.image} (built from ${context} before)`)
     return tag
   }
-  await build(docker, files, { t: tag, dockerfile }, `${input} (${service.image})`, log)
+  const options = {
+    t: tag,
+    dockerfile,
+    ...(args ? { buildargs: args } : {}),
+    ...(target ? { target } : {})
+  }
+  await build(docker, files, options, `${input} (${service.image})`, log)
   return tag
 }
 
@@ -113,17 +143,14 @@ export async function ensureServiceImage(
  */
 export async function ensureServiceImages(
   docker: Docker,
-  services: readonly {
-    name: string
-    image: string
-    build?: { context: string; dockerfile: string }
-  }[],
+  services: readonly { name: string; image: string; build?: ServiceBuild }[],
   log: (line: string) => void
 ): Promise<Map<string, string>> {
   const bySource = new Map<string, string>()
   const images = new Map<string, string>()
   for (const s of services) {
-    const source = JSON.stringify([s.image, s.build?.context, s.build?.dockerfile])
+    const b = s.build
+    const source = JSON.stringify([s.image, b?.context, b?.dockerfile, b?.args, b?.target])
     if (!bySource.has(source)) bySource.set(source, await ensureServiceImage(docker, s, log))
     images.set(s.name, bySource.get(source)!)
   }

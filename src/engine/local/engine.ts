@@ -2,6 +2,7 @@ import * as path from 'node:path'
 import type { GnesMeta } from '../gnes-meta'
 import type { Addressing } from '../../topology/commands'
 import type { ContainerAddressing } from '../../topology/containers'
+import { localEngineProblem, refusalPlace } from '../../topology/http-check'
 import type { GnesTopology, HttpTopology } from '../../topology/schema'
 import { LifecycleEngine } from '../lifecycle'
 import type { Platform, Site } from '../platform'
@@ -58,22 +59,25 @@ class LocalPlatform implements Platform<'local'> {
     }
   }
 
-  /** A port per instance, which `${port}` and `${addr:S}` hand to it and its peers. */
+  /**
+   * A port per instance of a service with a port, which `${port}` and `${addr:S}` hand to it and
+   * its peers. Refuses, before anything starts, what only containers can do.
+   */
   async httpAddressing(topology: HttpTopology): Promise<ContainerAddressing> {
-    const missing = topology.services.find(s => !s.command)
-    if (missing) {
+    const refused = localEngineProblem(topology)
+    if (refused) {
       throw new Error(
-        `${topology.id}: service ${missing.name} has no command; the local engine runs one per service`
+        `${topology.id}: at ${refusalPlace(refused)}: it ${refused.problem}; the local engine runs a command per service as a process`
       )
     }
-    const slots = topology.services.flatMap(s =>
-      Array.from({ length: s.replicas }, (_, r) => `${s.name}-${r}`)
-    )
+    const slots = topology.services
+      .filter(s => s.port !== undefined)
+      .flatMap(s => Array.from({ length: s.replicas }, (_, r) => `${s.name}-${r}`))
     const ports = await freePorts(slots.length)
     const portOf = new Map(slots.map((slot, i) => [slot, ports[i]]))
     const replicas = new Map(topology.services.map(s => [s.name, s.replicas]))
     return {
-      port: (service, replica) => portOf.get(`${service}-${replica}`)!,
+      port: (service, replica) => portOf.get(`${service}-${replica}`) ?? null,
       addr: service => `${HOST}:${portOf.get(`${service}-0`)}`,
       addrs: service =>
         Array.from(

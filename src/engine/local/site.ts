@@ -38,6 +38,7 @@ export function localSite(runId: string, venv: () => GnesVenv): Site {
               })
         const started: Started = {
           exited: proc.exited.then(code => `exited (code ${code})`),
+          exitCode: proc.exited,
           node: null,
           address: async () => HOST,
           readFile: async file => (fs.existsSync(file) ? fs.promises.readFile(file, 'utf8') : ''),

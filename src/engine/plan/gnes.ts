@@ -20,12 +20,16 @@ export function gnesPlan(topology: GnesTopology, addressing: Addressing): GnesPl
           service: c.service,
           replica: c.replica,
           argv: c.argv,
+          entrypoint: null,
           env: {},
           cwd: null,
           port: addressing.port(c.service, 'in'),
           wait: { log: READY_PATTERN[c.role] }
         })),
         limits: 'engine',
+        after: [],
+        aliases: [],
+        healthcheck: null,
         constraints: [...(s.deploy?.placement.constraints ?? [])],
         endpointMode: s.deploy?.endpoint_mode ?? null,
         pinned: s.role === 'frontend'

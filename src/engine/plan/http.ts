@@ -1,6 +1,14 @@
-import { containerStartOrder, type ContainerAddressing } from '../../topology/containers'
+import {
+  containerStartOrder,
+  type ContainerAddressing,
+  type Readiness
+} from '../../topology/containers'
+import { dependencies } from '../../topology/depends'
 import type { HttpTopology } from '../../topology/schema'
-import type { HttpPlan, ServicePlan } from './types'
+import type { HttpPlan, ServicePlan, WaitStrategy } from './types'
+
+const waitFor = (ready: Readiness): WaitStrategy =>
+  'tcp' in ready ? { port: true } : 'healthcheck' in ready ? { healthcheck: true } : ready
 
 /**
  * A generic topology as a plan, its placeholders filled in from `addressing` (the platform's):
@@ -19,11 +27,15 @@ export function httpPlan(topology: HttpTopology, addressing: ContainerAddressing
           service: c.service,
           replica: c.replica,
           argv: c.argv,
+          entrypoint: c.entrypoint,
           env: c.env,
           cwd: c.cwd,
           port: c.port,
-          wait: 'tcp' in c.ready ? { port: true } : c.ready
+          wait: waitFor(c.ready)
         })),
+        after: dependencies(s),
+        aliases: [...(s.aliases ?? [])],
+        healthcheck: s.ready && 'healthcheck' in s.ready ? s.ready.healthcheck : null,
         limits: { cpus: commands[0].cpus, memoryBytes: commands[0].memoryBytes },
         constraints: [...(s.deploy?.placement.constraints ?? [])],
         endpointMode: s.deploy?.endpoint_mode ?? null,
@@ -36,6 +48,7 @@ export function httpPlan(topology: HttpTopology, addressing: ContainerAddressing
     id: topology.id,
     waves,
     images: topology.services,
-    entry: { service: topology.load.service, port: addressing.port(topology.load.service, 0) }
+    // The topology's check gives the load's service a port.
+    entry: { service: topology.load.service, port: addressing.port(topology.load.service, 0)! }
   }
 }

@@ -1,7 +1,17 @@
-import type { ContainerService } from '../../topology/http-schema'
+import type { Dependency } from '../../topology/depends'
+import type { ContainerService, Healthcheck } from '../../topology/http-schema'
 
-/** How an instance tells it serves: a line of its log, a 2xx on an HTTP path, or an open port. */
-export type WaitStrategy = { log: RegExp } | { http: string } | { port: true }
+/**
+ * How an instance tells it is ready: a line of its log, a 2xx on an HTTP path, an open port, its
+ * platform's health status (Docker's health check), running at all, or (a one-shot job) exit 0.
+ */
+export type WaitStrategy =
+  | { log: RegExp }
+  | { http: string }
+  | { port: true }
+  | { healthcheck: true }
+  | { running: true }
+  | { completed: true }
 
 /** One instance to start: a process, a container, a Swarm task. */
 export interface InstancePlan {
@@ -11,11 +21,13 @@ export interface InstancePlan {
   replica: number
   /** Its arguments: to `gnes`, or its service's own command; null runs the image's own command. */
   argv: string[] | null
+  /** Its container's entrypoint; null keeps the image's. */
+  entrypoint: string[] | null
   env: Record<string, string>
   /** Where the local engine runs it: the build context, when there is one. */
   cwd: string | null
-  /** The port it serves on, which a probe asks. */
-  port: number
+  /** The port it serves on, which a probe asks; null when it serves none. */
+  port: number | null
   wait: WaitStrategy
 }
 
@@ -27,6 +39,12 @@ export interface ServicePlan {
   instances: InstancePlan[]
   /** `engine`: the run's cpus and memory; else the service's own (null: none). */
   limits: 'engine' | { cpus: number | null; memoryBytes: number | null }
+  /** What must hold of earlier services before it starts (each is in an earlier wave). */
+  after: Dependency[]
+  /** DNS names on the deployment's network besides its own name. */
+  aliases: string[]
+  /** Docker's health check, set on its containers (Swarm: its tasks); null: none. */
+  healthcheck: Healthcheck | null
   /** Swarm placement constraints of its topology entry. */
   constraints: string[]
   /** Its topology entry's Swarm endpoint mode; null takes the engine's. */

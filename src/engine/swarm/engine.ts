@@ -16,7 +16,8 @@ import type { Platform, Site, Started } from '../platform'
 import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
 import { GATEWAY_NETWORK, gatewayAddressWithin } from './gateway'
-import { removeServices, serviceSpec } from './services'
+import { removeServices } from './services'
+import { swarmServiceSpec } from './spec'
 import { TaskSlot, TaskWatcher } from './tasks'
 
 interface SwarmEngine extends Engine {
@@ -77,7 +78,8 @@ class SwarmPlatform implements Platform<'swarm'> {
   /** One spec serves every replica of a service: they share the first replica's command. */
   async httpAddressing(topology: HttpTopology): Promise<ContainerAddressing> {
     const byName = new Map(topology.services.map(s => [s.name, s]))
-    const port = (service: string): number => byName.get(service)!.port
+    // The topology's check refuses an address of a service without a port.
+    const port = (service: string): number | null => byName.get(service)!.port ?? null
     return {
       port,
       addr: service => `${service}:${port(service)}`,
@@ -92,29 +94,15 @@ class SwarmPlatform implements Platform<'swarm'> {
     const watcher = new TaskWatcher(docker)
     return {
       start: async (service, io) => {
-        const [first] = service.instances
-        const gnes = service.runs === 'gnes'
         const image = place.image(service)
         const created = await docker.createService(
-          serviceSpec({
+          swarmServiceSpec(service, {
             name: `${place.prefix}-${service.name}`,
+            image,
             labels: place.labels(service.name),
-            container: {
-              Image: image,
-              ...(gnes ? { Command: ['gnes'] } : {}),
-              ...(first.argv ? { Args: first.argv } : {}),
-              Env: gnes
-                ? ['PYTHONUNBUFFERED=1']
-                : Object.entries(first.env).map(([k, v]) => `${k}=${v}`)
-            },
-            replicas: service.instances.length,
-            constraints: [
-              ...service.constraints,
-              ...(service.pinned ? [`node.id==${this.nodeId}`] : [])
-            ],
-            ...place.limits(service),
             network: place.network.id,
-            alias: service.name,
+            ...place.limits(service),
+            pinnedTo: service.pinned ? this.nodeId : null,
             endpointMode: service.endpointMode ?? this.endpointMode
           })
         )
@@ -124,6 +112,8 @@ class SwarmPlatform implements Platform<'swarm'> {
         slots.forEach((slot, k) => {
           const started: Started = {
             exited: slot.exited,
+            exitCode: slot.exitCode,
+            healthy: () => slot.running,
             get node() {
               return slot.node
             },

@@ -50,21 +50,29 @@ export interface ServiceSpecInput {
   name: string
   /** The deployment's labels and the service's own. */
   labels: Record<string, string>
-  container: { Image: string; Command?: string[]; Args?: string[]; Env: string[] }
+  container: {
+    Image: string
+    Command?: string[]
+    Args?: string[]
+    Env: string[]
+    HealthCheck?: Docker.HealthConfig
+  }
   replicas: number
   constraints: string[]
   cpus: number | null
   memoryBytes: number | null
   network: string
-  /** The name peers resolve on the network. */
-  alias: string
+  /** The names peers resolve on the network: the service's, then its aliases. */
+  aliases: string[]
   endpointMode: string
 }
 
 /**
  * A Swarm service as this tool runs every one: an init as PID 1 (a stop is quick and clean), no
  * restart (a dead service fails the case; Swarm must not restart it behind our back), the limits,
- * the placement and the endpoint mode asked for.
+ * the placement and the endpoint mode asked for. Without restarts a replicated service's task
+ * runs once, which is what a one-shot job (a dependency with condition `completed`) needs too: it
+ * is a replicated service like the others, done when its tasks complete with exit code 0.
  */
 export function serviceSpec(o: ServiceSpecInput): Docker.CreateServiceOptions {
   return {
@@ -85,7 +93,7 @@ export function serviceSpec(o: ServiceSpecInput): Docker.CreateServiceOptions {
           ...(o.memoryBytes ? { MemoryBytes: o.memoryBytes } : {})
         }
       },
-      Networks: [{ Target: o.network, Aliases: [o.alias] }]
+      Networks: [{ Target: o.network, Aliases: o.aliases }]
     },
     Mode: { Replicated: { Replicas: o.replicas } },
     EndpointSpec: { Mode: o.endpointMode }

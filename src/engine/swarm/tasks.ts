@@ -22,9 +22,18 @@ interface TaskInfo {
 /** One replica slot of a service, watched through its task. */
 export class TaskSlot {
   readonly exited: Promise<string>
+  /** The task's container's exit code once it ended; null when it ended without one. */
+  readonly exitCode: Promise<number | null>
+  /**
+   * Resolves once the task runs. With a health check, Swarm reports a task running only once its
+   * container is healthy, and fails the task when it turns unhealthy.
+   */
+  readonly running: Promise<void>
   node: string | null = null
   containerId: string | null = null
   private resolveExit: (reason: string) => void = () => undefined
+  private resolveCode: (code: number | null) => void = () => undefined
+  private resolveRunning: () => void = () => undefined
   private taskId: string | null = null
   private lastStatus = ''
   private following = false
@@ -36,6 +45,8 @@ export class TaskSlot {
     private readonly image: string
   ) {
     this.exited = new Promise(r => (this.resolveExit = r))
+    this.exitCode = new Promise(r => (this.resolveCode = r))
+    this.running = new Promise(r => (this.resolveRunning = r))
   }
 
   update(docker: Docker, task: TaskInfo, nodeName: string | null): void {
@@ -53,9 +64,13 @@ export class TaskSlot {
     }
     if (s.State === 'running' && !this.following) {
       this.following = true
+      this.resolveRunning()
       void this.follow(docker, task.ID)
     }
-    if (FINAL.has(s.State)) this.resolveExit(this.reason(task, where))
+    if (FINAL.has(s.State)) {
+      this.resolveCode(s.ContainerStatus?.ExitCode ?? null)
+      this.resolveExit(this.reason(task, where))
+    }
   }
 
   private reason(task: TaskInfo, where: string): string {

@@ -1,0 +1,58 @@
+import type Docker from 'dockerode'
+import type { Healthcheck } from '../../topology/http-schema'
+import { STOP_GRACE_MS } from '../lifecycle'
+import type { InstancePlan, ServicePlan } from '../plan/types'
+import { hostLimits } from './limits'
+
+const NS_PER_S = 1e9
+
+/** A health check in the Engine API's form (durations in nanoseconds), for containers and Swarm. */
+export const healthConfig = (h: Healthcheck): Docker.HealthConfig => ({
+  Test: h.test,
+  Interval: Math.round(h.intervalSec * NS_PER_S),
+  Timeout: Math.round(h.timeoutSec * NS_PER_S),
+  Retries: h.retries,
+  StartPeriod: Math.round(h.startPeriodSec * NS_PER_S)
+})
+
+/** Where one container goes and what it runs as: its deployment's side of the spec. */
+export interface ContainerPlace {
+  name: string
+  image: string
+  labels: Record<string, string>
+  network: string
+  cpus: number | null
+  memoryBytes: number | null
+}
+
+/**
+ * One instance's container: a GNES instance runs `gnes`; a generic one its image with the plan's
+ * entrypoint, command, environment and health check. Peers find it on the network by its
+ * instance name, its service's name and the service's aliases. An init as PID 1 passes SIGTERM
+ * on, so a stop is quick and clean.
+ */
+export function containerSpec(
+  service: ServicePlan,
+  i: InstancePlan,
+  at: ContainerPlace
+): Docker.ContainerCreateOptions {
+  const gnes = service.runs === 'gnes'
+  const entrypoint = gnes ? ['gnes'] : i.entrypoint
+  return {
+    name: at.name,
+    Hostname: i.name,
+    Image: at.image,
+    ...(entrypoint ? { Entrypoint: entrypoint } : {}),
+    ...(i.argv ? { Cmd: i.argv } : {}),
+    Env: gnes ? ['PYTHONUNBUFFERED=1'] : Object.entries(i.env).map(([k, v]) => `${k}=${v}`),
+    Labels: at.labels,
+    StopTimeout: STOP_GRACE_MS / 1000,
+    ...(service.healthcheck ? { Healthcheck: healthConfig(service.healthcheck) } : {}),
+    HostConfig: { NetworkMode: at.network, Init: true, ...hostLimits(at.cpus, at.memoryBytes) },
+    NetworkingConfig: {
+      EndpointsConfig: {
+        [at.network]: { Aliases: [i.name, service.name, ...service.aliases] }
+      }
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import type Docker from 'dockerode'
+import { healthConfig } from '../docker/spec'
+import type { ServicePlan } from '../plan/types'
+import { serviceSpec } from './services'
+
+/** Where one Swarm service goes: its deployment's side of the spec. */
+export interface SwarmPlace {
+  name: string
+  image: string
+  labels: Record<string, string>
+  network: string
+  cpus: number | null
+  memoryBytes: number | null
+  /** The node it must run on (the manager this engine talks to), or null: where placement says. */
+  pinnedTo: string | null
+  endpointMode: string
+}
+
+/**
+ * One plan service as a Swarm service: a GNES service runs `gnes`; a generic one its image with
+ * the plan's entrypoint (`Command`), command (`Args`), environment and health check (Swarm reports
+ * a task running once it is healthy). One spec serves every replica, so they share the first
+ * replica's command. Peers resolve it by its name and its aliases.
+ */
+export function swarmServiceSpec(
+  service: ServicePlan,
+  at: SwarmPlace
+): Docker.CreateServiceOptions {
+  const [first] = service.instances
+  const gnes = service.runs === 'gnes'
+  const command = gnes ? ['gnes'] : first.entrypoint
+  return serviceSpec({
+    name: at.name,
+    labels: at.labels,
+    container: {
+      Image: at.image,
+      ...(command ? { Command: command } : {}),
+      ...(first.argv ? { Args: first.argv } : {}),
+      Env: gnes ? ['PYTHONUNBUFFERED=1'] : Object.entries(first.env).map(([k, v]) => `${k}=${v}`),
+      ...(service.healthcheck ? { HealthCheck: healthConfig(service.healthcheck) } : {})
+    },
+    replicas: service.instances.length,
+    constraints: [...service.constraints, ...(at.pinnedTo ? [`node.id==${at.pinnedTo}`] : [])],
+    cpus: at.cpus,
+    memoryBytes: at.memoryBytes,
+    network: at.network,
+    aliases: [service.name, ...service.aliases],
+    endpointMode: at.endpointMode
+  })
+}
