@@ -128,6 +128,7 @@ describe('hop shares that add up', () => {
     expect(s.parts.map(x => x.metric)).not.toContain('r2:proc')
     expect(sumOf(s)).toBeCloseTo(s.total.delta, 12)
     expect(hopShares('path', METRICS, p.base.slice(0, 1), p.head.slice(0, 1), ALPHA)).toBeNull()
+    expect(hopShares('latency', ['latency', 'c:lag'], p.base, p.head, ALPHA)).toBeNull()
   })
 })
 

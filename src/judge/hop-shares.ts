@@ -144,7 +144,7 @@ const aligned = (gate: string, part: string, runs: readonly RunSamples[]): boole
  * The verdict metric's change over n pairs of runs, split into its parts and the residual, with
  * intervals at level `alpha` (the case's α′; the parts' at α′ / their number). Parts whose samples are not one per request in
  * every run (a generic service that did not always report a hop) stay in the residual. Null with
- * fewer than 2 pairs or a run without the verdict metric's samples.
+ * fewer than 2 pairs, a run without the verdict metric's samples, or no part to split it into.
  */
 export function hopShares(
   gate: string,
@@ -158,6 +158,7 @@ export function hopShares(
   if (base.length < 2 || base.length !== head.length) return null
   if (!runs.every(r => (r[gate]?.length ?? 0) > 0)) return null
   const parts = partsOf(gate, metrics).filter(p => aligned(gate, p, runs))
+  if (!parts.length) return null
   const a = base.map(r => runDecomposition(gate, parts, r, band))
   const b = head.map(r => runDecomposition(gate, parts, r, band))
   const totals = b.map((x, i) => x.total - a[i].total)
