@@ -42,7 +42,7 @@ describe('renderComparisonMarkdown', () => {
   test('starts with a headline that counts verdicts (the action adds its comment marker)', () => {
     // Case 2's baseline has no samples: only the threshold could call it, and −4.7 % is below it.
     expect(lines[0]).toBe(
-      '### GNES latency: 🔴 regression in 1 case, 🟡 inconclusive in 1 case (1 other metric changed)'
+      '### GNES latency: 🔴 regression in 1 case, 🟡 inconclusive in 1 case (1 diagnostic moved)'
     )
     expect(md).toContain(
       'Each case’s verdict metric (here `roundtrip`) decides the `regression` and `verdict` outputs'
@@ -60,6 +60,25 @@ describe('renderComparisonMarkdown', () => {
       /\| 2 blocking · burst \| `roundtrip` .* 🟡 inconclusive \(threshold only, untested\) \|/
     )
     expect(main).toContain('no test (the baseline has no per-request samples)')
+  })
+
+  test('diagnostics show Holm-adjusted evidence, never a verdict colour, and the legend says so', () => {
+    const rows = md
+      .split('\n')
+      .filter(l => /^\| \d .* \| `[^`]+` \| /.test(l) && !l.includes('`roundtrip`'))
+    expect(rows.length).toBeGreaterThan(0)
+    for (const row of rows) {
+      expect(row).not.toMatch(/🔴|🟢|🟡|⚪/)
+      expect(row).toMatch(/\| (↑ \+|↓ −)?[^|]*adjusted p (< 0\.001|[01]\.\d{3}) \||\| no test \|/)
+    }
+    // The moved hop of case 1 is shown as evidence in the main table.
+    expect(md.slice(0, md.indexOf('<details>'))).toMatch(
+      /\| `f->r1:send` \| .* \| ↑ \+\d+%, adjusted p (< 0\.001|0\.0\d\d) \|/
+    )
+    expect(md).toContain(
+      'Every other row is a diagnostic: its p-value is Holm-adjusted across its case’s diagnostics'
+    )
+    expect(md).toContain('any ↑ or ↓ in a case within α = 0.05')
   })
 
   test('per-hop and per-service metrics are folded per case', () => {

@@ -77,6 +77,22 @@ describe('the paired report', () => {
   })
 })
 
+describe('diagnostics in the paired report', () => {
+  test('only the verdict metric carries a verdict colour; the others show adjusted evidence', () => {
+    const rows = md.split('\n').filter(l => l.includes('| `f->r1:send` |'))
+    expect(rows.length).toBeGreaterThan(0)
+    for (const row of rows) {
+      expect(row).not.toMatch(/🔴|🟢|🟡|⚪/)
+      expect(row).toMatch(/adjusted p (< 0\.001|[01]\.\d{3}) \|$/)
+    }
+    expect(md).toMatch(/\| `roundtrip` \| .* \| 🔴 regression \|/)
+    expect(md).toContain(
+      'Every other row is a diagnostic: its p-value is Holm-adjusted across its case’s diagnostics'
+    )
+    expect(md).toContain(`any ↑ or ↓ in a case within α′ = ${comparison.cases[0].level}`)
+  })
+})
+
 describe('what the paired report says when it cannot tell, and which hop moved', () => {
   /** Case 1 at minimal load, judged by `path`: router 2 made `slower` seconds slower. */
   function minimal(scale: number, slower: number, seed: number, clientSlower = 0) {
@@ -108,7 +124,7 @@ describe('what the paired report says when it cannot tell, and which hop moved',
   }
   const sequence = { looks: [6, 9, 14, 21, 30], pairs: 30, stop: 'budget' as const, seconds: 540 }
 
-  test('a regression names the hop that explains it, in absolute time', () => {
+  test('a regression splits its change into hops that add up, each with its share and interval', () => {
     const c = comparePaired(
       {
         base: minimal(1, 0, 5),
@@ -123,8 +139,15 @@ describe('what the paired report says when it cannot tell, and which hop moved',
       { case: '1', profile: 'minimal@5', metric: 'path', verdict: 'regression' }
     ])
     expect(text).toMatch(
-      /🔴 regression, `path` \+\d+(\.\d)?% \(\+1\.\d\d ms\), interval .*; `r2:proc` \(router 2's own time\) \+1\.00 ms explains \d+ % of it\./
+      /🔴 regression, `path` \+\d+(\.\d)?% \(\+1\.\d\d ms\), interval .*; over each run’s requests between the 25th and 75th percentile of `path`, it moved \+1\.\d\d ms \(interval \+\d\.\d\d ms … \+\d\.\d\d ms\): `r2:proc` \(router 2's own time\) \+1\.00 ms \(\d+ %, interval \d+ % … \d+ %\)/
     )
+    // The split's figures are the judgement's: the parts and the residual add up to its change.
+    const shares = c.cases[0].shares!
+    const parts = shares.parts.reduce((a, p) => a + p.delta, 0) + shares.residual.delta
+    expect(parts).toBeCloseTo(shares.total.delta, 12)
+    const r2 = shares.parts.find(p => p.metric === 'r2:proc')!
+    expect(r2.ci[0]).toBeLessThanOrEqual(0.001)
+    expect(r2.ci[1]).toBeGreaterThanOrEqual(0.001)
   })
 
   test('a hop outside the verdict metric does not explain it: the client transfer is not in `path`', () => {
@@ -138,8 +161,10 @@ describe('what the paired report says when it cannot tell, and which hop moved',
       { threshold: 0.025 }
     )
     const text = renderPairedMarkdown(c)
-    expect(text).toMatch(/\| `c->f:send` \| .* \| 🔴 regression \|/)
-    expect(text).toMatch(/; `r2:proc` \(router 2's own time\) \+1\.00 ms explains \d+ % of it\./)
+    // The client's transfer moved, and its row shows it as evidence, without a verdict colour.
+    expect(text).toMatch(/\| `c->f:send` \| .* \| ↑ \+\d+(\.\d)?%, adjusted p < 0\.001 \|/)
+    expect(text).not.toMatch(/`c->f:send`.*🔴/)
+    expect(text).toMatch(/: `r2:proc` \(router 2's own time\) \+1\.00 ms \(\d+ %/)
     expect(text).not.toMatch(/`c->f:send` \(client → frontend\) \+/)
   })
 
@@ -180,7 +205,9 @@ describe('what the paired report says when it cannot tell, and which hop moved',
     expect(text).toMatch(
       /They could have seen a change of about ±\d+(\.\d)?%; about \d+ pairs would tell\./
     )
-    expect(text).toContain("The hops did move: `r2:proc` (router 2's own time) +1.00 ms.")
+    expect(text).toMatch(
+      /The hops did move: `r2:proc` \(router 2's own time\) \+(99\d µs|1\.0\d ms)\./
+    )
     expect(text).toContain(
       '30 pairs in 540 s, looked at after 6, 9, 14, 21, 30 of up to 30 (stopped by the time budget (pairs-budget-minutes))'
     )

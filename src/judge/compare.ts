@@ -8,6 +8,7 @@ import { TRIMMED_T_TEST, trimmedTTest } from './trimmed-t-test'
 import { verdictMetric } from '../metrics/verdict-metric'
 import { caseVerdicts, judgement, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
 import { traitsOf } from '../profile/traits'
+import { diagnose, type Diagnosed } from './multiplicity'
 
 export type { Verdict }
 
@@ -59,8 +60,8 @@ export interface CaseComparison {
   /** The load profile's key (e.g. `minimal@5`, `burst`). */
   profile: string
   baseline: BaselineChoice
-  /** Empty when there is no baseline. */
-  metrics: MetricComparison[]
+  /** Empty when there is no baseline; the diagnostics' p-values are adjusted across the case. */
+  metrics: (MetricComparison & Diagnosed)[]
 }
 
 export interface Comparison {
@@ -289,7 +290,9 @@ export function compareResult(
       caseName: c.name,
       profile: profileKey(c.profile),
       baseline,
-      metrics: baseline.entry ? compareCase(c, baseline.entry, options.threshold, alpha) : []
+      metrics: baseline.entry
+        ? diagnose(compareCase(c, baseline.entry, options.threshold, alpha), alpha)
+        : []
     }
   })
   return {

@@ -1,50 +1,31 @@
-import type { Verdict } from './verdict'
+import { partsOf } from './hop-shares'
+import type { Evidence } from './multiplicity'
 
-/** What the explanation needs of a compared metric, in either mode. */
+/** What naming the hops that moved needs of a compared metric, in either mode. */
 export interface Moved {
   metric: string
   /** Head (PR) − base, seconds. */
   delta: number
-  verdict: Verdict
   gating: boolean
+  /** Its multiplicity-adjusted evidence (src/judge/multiplicity.ts); null for the verdict metric. */
+  evidence: Evidence
 }
 
-export interface Explanation {
-  /** The case's verdict metric. */
-  gate: Moved
-  /** The hops and service times that moved decisively, the largest first (at most three). */
-  hops: Moved[]
-  /** Their added time over the verdict metric's; null when the verdict metric did not move. */
-  share: number | null
-}
-
-/** The parts a request's time is made of: hops (`a->b:send`) and services' own times (`x:proc`). */
-const isPart = (metric: string): boolean => metric.includes('->') || metric.endsWith(':proc')
-
 /**
- * Whether a part lies inside the verdict metric: `path` starts at the frontend's receive, so the
- * client's transfer (`c->…`) is outside it and cannot explain it; `latency` holds every part.
+ * The parts inside a case's verdict metric whose adjusted evidence shows a move, either way, the
+ * largest first: where a change lies when the verdict metric's change cannot be split into its
+ * hops (history mode, whose runs are not paired).
  */
-const inside = (gate: string, part: string): boolean => gate !== 'path' || !part.startsWith('c->')
-
-const moved = (v: Verdict): boolean => v === 'regression' || v === 'improvement'
-
-/**
- * Which hops explain a case's answer, in absolute time, among the parts inside its verdict metric.
- * For a regression or improvement, the parts that moved the same way; for any other answer, every
- * part that moved on its own, so an inconclusive headline still says where the data did see a
- * change. Null when nothing moved.
- */
-export function explain(metrics: readonly Moved[]): Explanation | null {
+export function movedParts<T extends Moved>(metrics: readonly T[]): T[] {
   const gate = metrics.find(m => m.gating)
-  if (!gate) return null
-  const decided = moved(gate.verdict)
-  const hops = metrics
-    .filter(m => isPart(m.metric) && inside(gate.metric, m.metric) && !m.gating && moved(m.verdict))
-    .filter(m => !decided || m.verdict === gate.verdict)
+  if (!gate) return []
+  const inside = new Set(
+    partsOf(
+      gate.metric,
+      metrics.map(m => m.metric)
+    )
+  )
+  return metrics
+    .filter(m => inside.has(m.metric) && m.evidence !== null)
     .sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta))
-    .slice(0, 3)
-  if (!hops.length) return null
-  const sum = hops.reduce((a, m) => a + m.delta, 0)
-  return { gate, hops, share: decided && gate.delta !== 0 ? sum / gate.delta : null }
 }

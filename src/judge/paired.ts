@@ -7,6 +7,8 @@ import { lookSchedule, sequentialLevel, type Sequence } from './sequential'
 import { verdictMetric } from '../metrics/verdict-metric'
 import { mean } from '../stats/sample'
 import { caseVerdicts, judgement, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
+import { diagnose, type Diagnosed } from './multiplicity'
+import { hopShares, type HopShares } from './hop-shares'
 
 /**
  * The paired verdict: base and head measured in one job, their runs interleaved
@@ -45,7 +47,10 @@ export interface PairedCase {
   profile: string
   /** The topology files of each side (different only with `baseline-topology`). */
   files: { base: string; head: string }
-  metrics: PairedMetric[]
+  /** The verdict metric and the diagnostics, whose p-values are adjusted across the case. */
+  metrics: (PairedMetric & Diagnosed)[]
+  /** The verdict metric's change split into its hops; null when it cannot be (src/judge/hop-shares.ts). */
+  shares: HopShares | null
   /** How many pairs were measured, against the planned looks, and why the run stopped. */
   sequence: Sequence
   /** The nominal level α′ of every interval of this case (α when the sequence has one look). */
@@ -143,6 +148,9 @@ export function pairedMetric(
 const runSamples = (c: CaseResult, metric: string): number[][] =>
   c.runs.filter(r => !r.warmup).map(r => r.samples[metric] ?? [])
 
+/** Per measured run, its per-request samples of every metric. */
+const measured = (c: CaseResult) => c.runs.filter(r => !r.warmup).map(r => r.samples)
+
 const pairsOf = (c: CaseResult): number => Math.max(c.runs.filter(r => !r.warmup).length, 2)
 
 function compareCase(
@@ -164,10 +172,16 @@ function compareCase(
     caseName: head.name,
     profile: profileKey(head.profile),
     files: { base: base.topologyFile, head: head.topologyFile },
-    metrics: metrics
-      .map(m => ({ m, a: runSamples(base, m), b: runSamples(head, m) }))
-      .filter(({ a, b }) => a.every(s => s.length > 0) && b.every(s => s.length > 0))
-      .map(({ m, a, b }) => pairedMetric(m, a, b, threshold, alpha, m === gate, level)),
+    metrics: diagnose(
+      metrics
+        .map(m => ({ m, a: runSamples(base, m), b: runSamples(head, m) }))
+        .filter(({ a, b }) => a.every(s => s.length > 0) && b.every(s => s.length > 0))
+        .map(({ m, a, b }) => pairedMetric(m, a, b, threshold, alpha, m === gate, level)),
+      level
+    ),
+    shares: metrics.includes(gate)
+      ? hopShares(gate, metrics, measured(base), measured(head), level)
+      : null,
     sequence,
     level,
     canary: canary && canaryMetric(gate, canary, threshold, alpha)

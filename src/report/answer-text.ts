@@ -1,8 +1,11 @@
 import { inlineCode } from '../text/escape'
 import { fmtChange, fmtDelta, fmtInterval, fmtPlusMinus } from './format'
-import { explain, type Moved } from '../judge/moved'
+import { movedParts, type Moved } from '../judge/moved'
+import type { HopShares } from '../judge/hop-shares'
 import type { Verdict } from '../judge/verdict'
 import { count } from '../text/count'
+import { named } from './metric-words'
+import { movedHopsText, sharesText } from './shares-text'
 
 /**
  * The words of a verdict, shared by history mode and paired mode: the table cell, the headline,
@@ -18,6 +21,7 @@ export const VERDICT_TEXT: Record<Verdict, string> = {
 
 /** What the words need of a compared metric, in either mode. */
 export interface Judged extends Moved {
+  verdict: Verdict
   change: number
   ci: [number, number] | null
   detectable: number | null
@@ -60,50 +64,47 @@ export function headlineAnswer(verdicts: readonly Verdict[], threshold: number):
   return `⚪ no change larger than ${fmtPlusMinus(threshold)}`
 }
 
-/** A metric key in words: `r2:proc` is router 2's own time, `c->f:send` the client's transfer. */
-function metricWords(metric: string): string | null {
-  const proc = /^r(\d+):proc$/.exec(metric)
-  if (proc) return `router ${proc[1]}'s own time`
-  const hop = /^(c|f|r\d+)->(f|r\d+):send$/.exec(metric)
-  if (!hop) return null
-  const end = (e: string): string =>
-    e === 'c' ? 'client' : e === 'f' ? 'frontend' : `router ${e.slice(1)}`
-  return `${end(hop[1])} → ${end(hop[2])}`
-}
-
-const named = (metric: string): string => {
-  const words = metricWords(metric)
-  return words ? `${inlineCode(metric)} (${words})` : inlineCode(metric)
-}
-
 const moves = (hops: readonly Moved[]): string =>
   hops.map(h => `${named(h.metric)} ${fmtDelta(h.delta)}`).join(', ')
 
 /**
- * One case's answer in a sentence or two: the verdict metric's change, what it means, and the
- * hops that explain it (or, when it cannot tell, the hops that did move). `label` is escaped
- * Markdown; `unit` is what the run repeated (`pairs` or `runs a side`), `n` how many.
+ * Where the change lies: a paired case's split of its verdict metric into hops when it has one,
+ * else the hops whose adjusted evidence moved (history mode). Null when there is nothing to say.
+ */
+function whereText(metrics: readonly Judged[], shares: HopShares | null): string | null {
+  if (shares) return sharesText(shares)
+  const hops = movedParts(metrics)
+  return hops.length ? `the hops that moved: ${moves(hops)}` : null
+}
+
+/** The hops that moved, for a case that cannot tell; null when none did. */
+function seenText(metrics: readonly Judged[], shares: HopShares | null): string | null {
+  if (shares) return movedHopsText(shares)
+  const hops = movedParts(metrics)
+  return hops.length ? moves(hops) : null
+}
+
+/**
+ * One case's answer in a sentence or two: the verdict metric's change, what it means, and where it
+ * lies (or, when it cannot tell, the hops that did move). `label` is escaped Markdown; `unit` is
+ * what the run repeated (`pairs` or `runs a side`), `n` how many; `shares` a paired case's split.
  */
 export function answerLine(
   label: string,
   metrics: readonly Judged[],
   threshold: number,
-  unit: { n: number; word: 'pair' | 'run a side' }
+  unit: { n: number; word: 'pair' | 'run a side' },
+  shares: HopShares | null = null
 ): string | null {
   const gate = metrics.find(m => m.gating)
   if (!gate) return null
   const head = `**${label}**: ${VERDICT_TEXT[gate.verdict]}, ${inlineCode(gate.metric)} ${fmtChange(gate.change)} (${fmtDelta(gate.delta)})`
   const interval = gate.ci ? `, interval ${fmtInterval(gate.ci)}` : ''
-  const why = explain(metrics)
   switch (gate.verdict) {
     case 'regression':
     case 'improvement': {
-      if (!why) return `${head}${interval}.`
-      const share = why.share === null ? null : Math.round(why.share * 100)
-      if (share !== null && share >= 50) {
-        return `${head}${interval}; ${moves(why.hops)} explain${why.hops.length === 1 ? 's' : ''} ${Math.min(share, 100)} % of it.`
-      }
-      return `${head}${interval}; the hops that moved (${moves(why.hops)}) explain ${share === null || share < 0 ? 'none' : `${share} %`} of it.`
+      const where = whereText(metrics, shares)
+      return `${head}${interval}${where ? `; ${where}` : ''}.`
     }
     case 'no-change':
       return `${head}${interval}: no change larger than ${fmtPlusMinus(threshold)}.`
@@ -123,7 +124,8 @@ export function answerLine(
               : gate.needed > MOST_RUNS
                 ? `; more than ${MOST_RUNS} ${unit.word === 'pair' ? 'pairs' : 'runs a side'} would be needed to tell.`
                 : `; about ${count(gate.needed, unit.word === 'pair' ? 'pair' : 'run')}${unit.word === 'pair' ? '' : ' a side'} would tell.`)
-      const seen = why ? ` The hops did move: ${moves(why.hops)}.` : ''
+      const hops = seenText(metrics, shares)
+      const seen = hops ? ` The hops did move: ${hops}.` : ''
       return `${head}${interval}${reason}.${could}${seen}`
     }
   }

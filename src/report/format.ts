@@ -20,3 +20,6 @@ export const fmtInterval = (ci: readonly [number, number]): string =>
 
 /** ± a share, unsigned: the threshold or a detectable change. */
 export const fmtPlusMinus = (x: number): string => `±${fmtChange(Math.abs(x)).slice(1)}`
+
+/** A p-value to three places; below 0.001 it is only that. */
+export const fmtP = (p: number): string => (p < 0.001 ? '< 0.001' : p.toFixed(3))

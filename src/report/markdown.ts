@@ -2,7 +2,9 @@ import type { HistoryEntry } from '../history/schema'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
 import { answerLegend, answerLine, headlineAnswer, verdictCell as judgedCell } from './answer-text'
 import type { CaseComparison, Comparison, MetricComparison } from '../judge/compare'
-import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
+import type { Diagnosed } from '../judge/multiplicity'
+import { diagnosticsLegend, evidenceCell } from './evidence-text'
+import { fmtChange, fmtInterval, fmtP, fmtPlusMinus, fmtSeconds } from './format'
 
 export interface ReportLinks {
   /** The published dashboard (GitHub Pages). */
@@ -13,14 +15,16 @@ export interface ReportLinks {
   methodUrl?: string | null
 }
 
-function verdictCell(m: MetricComparison): string {
+/** The verdict metric's answer, or a diagnostic's evidence (never a verdict). */
+function verdictCell(m: MetricComparison & Diagnosed): string {
+  if (!m.gating) return evidenceCell(m)
   const text = judgedCell(m)
   return m.method === 'run-medians' ? text : `${text} (threshold only, untested)`
 }
 
 const intervalCell = (m: MetricComparison): string => (m.ci ? fmtInterval(m.ci) : '–')
 
-function metricRow(caseLabel: string, m: MetricComparison): string {
+function metricRow(caseLabel: string, m: MetricComparison & Diagnosed): string {
   const cells = [
     caseLabel,
     inlineCode(m.metric),
@@ -28,7 +32,7 @@ function metricRow(caseLabel: string, m: MetricComparison): string {
     fmtSeconds(m.pr),
     fmtChange(m.change),
     intervalCell(m),
-    m.p === null ? '–' : m.p < 0.001 ? '< 0.001' : m.p.toFixed(3),
+    m.p === null ? '–' : fmtP(m.p),
     `${m.runs.baseline} / ${m.runs.pr}`,
     verdictCell(m)
   ]
@@ -36,7 +40,7 @@ function metricRow(caseLabel: string, m: MetricComparison): string {
 }
 
 const TABLE_HEAD = [
-  '| Case | Metric | Baseline | PR | Change | 95% CI of change | p | Runs (base / PR) | Verdict |',
+  '| Case | Metric | Baseline | PR | Change | 95% CI of change | p | Runs (base / PR) | Verdict or evidence |',
   '|---|---|---:|---:|---:|---:|---:|---:|---|'
 ]
 
@@ -105,10 +109,8 @@ function headline(c: Comparison): string {
   const all = c.cases.flatMap(k => k.metrics)
   if (all.length === 0) return `### ${title}: no baseline to compare with`
   const gating = all.filter(m => m.gating)
-  const others = all.filter(
-    m => !m.gating && (m.verdict === 'regression' || m.verdict === 'improvement')
-  ).length
-  const tail = others ? ` (${others} other metric${others === 1 ? '' : 's'} changed)` : ''
+  const others = all.filter(m => m.evidence !== null).length
+  const tail = others ? ` (${others} diagnostic${others === 1 ? '' : 's'} moved)` : ''
   return `### ${title}: ${headlineAnswer(
     gating.map(m => m.verdict),
     c.threshold
@@ -147,9 +149,7 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
   if (answers.length) lines.push(...answers.map(a => `- ${a}`), '')
   const main = compared.flatMap(k =>
     k.metrics
-      .filter(
-        m => m.headline || m.gating || m.verdict === 'regression' || m.verdict === 'improvement'
-      )
+      .filter(m => m.headline || m.gating || m.evidence !== null)
       .map(m => metricRow(caseLabel(k), m))
   )
   if (main.length) {
@@ -163,6 +163,8 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
       )} The other metrics show where time moved (the millisecond-sized ones drift between ` +
         'jobs); separate jobs drift by some percent, which no interval of one job holds: the ' +
         'threshold must absorb it.',
+      '',
+      diagnosticsLegend(`α = ${c.alpha}`),
       ''
     )
   }

@@ -1,9 +1,10 @@
 import { orderText } from '../client/interleave'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
 import { answerLegend, answerLine, headlineAnswer, verdictCell } from './answer-text'
-import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
+import { diagnosticsLegend, evidenceCell } from './evidence-text'
+import { fmtChange, fmtInterval, fmtP, fmtPlusMinus, fmtSeconds } from './format'
 import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
-import type { PairedCase, PairedComparison, PairedMetric } from '../judge/paired'
+import type { PairedCase, PairedComparison } from '../judge/paired'
 
 const pairsOf = (k: PairedCase): number => k.sequence.pairs
 
@@ -11,11 +12,11 @@ const caseLabel = (c: PairedCase): string =>
   `${escapeMarkdown(c.caseId)} ${escapeMarkdown(c.caseName)} · ${escapeMarkdown(c.profile)}`.trim()
 
 const TABLE_HEAD = [
-  '| Case | Metric | Base | Head | Change | CI of change | p | Pairs | Verdict |',
+  '| Case | Metric | Base | Head | Change | CI of change | p | Pairs | Verdict or evidence |',
   '|---|---|---:|---:|---:|---:|---:|---:|---|'
 ]
 
-function metricRow(c: PairedCase, m: PairedMetric): string {
+function metricRow(c: PairedCase, m: PairedCase['metrics'][number]): string {
   const cells = [
     caseLabel(c),
     inlineCode(m.metric),
@@ -23,9 +24,9 @@ function metricRow(c: PairedCase, m: PairedMetric): string {
     fmtSeconds(m.head),
     fmtChange(m.change),
     fmtInterval(m.ci),
-    m.p < 0.001 ? '< 0.001' : m.p.toFixed(3),
+    fmtP(m.p),
     String(m.ratios.length),
-    verdictCell(m)
+    m.gating ? verdictCell(m) : evidenceCell(m)
   ]
   return `| ${cells.join(' | ')} |`
 }
@@ -65,6 +66,12 @@ function canaryLine(k: PairedCase, threshold: number): string | null {
   return `${caseLabel(k)}: ${aa}: this runner can tell ${fmtPlusMinus(threshold)} apart (identical sides spanned ${fmtPlusMinus(m.detectable)}).`
 }
 
+/** The level the diagnostics are read at: one α′ for every case, or each case's own. */
+function levelWords(cases: readonly PairedCase[]): string {
+  const levels = [...new Set(cases.map(k => k.level))]
+  return levels.length === 1 ? `α′ = ${Number(levels[0].toPrecision(2))}` : 'each case’s α′'
+}
+
 /** How long a case measured: its pairs against the planned looks, and why it stopped. */
 function sequenceLine(k: PairedCase, alpha: number): string {
   const { looks, pairs, stop, seconds } = k.sequence
@@ -97,6 +104,24 @@ function sideText(c: PairedComparison, side: 'base' | 'head'): string {
   return `GNES ${escapeMarkdown(s.gnesVersion)}${tag}${vcs}${topo ? ` · ${topo}` : ''}`
 }
 
+/** Each pair's ratio of the verdict metric's run medians, per case; empty without one. */
+function ratioTable(c: PairedComparison): string[] {
+  const gating = c.cases.flatMap(k => k.metrics.filter(m => m.gating).map(m => ({ k, m })))
+  if (!gating.length) return []
+  const n = Math.max(...gating.map(({ m }) => m.ratios.length))
+  return [
+    'Each pair’s ratio of run medians, head ÷ base:',
+    '',
+    `| Case | Metric | ${Array.from({ length: n }, (_, i) => `Pair ${i + 1}`).join(' | ')} |`,
+    `|---|---|${'---:|'.repeat(n)}`,
+    ...gating.map(
+      ({ k, m }) =>
+        `| ${caseLabel(k)} | ${inlineCode(m.metric)} | ${m.ratios.map(r => r.toFixed(3)).join(' | ')} |`
+    ),
+    ''
+  ]
+}
+
 /**
  * The report of a paired run (comment and job summary): the mode, what each side is, the block
  * order, headline verdicts, each pair's ratio, and the per-hop metrics folded per case.
@@ -115,7 +140,9 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
     ''
   ]
   const answers = c.cases
-    .map(k => answerLine(caseLabel(k), k.metrics, c.threshold, { n: pairsOf(k), word: 'pair' }))
+    .map(k =>
+      answerLine(caseLabel(k), k.metrics, c.threshold, { n: pairsOf(k), word: 'pair' }, k.shares)
+    )
     .filter((l): l is string => l !== null)
   const canaries = c.cases
     .map(k => canaryLine(k, c.threshold))
@@ -124,9 +151,7 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
     lines.push(...[...answers, ...canaries].map(a => `- ${a}`), '')
   }
   const main = c.cases.flatMap(k =>
-    k.metrics
-      .filter(m => m.gating || m.verdict === 'regression' || m.verdict === 'improvement')
-      .map(m => metricRow(k, m))
+    k.metrics.filter(m => m.gating || m.evidence !== null).map(m => metricRow(k, m))
   )
   if (main.length) {
     lines.push(
@@ -138,27 +163,15 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
         c.threshold
       ),
       '',
+      diagnosticsLegend(levelWords(c.cases)),
+      '',
       ...c.cases.map(k => `- ${sequenceLine(k, c.alpha)}`),
       ''
     )
   } else {
     lines.push('No case had a metric measured on both sides.', '')
   }
-  const gating = c.cases.flatMap(k => k.metrics.filter(m => m.gating).map(m => ({ k, m })))
-  if (gating.length) {
-    const n = Math.max(...gating.map(({ m }) => m.ratios.length))
-    lines.push(
-      'Each pair’s ratio of run medians, head ÷ base:',
-      '',
-      `| Case | Metric | ${Array.from({ length: n }, (_, i) => `Pair ${i + 1}`).join(' | ')} |`,
-      `|---|---|${'---:|'.repeat(n)}`,
-      ...gating.map(
-        ({ k, m }) =>
-          `| ${caseLabel(k)} | ${inlineCode(m.metric)} | ${m.ratios.map(r => r.toFixed(3)).join(' | ')} |`
-      ),
-      ''
-    )
-  }
+  lines.push(...ratioTable(c))
   for (const k of c.cases) {
     const rest = k.metrics.filter(m => !m.gating)
     if (!rest.length) continue

@@ -1,0 +1,84 @@
+import { diagnose, holmAdjusted } from '../src/judge/multiplicity'
+import { pairedMetric } from '../src/judge/paired'
+import { pairs, PARTS, seeded } from './helpers/requests'
+
+describe('Holm’s adjusted p-values', () => {
+  test('step down: the smallest p times m, the next times m − 1, never below an earlier one', () => {
+    // Sorted: 0.005 × 4, 0.01 × 3, 0.03 × 2 (0.06), 0.04 × 1 (0.04, raised to 0.06).
+    expect(holmAdjusted([0.01, 0.04, 0.03, 0.005])).toEqual([0.03, 0.06, 0.06, 0.02])
+  })
+
+  test('an untested row stays untested and does not count; none is above 1', () => {
+    expect(holmAdjusted([0.02, null, 0.5])).toEqual([0.04, null, 0.5])
+    expect(holmAdjusted([0.6, 0.7])).toEqual([1, 1])
+    expect(holmAdjusted([])).toEqual([])
+  })
+})
+
+describe('diagnostics as evidence', () => {
+  const row = (metric: string, p: number | null, change: number, gating = false) => ({
+    metric,
+    p,
+    change,
+    gating
+  })
+
+  test('the verdict metric is not adjusted; a diagnostic below the level shows its direction', () => {
+    const out = diagnose(
+      [row('path', 0.0001, 0.05, true), row('r1:proc', 0.001, 0.2), row('r2:proc', 0.004, -0.01)],
+      0.05
+    )
+    expect(out.map(m => [m.adjustedP, m.evidence])).toEqual([
+      [null, null],
+      [0.002, 'up'],
+      [0.004, 'down']
+    ])
+  })
+
+  test('the same p is evidence alone but not among many diagnostics', () => {
+    const one = diagnose([row('r1:proc', 0.02, 0.1)], 0.05)
+    const many = diagnose(
+      [row('r1:proc', 0.02, 0.1), ...['a', 'b', 'c'].map(m => row(m, 0.5, 0.01))],
+      0.05
+    )
+    expect(one[0].evidence).toBe('up')
+    expect(many[0].evidence).toBeNull()
+  })
+})
+
+describe('on identical copies, diagnostics keep their error rate', () => {
+  /**
+   * Paired cases whose two sides are drawn alike: `path` is the verdict metric, its hops, the
+   * services' times, the client's transfer and `latency` the diagnostics, correlated as in GNES
+   * (`path` is their sum, `latency` adds the client).
+   */
+  function flagged(seed: number, trials: number, level: number) {
+    const draw = seeded(seed)
+    const metrics = ['path', 'latency', 'c->f:send', ...Object.keys(PARTS)]
+    let raw = 0
+    let adjusted = 0
+    for (let t = 0; t < trials; t++) {
+      const p = pairs(draw, 6, 20)
+      const judged = metrics.map(m =>
+        pairedMetric(
+          m,
+          p.base.map(r => r[m]),
+          p.head.map(r => r[m]),
+          0.025,
+          level,
+          m === 'path'
+        )
+      )
+      if (judged.some(m => !m.gating && m.p < level)) raw++
+      if (diagnose(judged, level).some(m => m.evidence !== null)) adjusted++
+    }
+    return { raw: raw / trials, adjusted: adjusted / trials }
+  }
+
+  test('the share of cases with any diagnostic shown is at most α, where unadjusted tests exceed it', () => {
+    const alpha = 0.05
+    const { raw, adjusted } = flagged(42, 1000, alpha)
+    expect(adjusted).toBeLessThanOrEqual(alpha)
+    expect(raw).toBeGreaterThan(2 * alpha)
+  })
+})
