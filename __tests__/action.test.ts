@@ -176,7 +176,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(body).toContain('### GNES latency, paired on this runner')
     expect(body).toContain('**head** GNES 0.0.47 vs **base** GNES 0.0.46')
     expect(body).toContain(
-      'pairs of runs, both sides at once with their requests alternating (ABAB…)'
+      'pairs of runs, both sides at once with their requests alternating, the side half a period ahead alternating pair by pair (`ABBA'
     )
     expect(body).toContain('Each pair’s ratio of run medians, head ÷ base')
     expect(fs.readFileSync(run.outputs.report, 'utf8')).toBe(body)

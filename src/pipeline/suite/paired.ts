@@ -11,7 +11,6 @@ import type { CasePair } from '../../topology/cases'
 import type { Topology } from '../../topology/schema'
 import {
   abbaOrder,
-  interleavedOrder,
   orderText,
   type Block,
   type Interleave,
@@ -170,7 +169,7 @@ async function runSides(
   const { base, head } = engines
   return inSuite(inputs, [base, head], log, async ({ load, settings: common, logDir, result }) => {
     const { settings, interleave } = pairedSettings(inputs, common)
-    const order = interleave === 'requests' ? interleavedOrder(inputs.runs) : abbaOrder(inputs.runs)
+    const order = abbaOrder(inputs.runs)
     const gnes = {
       base: await log.group(`Provision the base (${base.kind})`, () =>
         base.prepare(pairs.some(p => p.base.topology.kind === 'gnes'))
