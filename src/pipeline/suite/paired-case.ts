@@ -1,6 +1,6 @@
 import * as path from 'node:path'
 import { abbaOrder, pairLead, pairSides, type Interleave, type Side } from '../../client/interleave'
-import { pairedWarmupRequests, streamLeadIn } from '../../client/plan'
+import { pairedRunRequests, pairedWarmupRequests, streamLeadIn } from '../../client/plan'
 import { headlineMetric, type PairedProfile } from '../../profile/traits'
 import type { Deployment, Engine } from '../../engine/types'
 import type { Log } from '../../log'
@@ -35,7 +35,7 @@ export function blockLoad(load: Load, profile: PairedProfile, first: boolean): L
  * GNES and opens its channel in about a second here. A request a client could not send on time
  * goes late and is counted so (it falls in the warm-up).
  */
-const CLIENT_START_SECONDS = 2
+export const CLIENT_START_SECONDS = 2
 
 /** A log whose lines name the side, for the two clients that run at once. */
 const sideLog = (log: Log, side: Side): Log => ({
@@ -50,7 +50,9 @@ export interface PairedSettings extends CaseSettings {
   interleave: Interleave
   /** The planned looks, in pairs: the first is `runs`, the last `max-pairs`. */
   looks: number[]
-  /** Seconds a case may spend on pairs before it stops adding them. */
+  /** `requests: auto`: each case's runs sized from its rate (`pairedRunRequests`). */
+  sizeRuns: boolean
+  /** Seconds this case may spend on pairs: its share of the run's budget (./budget.ts). */
   budgetSec: number
   threshold: number
 }
@@ -128,7 +130,7 @@ export async function runPairedCase(
   log: Log
 ): Promise<PairedCaseRun> {
   const started = Date.now()
-  const load = caseLoad(profile, suiteLoad)
+  const load = caseLoad(profile, suiteLoad, settings.sizeRuns)
   const c: PairedCase = { engines, specs, profile, settings, load, logDir, log, started }
   const live: Live = { deps: {}, runners: {}, fresh: { base: true, head: true } }
   try {
@@ -148,9 +150,14 @@ export async function runPairedCase(
   }
 }
 
-const caseLoad = (profile: PairedProfile, suiteLoad: Load): Load =>
+/** A case's load: at minimal load, a paired run's warm-up and, with `sizeRuns`, run length. */
+export const caseLoad = (profile: PairedProfile, suiteLoad: Load, sizeRuns: boolean): Load =>
   profile.kind === 'minimal'
-    ? { ...suiteLoad, warmupRequests: pairedWarmupRequests(profile.rate, suiteLoad) }
+    ? {
+        ...suiteLoad,
+        requests: sizeRuns ? pairedRunRequests(profile.rate) : suiteLoad.requests,
+        warmupRequests: pairedWarmupRequests(profile.rate, suiteLoad)
+      }
     : suiteLoad
 
 /** Whole seconds left of the case's timeout; throws once none are. */
