@@ -4,7 +4,9 @@
  */
 import { abbaOrder, orderLetters, pairLead, pairSides, type Side } from '../src/client/interleave'
 import { pairedMetric } from '../src/judge/paired'
-import { normal, rng } from './fixtures/report/samples'
+import { RunResultSchema } from '../src/metrics/schema'
+import { withOutcomes, type Measured, type SideOutcome } from '../src/pipeline/suite/paired-case'
+import { makeResult, normal, rng } from './fixtures/report/samples'
 
 describe('which side goes first', () => {
   test('alternates pair by pair, starting with the base', () => {
@@ -82,5 +84,40 @@ describe('a fixed order effect', () => {
       expect(alternating.ci[1]).toBeGreaterThan(0)
     }
     expect(wider).toBe(20)
+  })
+})
+
+describe('the runs of a paired case', () => {
+  const [runs] = [makeResult([{ id: '1', metrics: { path: [[0.05, 0.051]] } }]).cases[0].runs]
+  const outcome = (side: Side, lead: Side): SideOutcome => ({
+    side,
+    lead,
+    outcome: { ...makeResult([{ id: '1', metrics: { path: [[0.05]] } }]).cases[0], runs }
+  })
+
+  test('record the side that went first in their pair, numbered on per side', () => {
+    const empty: Measured = { runs: { base: [], head: [] }, metrics: { base: [], head: [] } }
+    const pairs = [0, 1, 2].flatMap(pair =>
+      pairSides(pair).map(side => outcome(side, pairLead(pair)))
+    )
+    const m = withOutcomes(empty, pairs)
+    for (const side of ['base', 'head'] as const) {
+      expect(m.runs[side].map(r => r.index)).toEqual([0, 1, 2, 3, 4, 5])
+      // Each pair's stream is its warm-up and its run, both of the pair's lead.
+      expect(m.runs[side].map(r => r.pairLead)).toEqual([
+        'base',
+        'base',
+        'head',
+        'head',
+        'base',
+        'base'
+      ])
+      for (const run of m.runs[side]) expect(RunResultSchema.parse(run)).toEqual(run)
+    }
+  })
+
+  test('read from a result written before, have no lead', () => {
+    expect('pairLead' in runs[1]).toBe(false)
+    expect(RunResultSchema.parse(runs[1]).pairLead).toBeUndefined()
   })
 })

@@ -85,13 +85,13 @@ interface Live {
 }
 
 /** Each side's runs so far, numbered in order, and the metrics its profile reported last. */
-interface Measured {
+export interface Measured {
   runs: Record<Side, RunResult[]>
   metrics: Record<Side, string[]>
 }
 
 /** What one side's block, or stream of a pair, gave, and which side went first in that pair. */
-interface SideOutcome {
+export interface SideOutcome {
   side: Side
   outcome: ProfileOutcome
   lead: Side
@@ -223,7 +223,7 @@ async function measureLooks(
 }
 
 /** `m` and then `outcomes`, in order: runs numbered on, each side's metrics its latest. */
-function withOutcomes(m: Measured, outcomes: readonly SideOutcome[]): Measured {
+export function withOutcomes(m: Measured, outcomes: readonly SideOutcome[]): Measured {
   const runs: Measured['runs'] = { base: [...m.runs.base], head: [...m.runs.head] }
   const metrics: Measured['metrics'] = { ...m.metrics }
   for (const { side, outcome, lead } of outcomes) {
