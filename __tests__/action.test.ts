@@ -176,7 +176,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(body).toContain('### GNES latency, paired on this runner')
     expect(body).toContain('**head** GNES 0.0.47 vs **base** GNES 0.0.46')
     expect(body).toContain(
-      'pairs of runs, both sides at once with their requests alternating (ABAB…)'
+      'pairs of runs, both sides at once with their requests alternating, the side half a period ahead alternating pair by pair (`ABBA'
     )
     expect(body).toContain('Each pair’s ratio of run medians, head ÷ base')
     expect(fs.readFileSync(run.outputs.report, 'utf8')).toBe(body)
@@ -218,7 +218,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     const body = (github.comments.get(9) ?? [])[0].body
     expect(body).toContain('### GNES latency, paired on this runner: 🟡 inconclusive in 1 case')
     expect(body).toMatch(/so these 2 pairs cannot tell a change from none\. They could have seen/)
-    expect(body).toContain('stopped by the time budget (pairs-budget-minutes)')
+    expect(body).toContain('stopped by the time budget (its share of paired-budget-minutes)')
     // Only the verdict metric is asserted: a hop's own interval can, now and then, fall within
     // ±1 % by chance even at 2 pairs (equivalence is a 95 % statement per row).
     const pathRow = body.split('\n').find(l => l.includes('| `path` |'))

@@ -62,6 +62,15 @@ async function pairedRun(extra: Record<string, string>) {
 }
 
 /** Two pairs, each side deployed afresh for each: a full warm-up before every pair's run. */
+/** Every run of the side behind in its pair starts half a period (100 ms) after its pair's other. */
+function expectOffsets(paired: PairedRun): void {
+  const runs = (r: typeof paired.head) => r.cases[0].runs
+  runs(paired.head).forEach((run, k) => {
+    const behind = Date.parse(run.startedAt) - Date.parse(runs(paired.base)[k].startedAt)
+    expect(Math.abs(behind - (run.pairLead === 'base' ? 100 : -100))).toBeLessThanOrEqual(1)
+  })
+}
+
 function expectFreshPairs(paired: PairedRun): void {
   for (const side of [paired.base, paired.head]) {
     expect(side.cases[0].runs.map(r => [r.warmup, r.requests])).toEqual([
@@ -127,32 +136,36 @@ describe('paired mode on the local engine with real GNES', () => {
     expect(left).toEqual([])
   })
 
-  it('interleaved by requests: both sides at once on one clock, the head half a period after the base', async () => {
+  it('interleaved by requests: both sides at once on one clock, the side ahead by half a period alternating', async () => {
     const { paired, lines, aliveAtReady, left } = await pairedRun({ 'paired-deploy': 'once' })
     expect(paired.interleave).toBe('requests')
-    expect(orderLetters(paired.order)).toBe('ABAB')
+    expect(orderLetters(paired.order)).toBe('ABBA')
     expect(lines).toContain(
-      '== Case 1: non-blocking, paired on this runner (pairs of runs, both sides at once with their requests alternating (ABAB…); A = base, B = head; 2 pairs)'
+      '== Case 1: non-blocking, paired on this runner (pairs of runs, both sides at once with their requests alternating, the side half a period ahead alternating pair by pair (`ABBA…`); A = base, B = head; 2 pairs)'
     )
     expect(lines).toContain(
-      "pairs 1–2: base and head at once, the head's requests 100 ms after the base's"
+      "pair 1: base and head at once, the head's requests 100 ms after the base's"
+    )
+    expect(lines).toContain(
+      "pair 2: base and head at once, the base's requests 100 ms after the head's"
     )
     expect(aliveAtReady).toEqual([3, 6])
     for (const side of [paired.base, paired.head]) {
       expectStorableResult(side)
-      // One stream a side: the warm-up, then both pairs' runs.
+      // One stream a side per pair: the warm-up, then a stream led in on the kept deployment.
       expect(side.cases[0].runs.map(r => [r.warmup, r.requests])).toEqual([
         [true, 3],
         [false, 5],
+        [true, 3],
         [false, 5]
       ])
+      expect(side.cases[0].runs.map(r => r.pairLead)).toEqual(['base', 'base', 'head', 'head'])
     }
-    // Both schedules on one clock: each head run starts exactly half a period (100 ms at 5 req/s)
-    // after the base run it is paired with, and a run lasts its 5 requests' second.
-    const starts = (r: typeof paired.head) => r.cases[0].runs.map(x => Date.parse(x.startedAt))
-    const [base, head] = [starts(paired.base), starts(paired.head)]
-    for (let k = 0; k < 3; k++) expect(Math.abs(head[k] - base[k] - 100)).toBeLessThanOrEqual(1)
-    expect(Math.abs(base[2] - base[1] - 1000)).toBeLessThanOrEqual(1)
+    // Both schedules on one clock: each run of the side behind starts exactly half a period
+    // (100 ms at 5 req/s) after the run it is paired with, and a warm-up lasts its 3 requests.
+    expectOffsets(paired)
+    const base = paired.base.cases[0].runs.map(x => Date.parse(x.startedAt))
+    expect(Math.abs(base[1] - base[0] - 600)).toBeLessThanOrEqual(1)
 
     // GNES at minimal load is judged by `path`, which leaves the client's transfer out.
     const gate = comparePaired(paired, { threshold: 0.1 }).cases[0].metrics.find(m => m.gating)!
@@ -163,20 +176,20 @@ describe('paired mode on the local engine with real GNES', () => {
 
   it('by default deploys both sides afresh for every pair, each pair at once on one clock after a full warm-up', async () => {
     const { paired, lines, aliveAtReady, outDir, left } = await pairedRun({})
-    expect([paired.interleave, orderLetters(paired.order)]).toEqual(['requests', 'ABAB'])
+    expect([paired.interleave, orderLetters(paired.order)]).toEqual(['requests', 'ABBA'])
     expect(aliveAtReady).toEqual([3, 6, 3, 6])
-    const ready = lines.flatMap((l, i) => (/services ready/.test(l) ? [i] : []))
-    expect(ready[2]).toBeGreaterThan(
+    // Pair 2 starts the head first and puts its requests ahead.
+    const ready = lines.filter(l => /services ready/.test(l)).map(l => l.split(':')[0])
+    expect(ready).toEqual(['base', 'head', 'head', 'base'])
+    const at = lines.flatMap((l, i) => (/services ready/.test(l) ? [i] : []))
+    expect(at[2]).toBeGreaterThan(
       lines.indexOf("pair 1: base and head at once, the head's requests 100 ms after the base's")
     )
-    expect(ready[3]).toBeLessThan(
-      lines.indexOf("pair 2: base and head at once, the head's requests 100 ms after the base's")
+    expect(at[3]).toBeLessThan(
+      lines.indexOf("pair 2: base and head at once, the base's requests 100 ms after the head's")
     )
-    const starts = (r: typeof paired.head) => r.cases[0].runs.map(x => Date.parse(x.startedAt))
     expectFreshPairs(paired)
-    starts(paired.head).forEach((t, k) =>
-      expect(Math.abs(t - starts(paired.base)[k] - 100)).toBeLessThanOrEqual(1)
-    )
+    expectOffsets(paired)
     for (const side of ['base', 'head']) {
       expect(fs.readdirSync(path.join(outDir, 'logs', 'case-1', side))).toEqual([
         'pair-1',
@@ -248,7 +261,7 @@ describe('paired mode on the local engine with real GNES', () => {
       expect(said).not.toContain('`c->f:send` (client → frontend)')
     }
     expect(slower.lines).toContain(
-      '== Case 1: non-blocking, Router2 1 ms slower, paired on this runner (pairs of runs, both sides at once with their requests alternating (ABAB…); A = base, B = head; looks at 6, 9 pairs)'
+      '== Case 1: non-blocking, Router2 1 ms slower, paired on this runner (pairs of runs, both sides at once with their requests alternating, the side half a period ahead alternating pair by pair (`ABBAABBAABBA…`); A = base, B = head; looks at 6, 9 pairs)'
     )
     expect(slower.left).toEqual([])
 

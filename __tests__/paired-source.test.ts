@@ -98,7 +98,7 @@ describe('gnes-source: GNES built from a source tree', () => {
     })
     expect(paired.base.meta.gnes).toMatchObject({ version: '0.0.46', vcs: baseCommit })
     expect(paired.base.meta.git.sha).toBe(baseCommit)
-    expect(orderLetters(paired.order)).toBe('ABAB')
+    expect(orderLetters(paired.order)).toBe('ABBA')
     expect(lines.filter(l => l.startsWith('engine: '))).toEqual([
       'engine: local processes on loopback (engine input local)',
       `engine: gnes-source ${repo.dir} is installed into a venv`,

@@ -209,7 +209,7 @@ describe('what the paired report says when it cannot tell, and which hop moved',
       /The hops did move: `r2:proc` \(router 2's own time\) \+(99\d µs|1\.0\d ms)\./
     )
     expect(text).toContain(
-      '30 pairs in 540 s, looked at after 6, 9, 14, 21, 30 of up to 30 (stopped by the time budget (pairs-budget-minutes))'
+      '30 pairs in 540 s, looked at after 6, 9, 14, 21, 30 of up to 30 (stopped by the time budget (its share of paired-budget-minutes))'
     )
     expect(text).toMatch(
       /each interval at 9\d\.\d % so that all 5 planned looks hold together at 95 %/

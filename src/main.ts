@@ -3,16 +3,15 @@ import { actionInputs } from './action/inputs'
 import { actionsLog } from './action/log'
 import { withPairedBase } from './action/paired-base'
 import { actionPorts } from './action/run-ports'
-import { parseInputs } from './config/inputs'
+import { deprecationNotes, parseInputs } from './config/inputs'
 import { runBenchmark } from './pipeline'
 import { workflowContext } from './result/context'
 
 /** The action's main step: inputs and the workflow in; outputs, summary, verdict and history out. */
 export async function run(): Promise<void> {
   const ctx = workflowContext()
-  const inputs = await withPairedBase(
-    parseInputs(resolveCacheInput(actionInputs(), actionsLog)),
-    ctx
-  )
+  const raw = actionInputs()
+  for (const note of deprecationNotes(raw)) actionsLog.warn(note)
+  const inputs = await withPairedBase(parseInputs(resolveCacheInput(raw, actionsLog)), ctx)
   await runBenchmark(inputs, await actionPorts(inputs, ctx))
 }

@@ -2,8 +2,9 @@
 export type Side = 'base' | 'head'
 
 /**
- * How a paired run alternates the sides: whole runs one after the other (`blocks`, ABBA), or both
- * sides at once with their requests alternating on one clock (`requests`, paced profiles only).
+ * How a paired run alternates the sides: whole runs one after the other (`blocks`), or both sides
+ * at once with their requests alternating on one clock (`requests`, paced profiles only). In both
+ * the pairs take the order of `abbaOrder`.
  */
 export type Interleave = 'blocks' | 'requests'
 
@@ -12,6 +13,20 @@ export interface Block {
   pair: number
   side: Side
 }
+
+/**
+ * The side that goes first in pair `pair` (from 0): the base in even pairs, the head in odd ones.
+ * It runs its block first (`blocks`), its requests lead the other side's by half a period
+ * (`requests`), and, where each pair is deployed afresh, it is started first. Whatever a fixed
+ * order favours (the first block's machine state, the first deployment's placement, the leading
+ * stream) then favours each side in every other pair: it cancels from the mean of an even number
+ * of pairs and shows as spread between them.
+ */
+export const pairLead = (pair: number): Side => (pair % 2 === 0 ? 'base' : 'head')
+
+/** Both sides of pair `pair`, the one that goes first first. */
+export const pairSides = (pair: number): [Side, Side] =>
+  pairLead(pair) === 'base' ? ['base', 'head'] : ['head', 'base']
 
 /**
  * The order of a paired run's blocks: pairs alternate which side goes first (AB BA AB BA …), so
@@ -25,15 +40,7 @@ export function abbaOrder(pairs: number): Block[] {
     throw new RangeError(`a paired run needs a whole number of pairs, at least 1 (got ${pairs})`)
   }
   return Array.from({ length: pairs }, (_, pair): Block[] =>
-    pair % 2 === 0
-      ? [
-          { pair, side: 'base' },
-          { pair, side: 'head' }
-        ]
-      : [
-          { pair, side: 'head' },
-          { pair, side: 'base' }
-        ]
+    pairSides(pair).map(side => ({ pair, side }))
   ).flat()
 }
 
@@ -42,18 +49,10 @@ export const orderLetters = (blocks: readonly Block[]): string =>
   blocks.map(b => (b.side === 'base' ? 'A' : 'B')).join('')
 
 /**
- * The pairs of a run interleaved by requests: both sides run every pair at once, the base's
- * requests half a period ahead, so every pair is AB.
- */
-export function interleavedOrder(pairs: number): Block[] {
-  return abbaOrder(pairs).map(({ pair }, k) => ({ pair, side: k % 2 === 0 ? 'base' : 'head' }))
-}
-
-/**
  * How a paired run's order reads in a log line or a report: its pattern, without a count (an
  * adaptive run adds pairs that continue it).
  */
 export const orderText = (blocks: readonly Block[], interleave: Interleave): string =>
   interleave === 'requests'
-    ? 'pairs of runs, both sides at once with their requests alternating (ABAB…)'
+    ? `pairs of runs, both sides at once with their requests alternating, the side half a period ahead alternating pair by pair (\`${orderLetters(blocks)}…\`)`
     : `pairs of runs in the order \`${orderLetters(blocks)}…\``

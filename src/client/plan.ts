@@ -38,6 +38,29 @@ export const pairedWarmupRequests = (rate: number, load: Load): number =>
   load.warmupRequests !== 'auto'
     ? load.warmupRequests
     : Math.max(AUTO_WARMUP_MIN_REQUESTS, Math.ceil(rate * PAIRED_WARMUP_SECONDS))
+
+/**
+ * `requests: auto` in paired mode: a measured run of PAIRED_RUN_SECONDS at the profile's rate, at
+ * most PAIRED_MAX_RUN_REQUESTS and at least PAIRED_MIN_RUN_REQUESTS. 60 requests at 5 req/s is
+ * the length docs/regression.md measured: a pair's noise is its requests' own, so more requests
+ * narrow the interval as 1 / √requests, and a pair's start and warm-up cost about as much as
+ * 12 s of them. A slower rate is a blocking router's capacity, whose sleep dominates the latency
+ * and whose spread is a fraction of a per cent (case 2: ±0.1 % after six pairs of 60 requests at
+ * 0.5 req/s, in 13 minutes): a run of the same seconds, not of the same requests, is what keeps
+ * its look from costing minutes the threshold does not need. A run never falls below 10 requests,
+ * so its median is a median of something.
+ */
+const PAIRED_RUN_SECONDS = 12
+export const PAIRED_MAX_RUN_REQUESTS = 60
+const PAIRED_MIN_RUN_REQUESTS = 10
+
+/** The requests of a paired run at `rate` under `requests: auto`. */
+export const pairedRunRequests = (rate: number): number =>
+  Math.min(
+    PAIRED_MAX_RUN_REQUESTS,
+    Math.max(PAIRED_MIN_RUN_REQUESTS, Math.ceil(rate * PAIRED_RUN_SECONDS))
+  )
+
 const AUTO_BURST_WARMUP_REQUESTS = 10
 
 /** The warm-up requests a profile sends before its measured runs. */

@@ -1,6 +1,12 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { DEFAULTS, InputError, parseInputs, type RawInputs } from '../config/inputs'
+import {
+  DEFAULTS,
+  deprecationNotes,
+  InputError,
+  parseInputs,
+  type RawInputs
+} from '../config/inputs'
 import { readHistory } from '../history'
 import { consoleLog } from '../log'
 import { bisect } from '../pipeline'
@@ -108,6 +114,7 @@ export const bisectCommand: Command = {
         ([k, v]) => typeof v === 'string' && !own.has(k)
       )
     ) as Partial<RawInputs>
+    for (const note of deprecationNotes(raw)) consoleLog.warn(note)
     const inputs = parseInputs({ ...raw, cases: raw.cases ?? ends.cases, baseline: 'paired' })
     const { good, bad } = ends
     const run = await bisect(

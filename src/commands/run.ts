@@ -1,5 +1,11 @@
 import * as path from 'node:path'
-import { DEFAULTS, InputError, parseInputs, type RawInputs } from '../config/inputs'
+import {
+  DEFAULTS,
+  deprecationNotes,
+  InputError,
+  parseInputs,
+  type RawInputs
+} from '../config/inputs'
 import { localGitMeta, type GitFlags } from '../result/local-git'
 import { gitMeta } from '../result/meta'
 import { consoleLog } from '../log'
@@ -88,6 +94,7 @@ export const runCommand: Command = {
         ([k, v]) => typeof v === 'string' && !k.startsWith('git-')
       )
     ) as Partial<RawInputs>
+    for (const note of deprecationNotes(raw)) consoleLog.warn(note)
     const inputs = parseInputs(raw)
     const flags = gitFlags(values)
     // On Actions the workflow says which commit it is; elsewhere the work tree (or the flags).

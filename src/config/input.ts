@@ -4,7 +4,10 @@ import { DEFAULTS, InputError, InputsSchema, type Inputs, type RawInputs } from 
  * One input validated alone by the rule the whole set uses, so a command that takes a few of them
  * (`--max-entries`, `--alert-threshold`) reads `10%` or `0` exactly as the action does.
  */
-export function parseInput<K extends keyof RawInputs>(name: K, raw: string | null): Inputs[K] {
+export function parseInput<K extends keyof RawInputs & keyof Inputs>(
+  name: K,
+  raw: string | null
+): Inputs[K] {
   const value = raw ?? DEFAULTS[name]
   const parsed = InputsSchema.shape[name].safeParse(value)
   if (!parsed.success) {

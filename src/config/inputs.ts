@@ -155,12 +155,24 @@ const MAX_SWEEP_STEPS = 100
 /** Entries a chart or table shows at most. */
 const MAX_ENTRIES_SHOWN = 10_000
 
-/** Most pairs of one paired case, and the longest time it may add pairs for (a day). */
+/** Most pairs of one paired case, and the longest time a paired run may add pairs for (a day). */
 const MAX_PAIRS = 1000
 const MAX_BUDGET_MINUTES = 1440
 
 /** `max-pairs: auto`: up to five times the first look's pairs (30 for the default 6). */
 const AUTO_MAX_PAIRS_FACTOR = 5
+
+/** A number of minutes above 0, at most MAX_BUDGET_MINUTES. */
+const minutes = (name: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, `${name} must be a number of minutes, such as 15 or 2.5`)
+    .transform(Number)
+    .refine(
+      n => n > 0 && n <= MAX_BUDGET_MINUTES,
+      `${name} must be above 0 and at most ${MAX_BUDGET_MINUTES}`
+    )
 
 export const InputsSchema = z.object({
   cases: list('cases', '1,2,3,4 (case ids and/or topology files)'),
@@ -227,15 +239,9 @@ export const InputsSchema = z.object({
   }),
   'max-pairs': autoOrInt('max-pairs', 2, MAX_PAIRS),
   canary: bool('canary'),
-  'pairs-budget-minutes': z
-    .string()
-    .trim()
-    .regex(/^\d+(\.\d+)?$/, 'pairs-budget-minutes must be a number of minutes, such as 10 or 2.5')
-    .transform(Number)
-    .refine(
-      n => n > 0 && n <= MAX_BUDGET_MINUTES,
-      `pairs-budget-minutes must be above 0 and at most ${MAX_BUDGET_MINUTES}`
-    ),
+  'paired-budget-minutes': minutes('paired-budget-minutes'),
+  // Deprecated: a case's own budget before the budget was the whole run's (parseInputs maps it).
+  'pairs-budget-minutes': optionalText.pipe(minutes('pairs-budget-minutes').nullable()),
   'out-dir': z.string().trim().min(1, 'out-dir must not be empty'),
   'result-file': optionalText,
   image: optionalText,
@@ -291,10 +297,17 @@ export const InputsSchema = z.object({
     )
 })
 
-/** `runs`, `requests` and `max-pairs` resolved by `parseInputs`: every stage sees a number. */
-export type Inputs = Omit<z.infer<typeof InputsSchema>, 'runs' | 'requests' | 'max-pairs'> & {
+/**
+ * `runs`, `requests` and `max-pairs` resolved by `parseInputs`, the deprecated
+ * `pairs-budget-minutes` folded into `paired-budget-minutes`.
+ */
+export type Inputs = Omit<
+  z.infer<typeof InputsSchema>,
+  'runs' | 'requests' | 'max-pairs' | 'pairs-budget-minutes'
+> & {
   runs: number
-  requests: number
+  /** Null in paired mode under `auto`: each case sizes its runs from its rate (`pairedRunRequests`). */
+  requests: number | null
   'max-pairs': number
 }
 export type RawInputs = Record<keyof z.input<typeof InputsSchema>, string>
@@ -329,7 +342,8 @@ export const DEFAULTS: RawInputs = {
   'paired-deploy': 'per-pair',
   'paired-interleave': 'requests',
   'max-pairs': 'auto',
-  'pairs-budget-minutes': '10',
+  'paired-budget-minutes': '15',
+  'pairs-budget-minutes': '',
   canary: 'false',
   'out-dir': 'out',
   'result-file': '',
@@ -366,12 +380,43 @@ export const DEFAULTS: RawInputs = {
 const AUTO_RUNS = { history: 3, paired: 6 } as const
 
 /**
- * `requests: auto`: 20 per run in history mode; 60 per pair in paired mode, where a pair's noise
- * is its requests' own (the medians of 20 requests spread as far between pairs as a bootstrap of
- * one pair's requests does) and a pair's start and warm-up cost more than 60 requests' 12 s
- * (docs/regression.md).
+ * `requests: auto`: 20 per run in history mode; in paired mode null, each case's runs sized from
+ * its rate once its topology is known (`pairedRunRequests` in client/plan.ts).
  */
-const AUTO_REQUESTS = { history: 20, paired: 60 } as const
+const autoRequests = (baseline: Inputs['baseline']): number | null =>
+  baseline === 'paired' ? null : 20
+
+/**
+ * The deprecated `pairs-budget-minutes` was a budget per case; read as the whole run's, it is that
+ * many minutes for each case the run has, the most the run could spend on pairs before.
+ */
+const pairedBudgetMinutes = (
+  perCase: number | null,
+  data: Pick<Inputs, 'paired-budget-minutes' | 'topology' | 'cases'>
+): number =>
+  perCase === null ? data['paired-budget-minutes'] : perCase * (data.topology ?? data.cases).length
+
+/** Both budgets given: the deprecated one and a `paired-budget-minutes` of the run's own. */
+function budgetProblems(data: z.infer<typeof InputsSchema>, merged: RawInputs): string[] {
+  const both =
+    data['pairs-budget-minutes'] !== null &&
+    merged['paired-budget-minutes'].trim() !== DEFAULTS['paired-budget-minutes']
+  return both
+    ? [
+        `  input 'pairs-budget-minutes' = '${merged['pairs-budget-minutes']}': pairs-budget-minutes is deprecated and paired-budget-minutes is set too: set paired-budget-minutes only (the whole run's minutes, shared by its cases)`
+      ]
+    : []
+}
+
+/** What a run's raw inputs still say in deprecated words, for the front end to warn about. */
+export function deprecationNotes(raw: Partial<RawInputs>): string[] {
+  const perCase = raw['pairs-budget-minutes']?.trim()
+  return perCase
+    ? [
+        `pairs-budget-minutes is deprecated: set paired-budget-minutes, the minutes of the whole paired run shared by its cases; ${perCase} minutes per case is read as ${perCase} × the number of cases`
+      ]
+    : []
+}
 
 /**
  * `result-file` records a result measured elsewhere and runs nothing: a paired run (which measures
@@ -421,13 +466,17 @@ export function parseInputs(raw: Partial<RawInputs>): Inputs {
       `Invalid input:\n  input 'max-pairs' = '${merged['max-pairs']}': max-pairs must be at least runs (${runs}), the pairs of the first look; set it to ${runs} for a paired run of fixed length`
     )
   }
-  const contradictions = resultFileProblems(parsed.data)
+  const contradictions = [
+    ...resultFileProblems(parsed.data),
+    ...budgetProblems(parsed.data, merged)
+  ]
   if (contradictions.length) throw new InputError(`Invalid input:\n${contradictions.join('\n')}`)
-  const { requests } = parsed.data
+  const { requests, 'pairs-budget-minutes': perCase, ...rest } = parsed.data
   return {
-    ...parsed.data,
+    ...rest,
     runs,
-    requests: requests === 'auto' ? AUTO_REQUESTS[parsed.data.baseline] : requests,
-    'max-pairs': maxPairs === 'auto' ? runs * AUTO_MAX_PAIRS_FACTOR : maxPairs
+    requests: requests === 'auto' ? autoRequests(parsed.data.baseline) : requests,
+    'max-pairs': maxPairs === 'auto' ? runs * AUTO_MAX_PAIRS_FACTOR : maxPairs,
+    'paired-budget-minutes': pairedBudgetMinutes(perCase, rest)
   }
 }

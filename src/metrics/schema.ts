@@ -35,6 +35,12 @@ export const RunResultSchema = z.object({
   dataRateMBps: z.number().nonnegative().nullable(),
   summaries: z.record(SummarySchema),
   /** Per-request values in receive order, seconds; the input of later statistics. */
-  samples: z.record(z.array(z.number()))
+  samples: z.record(z.array(z.number())),
+  /**
+   * In a paired run, the side that went first in this run's pair (client/interleave.ts,
+   * `pairLead`): its block ran first, its requests led by half a period, and deployed per pair it
+   * was started first. Absent outside paired runs and in results written before it was recorded.
+   */
+  pairLead: z.enum(['base', 'head']).optional()
 })
 export type RunResult = z.infer<typeof RunResultSchema>

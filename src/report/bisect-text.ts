@@ -45,7 +45,7 @@ export function renderBisectMarkdown(
     head.push(
       `${step}: ${
         end.answer === 'inconclusive'
-          ? 'this run cannot tell whether the bad end is slower; measure longer (max-pairs, pairs-budget-minutes) or on a quieter runner.'
+          ? 'this run cannot tell whether the bad end is slower; measure longer (max-pairs, paired-budget-minutes) or on a quieter runner.'
           : 'no slowdown of at least the threshold to look for.'
       }`
     )

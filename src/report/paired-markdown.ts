@@ -44,7 +44,7 @@ function headline(c: PairedComparison): string {
 const STOP_TEXT = {
   decisive: 'stopped when the answer was decisive',
   'max-pairs': 'stopped at max-pairs',
-  budget: 'stopped by the time budget (pairs-budget-minutes)'
+  budget: 'stopped by the time budget (its share of paired-budget-minutes)'
 } as const
 
 /**

@@ -1,6 +1,6 @@
 import * as path from 'node:path'
-import { abbaOrder, type Interleave, type Side } from '../../client/interleave'
-import { pairedWarmupRequests, streamLeadIn } from '../../client/plan'
+import { abbaOrder, pairLead, pairSides, type Interleave, type Side } from '../../client/interleave'
+import { pairedRunRequests, pairedWarmupRequests, streamLeadIn } from '../../client/plan'
 import { headlineMetric, type PairedProfile } from '../../profile/traits'
 import type { Deployment, Engine } from '../../engine/types'
 import type { Log } from '../../log'
@@ -35,7 +35,7 @@ export function blockLoad(load: Load, profile: PairedProfile, first: boolean): L
  * GNES and opens its channel in about a second here. A request a client could not send on time
  * goes late and is counted so (it falls in the warm-up).
  */
-const CLIENT_START_SECONDS = 2
+export const CLIENT_START_SECONDS = 2
 
 /** A log whose lines name the side, for the two clients that run at once. */
 const sideLog = (log: Log, side: Side): Log => ({
@@ -50,7 +50,9 @@ export interface PairedSettings extends CaseSettings {
   interleave: Interleave
   /** The planned looks, in pairs: the first is `runs`, the last `max-pairs`. */
   looks: number[]
-  /** Seconds a case may spend on pairs before it stops adding them. */
+  /** `requests: auto`: each case's runs sized from its rate (`pairedRunRequests`). */
+  sizeRuns: boolean
+  /** Seconds this case may spend on pairs: its share of the run's budget (./budget.ts). */
   budgetSec: number
   threshold: number
 }
@@ -83,23 +85,24 @@ interface Live {
 }
 
 /** Each side's runs so far, numbered in order, and the metrics its profile reported last. */
-interface Measured {
+export interface Measured {
   runs: Record<Side, RunResult[]>
   metrics: Record<Side, string[]>
 }
 
-/** What one side's block, or stream of pairs, gave. */
-interface SideOutcome {
+/** What one side's block, or stream of a pair, gave, and which side went first in that pair. */
+export interface SideOutcome {
   side: Side
   outcome: ProfileOutcome
+  lead: Side
 }
 
 /**
  * Runs one case's pairs on both topologies, always stopping them.
  *
- * Interleaved by `requests` (minimal load): both sides run at once on one clock, the head's
- * requests half a period after the base's, so pair i is the i-th run of each side, taken in the
- * same seconds. A slowdown of the machine lasting longer than a request period falls on both
+ * Interleaved by `requests` (minimal load): both sides run at once on one clock, one side's
+ * requests half a period after the other's, so pair i is the i-th run of each side, taken in the
+ * same seconds; each pair is a stream of its own, and the side ahead alternates (`pairLead`). A slowdown of the machine lasting longer than a request period falls on both
  * sides of the pairs it touches, instead of on whichever block it happened to meet. A request
  * of either side ends (at the last router) well before the other side's next one is due, as long
  * as the latency stays under half a period.
@@ -107,9 +110,10 @@ interface SideOutcome {
  * Interleaved by `blocks`: the blocks of the ABBA order one after the other, the side not running
  * idle.
  *
- * With `redeploy` both are started afresh for every pair, so a difference between two deployments
- * that lasts their lifetime varies from pair to pair and the paired test sees it as spread;
- * without, each is started once per case (docs/regression.md, "Paired mode", measures both).
+ * With `redeploy` both are started afresh for every pair, the side that goes first in the pair
+ * first, so a difference between two deployments that lasts their lifetime varies from pair to
+ * pair and the paired test sees it as spread; without, each is started once per case, the base
+ * first, an order no later pair can alternate (docs/regression.md, "Paired mode", measures both).
  *
  * Adaptive length: after the pairs of each planned look, the case's verdict metric is judged at
  * the sequence's level (judge/sequential.ts); while it is inconclusive, the pairs of the next
@@ -126,7 +130,7 @@ export async function runPairedCase(
   log: Log
 ): Promise<PairedCaseRun> {
   const started = Date.now()
-  const load = caseLoad(profile, suiteLoad)
+  const load = caseLoad(profile, suiteLoad, settings.sizeRuns)
   const c: PairedCase = { engines, specs, profile, settings, load, logDir, log, started }
   const live: Live = { deps: {}, runners: {}, fresh: { base: true, head: true } }
   try {
@@ -146,9 +150,14 @@ export async function runPairedCase(
   }
 }
 
-const caseLoad = (profile: PairedProfile, suiteLoad: Load): Load =>
+/** A case's load: at minimal load, a paired run's warm-up and, with `sizeRuns`, run length. */
+export const caseLoad = (profile: PairedProfile, suiteLoad: Load, sizeRuns: boolean): Load =>
   profile.kind === 'minimal'
-    ? { ...suiteLoad, warmupRequests: pairedWarmupRequests(profile.rate, suiteLoad) }
+    ? {
+        ...suiteLoad,
+        requests: sizeRuns ? pairedRunRequests(profile.rate) : suiteLoad.requests,
+        warmupRequests: pairedWarmupRequests(profile.rate, suiteLoad)
+      }
     : suiteLoad
 
 /** Whole seconds left of the case's timeout; throws once none are. */
@@ -166,10 +175,13 @@ function secondsLeft(c: PairedCase): number {
 const stopAll = (live: Live): Promise<unknown> =>
   Promise.all(Object.values(live.deps).map(d => d?.stop()))
 
-/** Stops what runs and starts both sides afresh, base first; with `redeploy`, logs per pair. */
+/**
+ * Stops what runs and starts both sides afresh for `pair`, the side that goes first in it first;
+ * with `redeploy`, logs per pair.
+ */
 async function deploySides(c: PairedCase, live: Live, pair: number): Promise<void> {
   await stopAll(live)
-  for (const side of SIDES) {
+  for (const side of pairSides(pair)) {
     const at = Date.now()
     const dir = c.settings.redeploy
       ? path.join(c.logDir, side, `pair-${pair + 1}`)
@@ -211,19 +223,25 @@ async function measureLooks(
 }
 
 /** `m` and then `outcomes`, in order: runs numbered on, each side's metrics its latest. */
-function withOutcomes(m: Measured, outcomes: readonly SideOutcome[]): Measured {
+export function withOutcomes(m: Measured, outcomes: readonly SideOutcome[]): Measured {
   const runs: Measured['runs'] = { base: [...m.runs.base], head: [...m.runs.head] }
   const metrics: Measured['metrics'] = { ...m.metrics }
-  for (const { side, outcome } of outcomes) {
+  for (const { side, outcome, lead } of outcomes) {
     metrics[side] = outcome.metrics
-    for (const run of outcome.runs) runs[side].push({ ...run, index: runs[side].length })
+    for (const run of outcome.runs) {
+      runs[side].push({ ...run, index: runs[side].length, pairLead: lead })
+    }
   }
   return { runs, metrics }
 }
 
 type MinimalProfile = Extract<PairedProfile, { kind: 'minimal' }>
 
-/** Pairs `from` to `to` (exclusive), both sides at once on one clock. */
+/**
+ * Pairs `from` to `to` (exclusive), both sides at once on one clock, each pair a stream of its own
+ * so that the side ahead can alternate. The first stream on a deployment leads in with the whole
+ * warm-up, a later one on a kept deployment with the lead-in of a new StreamCall.
+ */
 async function requestPairs(
   c: PairedCase,
   profile: MinimalProfile,
@@ -231,49 +249,45 @@ async function requestPairs(
   from: number,
   to: number
 ): Promise<SideOutcome[]> {
-  // Each deployment leads in with the whole warm-up; a later stream on a kept deployment with
-  // the lead-in of a new StreamCall.
-  const segments = c.settings.redeploy
-    ? Array.from({ length: to - from }, (_, k) => ({ first: from + k, n: 1 }))
-    : [{ first: from, n: to - from }]
   const outcomes: SideOutcome[] = []
-  for (const { first, n } of segments) {
-    if (c.settings.redeploy || first === 0) await deploySides(c, live, first)
-    outcomes.push(...(await requestSegment(c, profile, live, first, n)))
+  for (let pair = from; pair < to; pair++) {
+    if (c.settings.redeploy || pair === 0) await deploySides(c, live, pair)
+    outcomes.push(...(await requestPair(c, profile, live, pair)))
   }
   return outcomes
 }
 
-/** Pairs `first` to `first + n` (exclusive) as one stream of each side, on one clock. */
-async function requestSegment(
+/** One pair as one stream of each side on one clock, the side that goes first half a period ahead. */
+async function requestPair(
   c: PairedCase,
   profile: MinimalProfile,
   live: Live,
-  first: number,
-  n: number
+  pair: number
 ): Promise<SideOutcome[]> {
   const { load, log } = c
   const warmupRequests = live.fresh.base ? load.warmupRequests : streamLeadIn(profile.rate, load)
   live.fresh.base = live.fresh.head = false
   const at = Date.now() / 1000 + CLIENT_START_SECONDS
   const offset = 0.5 / profile.rate
+  const lead = pairLead(pair)
+  const sides = pairSides(pair)
   log.info(
-    `pair${n > 1 ? 's' : ''} ${first + 1}${n > 1 ? `–${first + n}` : ''}: base and head at once, ` +
-      `the head's requests ${(offset * 1000).toFixed(0)} ms after the base's`
+    `pair ${pair + 1}: base and head at once, the ${sides[1]}'s requests ` +
+      `${(offset * 1000).toFixed(0)} ms after the ${lead}'s`
   )
   const outcomes = await Promise.all(
-    SIDES.map((side, i) =>
+    sides.map((side, i) =>
       live.runners[side]!.profile(
         profile,
-        { ...load, runs: n, warmupRequests },
+        { ...load, runs: 1, warmupRequests },
         secondsLeft(c),
         sideLog(log, side),
         at + i * offset
       )
     )
   )
-  SIDES.forEach((side, i) => noteOverlap(log, side, outcomes[i], offset))
-  return SIDES.map((side, i) => ({ side, outcome: outcomes[i] }))
+  sides.forEach((side, i) => noteOverlap(log, side, outcomes[i], offset))
+  return sides.map((side, i) => ({ side, outcome: outcomes[i], lead }))
 }
 
 /** Says which of a side's runs had a p90 latency over `offset`, the gap to the other side's requests. */
@@ -305,7 +319,8 @@ async function blockPairs(
     live.fresh[side] = false
     outcomes.push({
       side,
-      outcome: await live.runners[side]!.profile(c.profile, block, secondsLeft(c), c.log)
+      outcome: await live.runners[side]!.profile(c.profile, block, secondsLeft(c), c.log),
+      lead: pairLead(pair)
     })
   }
   return outcomes

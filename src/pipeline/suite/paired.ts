@@ -11,7 +11,6 @@ import type { CasePair } from '../../topology/cases'
 import type { Topology } from '../../topology/schema'
 import {
   abbaOrder,
-  interleavedOrder,
   orderText,
   type Block,
   type Interleave,
@@ -24,6 +23,7 @@ import { lookSchedule, type Sequence } from '../../judge/sequential'
 import { PROFILE_KINDS, unanswered } from '../../profile/definition'
 import { isPairedKind, traitsOf } from '../../profile/traits'
 import { runPairedCase, SIDES, type PairedProfile, type PairedSettings } from './paired-case'
+import { caseShare, pairSeconds } from './budget'
 
 /** The planned looks in a log line: `looks at 6, 9, 14, 21, 30 pairs`. */
 const lookText = (looks: readonly number[]): string =>
@@ -170,7 +170,7 @@ async function runSides(
   const { base, head } = engines
   return inSuite(inputs, [base, head], log, async ({ load, settings: common, logDir, result }) => {
     const { settings, interleave } = pairedSettings(inputs, common)
-    const order = interleave === 'requests' ? interleavedOrder(inputs.runs) : abbaOrder(inputs.runs)
+    const order = abbaOrder(inputs.runs)
     const gnes = {
       base: await log.group(`Provision the base (${base.kind})`, () =>
         base.prepare(pairs.some(p => p.base.topology.kind === 'gnes'))
@@ -179,15 +179,12 @@ async function runSides(
         head.prepare(pairs.some(p => p.head.topology.kind === 'gnes'))
       )
     }
-    const cases: Record<Side, CaseResult[]> = { base: [], head: [] }
-    const sequences: Sequence[] = []
-    const canaries: PairedRun['canaries'] = []
-    for (const pair of pairs) {
-      const run = await runPair(inputs, engines, pair, settings, { load, logDir, log, order })
-      for (const side of SIDES) cases[side].push(run.sides[side])
-      sequences.push(run.sequence)
-      canaries.push(run.canary)
-    }
+    const { cases, sequences, canaries } = await runCases(inputs, engines, pairs, settings, {
+      load,
+      logDir,
+      log,
+      order
+    })
     const sideResult = (side: Side): Result =>
       result({
         id: ids[side],
@@ -207,7 +204,46 @@ async function runSides(
   })
 }
 
-/** How the pairs are taken, from the inputs and the suite's case settings. */
+/** What the suite's cases share: their load, log and first look's order. */
+type SuiteContext = Pick<SuiteFrame, 'load' | 'logDir'> & { log: Log; order: Block[] }
+
+/**
+ * Every case in turn, each with its share of the run's budget (./budget.ts: the time left, shared
+ * by the cases still to run in proportion to what a pair of each costs).
+ */
+async function runCases(
+  inputs: Inputs,
+  engines: Record<Side, Engine>,
+  pairs: CasePair[],
+  settings: PairedSettings,
+  suite: SuiteContext
+): Promise<Pick<PairedRun, 'sequences' | 'canaries'> & { cases: Record<Side, CaseResult[]> }> {
+  const started = Date.now()
+  const costs = pairs.map(p =>
+    pairSeconds(pairedProfile(inputs, p.head.topology, p.base.topology), suite.load, settings)
+  )
+  const cases: Record<Side, CaseResult[]> = { base: [], head: [] }
+  const sequences: Sequence[] = []
+  const canaries: PairedRun['canaries'] = []
+  for (const [i, pair] of pairs.entries()) {
+    const left = settings.budgetSec - (Date.now() - started) / 1000
+    const share = caseShare(left, costs.slice(i))
+    suite.log.info(
+      `case ${pair.head.topology.id}: ${Math.round(share)} s of the ${Math.max(0, Math.round(left))} s ` +
+        `left of paired-budget-minutes for its pairs, shared by the ${pairs.length - i} cases still to run`
+    )
+    const run = await runPair(inputs, engines, pair, { ...settings, budgetSec: share }, suite)
+    for (const side of SIDES) cases[side].push(run.sides[side])
+    sequences.push(run.sequence)
+    canaries.push(run.canary)
+  }
+  return { cases, sequences, canaries }
+}
+
+/**
+ * How the pairs are taken, from the inputs and the suite's case settings; `budgetSec` is the
+ * whole run's until `runCases` gives each case its share.
+ */
 function pairedSettings(
   inputs: Inputs,
   common: SuiteFrame['settings']
@@ -223,7 +259,8 @@ function pairedSettings(
     redeploy: inputs['paired-deploy'] === 'per-pair',
     interleave,
     looks: lookSchedule(inputs.runs, inputs['max-pairs']),
-    budgetSec: inputs['pairs-budget-minutes'] * 60,
+    sizeRuns: inputs.requests === null,
+    budgetSec: inputs['paired-budget-minutes'] * 60,
     threshold: inputs['alert-threshold']
   }
   return { settings, interleave }
@@ -242,7 +279,7 @@ async function runPair(
   engines: Record<Side, Engine>,
   pair: CasePair,
   settings: PairedSettings,
-  suite: Pick<SuiteFrame, 'load' | 'logDir'> & { log: Log; order: Block[] }
+  suite: SuiteContext
 ): Promise<PairOutcome> {
   const { load, log } = suite
   const profile = pairedProfile(inputs, pair.head.topology, pair.base.topology)

@@ -1,5 +1,6 @@
 import * as path from 'node:path'
 import type { Load } from '../../client/load'
+import { PAIRED_MAX_RUN_REQUESTS } from '../../client/plan'
 import type { Inputs } from '../../config/inputs'
 import type { GnesMeta } from '../../engine/gnes-meta'
 import { selectEngine } from '../../engine/select'
@@ -76,7 +77,8 @@ const loadOf = (inputs: Inputs): Load => ({
   batchSize: inputs['batch-size'],
   docBytes: inputs['doc-bytes'],
   runs: inputs.runs,
-  requests: inputs.requests,
+  // Paired `auto` sizes each case's runs from its rate: the suite's load says the most they take.
+  requests: inputs.requests ?? PAIRED_MAX_RUN_REQUESTS,
   warmupRequests: inputs['warmup-requests']
 })
 
