@@ -13,3 +13,15 @@ export function quickStartWorkflow(heading = '### A GNES repository'): string {
   if (!block) throw new Error(`README.md's '${heading}' holds no yaml block`)
   return block[1]
 }
+
+/**
+ * README's Quick start for a repository with its own services: its steps, in the GNES
+ * repository's workflow ("everything else is as above").
+ */
+export function servicesWorkflow(): string {
+  const gnes = quickStartWorkflow()
+  const steps = quickStartWorkflow('### A repository with its own services')
+  const at = gnes.indexOf('    steps:\n')
+  if (at < 0) throw new Error("README's Quick start workflow has no steps")
+  return `${gnes.slice(0, at)}    steps:\n${steps}`
+}
