@@ -80,7 +80,7 @@ describe('the paired test', () => {
     // Log ratios 0.04, 0.05, 0.06: mean 0.05, s = 0.01, t = 5√3, two-sided p = 1 − t/√(2 + t²).
     const base = [0.1, 0.2, 0.3].map(runAt)
     const head = [0.04, 0.05, 0.06].map((d, i) => runAt([0.1, 0.2, 0.3][i] * Math.exp(d)))
-    const m = pairedMetric('latency', base, head, 0.025, 0.05, true)
+    const m = pairedMetric('latency', base, head, 0.025, { gating: true })
     const t = 5 * Math.sqrt(3)
     expect(m.p).toBeCloseTo(1 - t / Math.sqrt(2 + t * t), 6)
     // Half-width: t(0.975, 2) = 4.302653 times s/√3.
@@ -142,8 +142,8 @@ describe('drift inside the job', () => {
       // 1 % slower per block: 11 % from the first block to the last.
       const a = measure(abba, 1, 0.01, seed)
       const b = measure(abab, 1, 0.01, seed)
-      const ma = pairedMetric('latency', a.base, a.head, 0.025, 0.05, true)
-      const mb = pairedMetric('latency', b.base, b.head, 0.025, 0.05, true)
+      const ma = pairedMetric('latency', a.base, a.head, 0.025, { gating: true })
+      const mb = pairedMetric('latency', b.base, b.head, 0.025, { gating: true })
       expect(Math.abs(ma.change)).toBeLessThan(0.004)
       expect(mb.change).toBeGreaterThan(0.006)
       abbaFlags += Number(ma.verdict !== 'no-change')
@@ -164,7 +164,7 @@ describe('drift inside the job', () => {
   test('a 5 % slowdown under the same drift is found, its interval around 5 %', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const { base, head } = measure(abba, 1.05, 0.03, seed)
-      const m = pairedMetric('latency', base, head, 0.025, 0.05, true)
+      const m = pairedMetric('latency', base, head, 0.025, { gating: true })
       expect(m.verdict).toBe('regression')
       expect(m.ci[0]).toBeLessThan(0.05)
       expect(m.ci[1]).toBeGreaterThan(0.05)

@@ -117,7 +117,9 @@ describe('the planned looks', () => {
     expect(() => lookSchedule(6, 5)).toThrow(/max-pairs \(5\)/)
   })
   test('one look keeps α; more looks take each at a smaller nominal level', () => {
-    expect(sequentialLevel([6], 0.05)).toBe(0.05)
+    expect(sequentialLevel([6], 0.05, null)).toBe(0.05)
+    // Too few pairs for the outlier rule to set one aside: the plain t-test's α.
+    expect(sequentialLevel([4], 0.05)).toBe(0.05)
     const level = sequentialLevel([6, 9, 14, 21, 30], 0.05)
     expect(level).toBeLessThan(0.05)
     // Above Bonferroni's α / 5: the looks share their pairs, so their tests are correlated.
@@ -145,7 +147,10 @@ function adaptiveRun(
     const m =
       level === undefined
         ? interimVerdict('path', base, head, looks, { threshold })
-        : pairedMetric('path', base, head, threshold, 0.05, true, level)
+        : pairedMetric('path', base, head, threshold, {
+            gating: true,
+            levels: { test: level, equivalence: 2 * level }
+          })
     if (m.verdict !== 'inconclusive' || k === looks.length - 1) {
       return { verdict: m.verdict, pairs: n }
     }
