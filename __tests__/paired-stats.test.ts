@@ -10,6 +10,7 @@ import {
   orderText,
   type Side
 } from '../src/client/interleave'
+import { mean } from '../src/stats/sample'
 import { blockLoad } from '../src/pipeline/suite/paired-case'
 import { makeResult, makeRuns, normal, rng } from './fixtures/report/samples'
 
@@ -114,6 +115,58 @@ describe('the paired test', () => {
     const m = pairedMetric('x', base, head, 0.025)
     expect(m.p).toBeLessThan(0.05)
     expect(m.verdict).toBe('no-change')
+  })
+})
+
+describe('a pair unlike the others', () => {
+  // Nine pairs of a real +4 % change, ±2 % from pair to pair (docs/regression.md's spreads).
+  const spread = [0.01, -0.02, 0.015, 0, -0.01, 0.02, -0.015, 0.005, -0.005]
+  const base = spread.map((_, i) => runAt(0.02 + 0.001 * i))
+  const headOf = (stall: number) =>
+    spread.map((e, i) => runAt((0.02 + 0.001 * i) * 1.04 * Math.exp(e) * (i === 2 ? stall : 1)))
+
+  test('a pair whose median a stall moved 3× is set aside, and the +4 % is still a regression', () => {
+    const m = pairedMetric('path', base, headOf(3), 0.025, { gating: true })
+    expect(m.setAside).toEqual([2])
+    expect(m.ratios[2]).toBeCloseTo(3 * 1.04 * Math.exp(0.015), 6)
+    expect(m.change).toBeCloseTo(1.04 * Math.exp(mean(spread.filter((_, i) => i !== 2))) - 1, 10)
+    expect(m.verdict).toBe('regression')
+    // Student's t on every pair: the stalled pair owns the variance, and the answer is gone.
+    const plain = pairedMetric('path', base, headOf(3), 0.025, { gating: true, rule: null })
+    expect(plain.setAside).toEqual([])
+    expect(plain.verdict).toBe('inconclusive')
+  })
+
+  test('clean pairs are all kept, and a given set is left out of every metric', () => {
+    expect(pairedMetric('path', base, headOf(1), 0.025).setAside).toEqual([])
+    const m = pairedMetric('path', base, headOf(1), 0.025, { setAside: [0] })
+    expect(m.setAside).toEqual([0])
+    expect(m.change).toBeCloseTo(1.04 * Math.exp(mean(spread.slice(1))) - 1, 10)
+  })
+})
+
+describe('"no change" from the equivalence interval (TOST)', () => {
+  // Six pairs, log ratios mean 0, s = 0.02: t(0.995, 5) = 4.032143, t(0.95, 5) = 2.015048
+  // (any t table): the 99 % interval is ±3.29 %, past ±2.5 %; the 90 % one ±1.65 %, inside.
+  const logs = [0.02, -0.02, 0.02, -0.02, 0.02, -0.02].map(x => x * Math.sqrt(5 / 6))
+  const base = logs.map(() => runAt(0.02))
+  const head = logs.map(x => runAt(0.02 * Math.exp(x)))
+  const judged = (equivalence: number) =>
+    pairedMetric('path', base, head, 0.025, { rule: null, levels: { test: 0.01, equivalence } })
+
+  test('both ends of the 1 − 2α interval inside the threshold show no change', () => {
+    const m = judged(0.1)
+    expect(m.ci[1]).toBeCloseTo(Math.exp((4.032143 * 0.02) / Math.sqrt(6)) - 1, 5)
+    expect(m.equivalence[1]).toBeCloseTo(Math.exp((2.015048 * 0.02) / Math.sqrt(6)) - 1, 5)
+    expect(m.verdict).toBe('no-change')
+    expect(judged(0.01).verdict).toBe('inconclusive')
+  })
+
+  test('the detectable change is the 80 % power one, not the half-width', () => {
+    const m = judged(0.1)
+    // (t(0.995, 5) + t(0.8, 5)) · s / √6, t(0.8, 5) = 0.919544.
+    expect(m.detectable).toBeCloseTo(Math.exp(((4.032143 + 0.919544) * 0.02) / Math.sqrt(6)) - 1, 5)
+    expect(m.detectable).toBeGreaterThan((m.ci[1] - m.ci[0]) / 2)
   })
 })
 

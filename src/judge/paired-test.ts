@@ -1,4 +1,4 @@
-import { outliers, type OutlierRule } from '../stats/outliers'
+import { OUTLIER_RULE, outliers, type OutlierRule } from '../stats/outliers'
 import { mean, std } from '../stats/sample'
 import { studentTCdf, studentTQuantile } from '../stats/student-t'
 
@@ -48,3 +48,10 @@ export function pairedInterval(r: PairedT, level: number): [number, number] {
 /** The nominal two-sided p-value for no change. */
 export const pairedP = (r: PairedT): number =>
   r.sd === 0 ? (r.mean === 0 ? 1 : 0) : Math.min(1, 2 * studentTCdf(-Math.abs(r.t), r.kept - 1))
+
+/** The rule in the words the report and the history use. */
+export const outlierRuleText = (rule: OutlierRule): string =>
+  `Rosner’s generalized ESD outlier test on the log ratios at ${rule.alpha * 100} % (at most ${Math.round(rule.share * 100)} % of the pairs)`
+
+/** The paired verdict's rule (`OUTLIER_RULE`), in those words. */
+export const SET_ASIDE_RULE = outlierRuleText(OUTLIER_RULE)

@@ -7,7 +7,7 @@ import { verdictMetric } from '../metrics/verdict-metric'
 import { OUTLIER_RULE, type OutlierRule } from '../stats/outliers'
 import { detectableShift, valuesFor } from '../stats/power'
 import { mean } from '../stats/sample'
-import { pairedInterval, pairedP, pairedT, type PairedT } from './paired-test'
+import { pairedInterval, pairedP, pairedT, SET_ASIDE_RULE, type PairedT } from './paired-test'
 import { caseVerdicts, judge, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
 
 /**
@@ -97,7 +97,7 @@ export interface PairedComparison {
 /** The values and the test of a paired run. */
 const PAIRED_T_TEST: TestUsed = {
   values: 'per-run medians of per-request samples',
-  test: 'Student’s paired t-test on the log ratios, pairs that fail Rosner’s outlier test (generalized ESD, 5 %) set aside'
+  test: `Student’s paired t-test on the log ratios, pairs that fail ${SET_ASIDE_RULE} set aside`
 }
 
 /** How a paired metric is judged: the case's levels, and which pairs to leave out. */

@@ -4,6 +4,8 @@ import { answerLegend, answerLine, headlineAnswer, verdictCell } from './answer-
 import { fmtChange, fmtInterval, fmtPlusMinus, fmtSeconds } from './format'
 import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
 import type { PairedCase, PairedComparison, PairedMetric } from '../judge/paired'
+import { SET_ASIDE_RULE } from '../judge/paired-test'
+import { count } from '../text/count'
 
 const pairsOf = (k: PairedCase): number => k.sequence.pairs
 
@@ -15,6 +17,10 @@ const TABLE_HEAD = [
   '|---|---|---:|---:|---:|---:|---:|---:|---|'
 ]
 
+/** The interval an answer was read from: "no change" from the equivalence interval (TOST). */
+const shown = (m: PairedMetric): PairedMetric =>
+  m.verdict === 'no-change' ? { ...m, ci: m.equivalence } : m
+
 function metricRow(c: PairedCase, m: PairedMetric): string {
   const cells = [
     caseLabel(c),
@@ -22,10 +28,10 @@ function metricRow(c: PairedCase, m: PairedMetric): string {
     fmtSeconds(m.base),
     fmtSeconds(m.head),
     fmtChange(m.change),
-    fmtInterval(m.ci),
+    fmtInterval(shown(m).ci),
     m.p < 0.001 ? '< 0.001' : m.p.toFixed(3),
     String(m.ratios.length),
-    verdictCell(m)
+    verdictCell(m, true)
   ]
   return `| ${cells.join(' | ')} |`
 }
@@ -63,6 +69,18 @@ function canaryLine(k: PairedCase, threshold: number): string | null {
     return `⚠️ ${caseLabel(k)}: ${aa}: this runner is too noisy for ${fmtPlusMinus(threshold)} at ${m.ratios.length} pairs (identical sides spanned ${fmtPlusMinus(m.detectable)}).`
   }
   return `${caseLabel(k)}: ${aa}: this runner can tell ${fmtPlusMinus(threshold)} apart (identical sides spanned ${fmtPlusMinus(m.detectable)}).`
+}
+
+/** Which pairs a case left out of its test, and why, in one line; null when it kept them all. */
+function setAsideLine(k: PairedCase): string | null {
+  const gate = k.metrics.find(m => m.gating)
+  if (!gate || !k.setAside.length) return null
+  const pairs = k.setAside.map(i => `${i + 1} (×${gate.ratios[i].toFixed(3)})`).join(', ')
+  return (
+    `${caseLabel(k)}: ${k.setAside.length === 1 ? 'pair' : 'pairs'} ${pairs} set aside, ` +
+    `${inlineCode(gate.metric)} an outlier by ${SET_ASIDE_RULE}; ` +
+    `every metric of the case is judged on the other ${count(gate.ratios.length - k.setAside.length, 'pair')}.`
+  )
 }
 
 /** How long a case measured: its pairs against the planned looks, and why it stopped. */
@@ -115,10 +133,12 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
     ''
   ]
   const answers = c.cases
-    .map(k => answerLine(caseLabel(k), k.metrics, c.threshold, { n: pairsOf(k), word: 'pair' }))
+    .map(k =>
+      answerLine(caseLabel(k), k.metrics.map(shown), c.threshold, { n: pairsOf(k), word: 'pair' })
+    )
     .filter((l): l is string => l !== null)
   const canaries = c.cases
-    .map(k => canaryLine(k, c.threshold))
+    .flatMap(k => [setAsideLine(k), canaryLine(k, c.threshold)])
     .filter((l): l is string => l !== null)
   if (answers.length || canaries.length) {
     lines.push(...[...answers, ...canaries].map(a => `- ${a}`), '')
@@ -171,7 +191,7 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
       `Values: ${c.test.values}; a pair is a base run and the head run ` +
         `beside it; change = geometric mean of the pairs’ ratios − 1, with its ` +
         `interval from ${c.test.test}, at the level that keeps every ` +
-        `look of an adaptive run at ${Math.round((1 - c.alpha) * 100)} % together. Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
+        `look of an adaptive run at ${Math.round((1 - c.alpha) * 100)} % together; a “no change” shows the interval it was read from, each end held over every look at ${Math.round((1 - c.alpha) * 100)} % (two one-sided tests at ${Math.round(c.alpha * 100)} %). Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
         (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null
     ]
