@@ -83,6 +83,10 @@ function setAsideLine(k: PairedCase): string | null {
   )
 }
 
+/** A case's answer in a sentence, from the intervals its answers were read from. */
+const caseAnswer = (k: PairedCase, threshold: number): string | null =>
+  answerLine(caseLabel(k), k.metrics.map(shown), threshold, { n: pairsOf(k), word: 'pair' })
+
 /** How long a case measured: its pairs against the planned looks, and why it stopped. */
 function sequenceLine(k: PairedCase, alpha: number): string {
   const { looks, pairs, stop, seconds } = k.sequence
@@ -133,9 +137,7 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
     ''
   ]
   const answers = c.cases
-    .map(k =>
-      answerLine(caseLabel(k), k.metrics.map(shown), c.threshold, { n: pairsOf(k), word: 'pair' })
-    )
+    .map(k => caseAnswer(k, c.threshold))
     .filter((l): l is string => l !== null)
   const canaries = c.cases
     .flatMap(k => [setAsideLine(k), canaryLine(k, c.threshold)])
