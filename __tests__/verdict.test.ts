@@ -199,3 +199,48 @@ describe('error rates under optional stopping (2000 simulated runs each)', () =>
     expect(runs.filter(r => r.pairs <= 9).length / runs.length).toBeGreaterThan(0.5)
   })
 })
+
+describe('a stalled pair under optional stopping (500 simulated runs each)', () => {
+  const looks = lookSchedule(6, 30)
+  /** Runs whose third pair's ratio a stall multiplied by `stall`: their answers, counted. */
+  function answers(change: number, stall: number, seed: number): Record<Verdict, number> {
+    const next = rng(seed)
+    const out: Record<Verdict, number> = {
+      regression: 0,
+      improvement: 0,
+      'no-change': 0,
+      inconclusive: 0
+    }
+    for (let run = 0; run < 500; run++) {
+      const diffs = Array.from(
+        { length: 30 },
+        (_, i) => Math.log(1 + change) + 0.03 * normal(next) + (i === 2 ? Math.log(stall) : 0)
+      )
+      for (const [k, n] of looks.entries()) {
+        const d = diffs.slice(0, n)
+        const m = interimVerdict(
+          'path',
+          d.map(() => [1]),
+          d.map(x => [Math.exp(x)]),
+          looks,
+          { threshold: 0.025 }
+        )
+        if (m.verdict !== 'inconclusive' || k === looks.length - 1) {
+          out[m.verdict]++
+          break
+        }
+      }
+    }
+    return out
+  }
+
+  test('one pair 3× off: a real +4 % is still a regression in nearly every run', () => {
+    expect(answers(0.04, 3, 21).regression / 500).toBeGreaterThan(0.95)
+  })
+
+  test('one pair 1.3× off: identical copies keep their level and mostly show no change', () => {
+    const n = answers(0, 1.3, 22)
+    expect((n.regression + n.improvement) / 500).toBeLessThanOrEqual(0.05)
+    expect(n['no-change'] / 500).toBeGreaterThan(0.5)
+  })
+})
