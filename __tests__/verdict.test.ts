@@ -106,6 +106,17 @@ describe('the metric a case is judged by', () => {
   })
 })
 
+describe('"no change" from its own interval', () => {
+  test('a paired run reads equivalence from the interval it is given for it', () => {
+    // The interval that calls changes reaches past ±2.5 %; the equivalence one does not.
+    expect(judge(0.001, [-0.03, 0.032], 0.025)).toBe('inconclusive')
+    expect(judge(0.001, [-0.03, 0.032], 0.025, [-0.02, 0.022])).toBe('no-change')
+    // A change is still called from the other interval alone.
+    expect(judge(0.03, [0.01, 0.05], 0.025, [0.015, 0.045])).toBe('regression')
+    expect(judge(0.001, [-0.01, 0.012], 0.025, [-0.03, 0.03])).toBe('inconclusive')
+  })
+})
+
 describe('the planned looks', () => {
   test('the first look, then about half as many pairs again, up to max-pairs', () => {
     expect(lookSchedule(6, 30)).toEqual([6, 9, 14, 21, 30])
