@@ -59,16 +59,20 @@ describe('on identical copies, diagnostics keep their error rate', () => {
     let adjusted = 0
     for (let t = 0; t < trials; t++) {
       const p = pairs(draw, 6, 20)
-      const judged = metrics.map(m =>
+      // As compareCase does: the verdict metric's outlier rule picks the pairs every metric leaves out.
+      const judge = (m: string, options: object) =>
         pairedMetric(
           m,
           p.base.map(r => r[m]),
           p.head.map(r => r[m]),
           0.025,
-          level,
-          m === 'path'
+          {
+            alpha: level,
+            ...options
+          }
         )
-      )
+      const gate = judge('path', { gating: true })
+      const judged = metrics.map(m => (m === 'path' ? gate : judge(m, { setAside: gate.setAside })))
       if (judged.some(m => !m.gating && m.p < level)) raw++
       if (diagnose(judged, level).some(m => m.evidence !== null)) adjusted++
     }

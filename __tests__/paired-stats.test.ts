@@ -4,6 +4,7 @@
  */
 import { comparePaired, pairedMetric } from '../src/judge/paired'
 import { abbaOrder, orderLetters, orderText, type Side } from '../src/client/interleave'
+import { mean } from '../src/stats/sample'
 import { blockLoad } from '../src/pipeline/suite/paired-case'
 import { makeResult, makeRuns, normal, rng } from './fixtures/report/samples'
 
@@ -72,7 +73,7 @@ describe('the paired test', () => {
     // Log ratios 0.04, 0.05, 0.06: mean 0.05, s = 0.01, t = 5√3, two-sided p = 1 − t/√(2 + t²).
     const base = [0.1, 0.2, 0.3].map(runAt)
     const head = [0.04, 0.05, 0.06].map((d, i) => runAt([0.1, 0.2, 0.3][i] * Math.exp(d)))
-    const m = pairedMetric('latency', base, head, 0.025, 0.05, true)
+    const m = pairedMetric('latency', base, head, 0.025, { gating: true })
     const t = 5 * Math.sqrt(3)
     expect(m.p).toBeCloseTo(1 - t / Math.sqrt(2 + t * t), 6)
     // Half-width: t(0.975, 2) = 4.302653 times s/√3.
@@ -109,6 +110,58 @@ describe('the paired test', () => {
   })
 })
 
+describe('a pair unlike the others', () => {
+  // Nine pairs of a real +4 % change, ±2 % from pair to pair (docs/regression.md's spreads).
+  const spread = [0.01, -0.02, 0.015, 0, -0.01, 0.02, -0.015, 0.005, -0.005]
+  const base = spread.map((_, i) => runAt(0.02 + 0.001 * i))
+  const headOf = (stall: number) =>
+    spread.map((e, i) => runAt((0.02 + 0.001 * i) * 1.04 * Math.exp(e) * (i === 2 ? stall : 1)))
+
+  test('a pair whose median a stall moved 3× is set aside, and the +4 % is still a regression', () => {
+    const m = pairedMetric('path', base, headOf(3), 0.025, { gating: true })
+    expect(m.setAside).toEqual([2])
+    expect(m.ratios[2]).toBeCloseTo(3 * 1.04 * Math.exp(0.015), 6)
+    expect(m.change).toBeCloseTo(1.04 * Math.exp(mean(spread.filter((_, i) => i !== 2))) - 1, 10)
+    expect(m.verdict).toBe('regression')
+    // Student's t on every pair: the stalled pair owns the variance, and the answer is gone.
+    const plain = pairedMetric('path', base, headOf(3), 0.025, { gating: true, rule: null })
+    expect(plain.setAside).toEqual([])
+    expect(plain.verdict).toBe('inconclusive')
+  })
+
+  test('clean pairs are all kept, and a given set is left out of every metric', () => {
+    expect(pairedMetric('path', base, headOf(1), 0.025).setAside).toEqual([])
+    const m = pairedMetric('path', base, headOf(1), 0.025, { setAside: [0] })
+    expect(m.setAside).toEqual([0])
+    expect(m.change).toBeCloseTo(1.04 * Math.exp(mean(spread.slice(1))) - 1, 10)
+  })
+})
+
+describe('"no change" from the equivalence interval (TOST)', () => {
+  // Six pairs, log ratios mean 0, s = 0.02: t(0.995, 5) = 4.032143, t(0.95, 5) = 2.015048
+  // (any t table): the 99 % interval is ±3.29 %, past ±2.5 %; the 90 % one ±1.65 %, inside.
+  const logs = [0.02, -0.02, 0.02, -0.02, 0.02, -0.02].map(x => x * Math.sqrt(5 / 6))
+  const base = logs.map(() => runAt(0.02))
+  const head = logs.map(x => runAt(0.02 * Math.exp(x)))
+  const judged = (equivalence: number) =>
+    pairedMetric('path', base, head, 0.025, { rule: null, levels: { test: 0.01, equivalence } })
+
+  test('both ends of the 1 − 2α interval inside the threshold show no change', () => {
+    const m = judged(0.1)
+    expect(m.ci[1]).toBeCloseTo(Math.exp((4.032143 * 0.02) / Math.sqrt(6)) - 1, 5)
+    expect(m.equivalence[1]).toBeCloseTo(Math.exp((2.015048 * 0.02) / Math.sqrt(6)) - 1, 5)
+    expect(m.verdict).toBe('no-change')
+    expect(judged(0.01).verdict).toBe('inconclusive')
+  })
+
+  test('the detectable change is the 80 % power one, not the half-width', () => {
+    const m = judged(0.1)
+    // (t(0.995, 5) + t(0.8, 5)) · s / √6, t(0.8, 5) = 0.919544.
+    expect(m.detectable).toBeCloseTo(Math.exp(((4.032143 + 0.919544) * 0.02) / Math.sqrt(6)) - 1, 5)
+    expect(m.detectable).toBeGreaterThan((m.ci[1] - m.ci[0]) / 2)
+  })
+})
+
 describe('drift inside the job', () => {
   /**
    * Two builds measured in `order`, block k slowed by exp(g·k) (the machine heating up, another
@@ -134,8 +187,8 @@ describe('drift inside the job', () => {
       // 1 % slower per block: 11 % from the first block to the last.
       const a = measure(abba, 1, 0.01, seed)
       const b = measure(abab, 1, 0.01, seed)
-      const ma = pairedMetric('latency', a.base, a.head, 0.025, 0.05, true)
-      const mb = pairedMetric('latency', b.base, b.head, 0.025, 0.05, true)
+      const ma = pairedMetric('latency', a.base, a.head, 0.025, { gating: true })
+      const mb = pairedMetric('latency', b.base, b.head, 0.025, { gating: true })
       expect(Math.abs(ma.change)).toBeLessThan(0.004)
       expect(mb.change).toBeGreaterThan(0.006)
       abbaFlags += Number(ma.verdict !== 'no-change')
@@ -156,7 +209,7 @@ describe('drift inside the job', () => {
   test('a 5 % slowdown under the same drift is found, its interval around 5 %', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const { base, head } = measure(abba, 1.05, 0.03, seed)
-      const m = pairedMetric('latency', base, head, 0.025, 0.05, true)
+      const m = pairedMetric('latency', base, head, 0.025, { gating: true })
       expect(m.verdict).toBe('regression')
       expect(m.ci[0]).toBeLessThan(0.05)
       expect(m.ci[1]).toBeGreaterThan(0.05)

@@ -172,7 +172,7 @@ describe('the CLI history flags', () => {
 
   test('one input is validated by the rule of the whole set', () => {
     expect(parseInput('alert-threshold', '5%')).toBeCloseTo(0.05, 12)
-    expect(parseInput('alert-threshold', null)).toBeCloseTo(0.1, 12)
+    expect(parseInput('alert-threshold', null)).toBe('auto')
     expect(() => parseInput('max-entries', '0')).toThrow(
       "input 'max-entries' = '0': max-entries must be at least 1"
     )

@@ -1,6 +1,8 @@
 import { comparePaired } from '../src/judge/paired'
 import { renderPairedMarkdown } from '../src/report/paired-markdown'
 import { abbaOrder } from '../src/client/interleave'
+import { PairedChangeSchema } from '../src/history/schema'
+import { pairedChanges } from '../src/pipeline/record'
 import { makeResult, makeRuns, rng } from './fixtures/report/samples'
 
 const r = rng(3)
@@ -203,7 +205,7 @@ describe('what the paired report says when it cannot tell, and which hop moved',
     expect(text).toContain('### GNES latency, paired on this runner: 🟡 inconclusive in 1 case')
     expect(text).toMatch(/so these 30 pairs cannot tell a change from none\./)
     expect(text).toMatch(
-      /They could have seen a change of about ±\d+(\.\d)?%; about \d+ pairs would tell\./
+      /They would find a change of ±\d+(\.\d)?% with 80 % power; about \d+ pairs would tell\./
     )
     expect(text).toMatch(
       /The hops did move: `r2:proc` \(router 2's own time\) \+(99\d µs|1\.0\d ms)\./
@@ -255,5 +257,47 @@ describe('what the paired report says when it cannot tell, and which hop moved',
     )
     // The canary is never the verdict.
     expect(run(0.3).verdicts).toEqual(quiet.verdicts)
+  })
+})
+
+describe('a pair set aside', () => {
+  // Eight pairs of case 1; the head's third measured run stalled to 3× its median.
+  const long = { ...shape, runs: 8 }
+  const make = (scale: number, stall: number) => {
+    const result = makeResult([
+      { id: '1', name: 'case 1', metrics: { roundtrip: makeRuns(r, { ...long, scale }) } }
+    ])
+    let measured = 0
+    const runs = result.cases[0].runs.map(x =>
+      x.warmup || measured++ !== 2
+        ? x
+        : { ...x, samples: { roundtrip: x.samples.roundtrip.map(v => v * stall) } }
+    )
+    return { ...result, cases: [{ ...result.cases[0], runs }] }
+  }
+  const paired = comparePaired(
+    { base: make(1, 1), head: make(1.1, 3), order: abbaOrder(8), interleave: 'blocks' as const },
+    { threshold: 0.025 }
+  )
+
+  test('the comment names it, its ratio and the rule, in one line', () => {
+    expect(paired.cases[0].setAside).toEqual([2])
+    const lines = renderPairedMarkdown(paired)
+      .split('\n')
+      .filter(l => l.startsWith('- ') && l.includes('set aside'))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/pair 3 \(×\d\.\d{3}\) set aside, `roundtrip` an outlier by Rosner’s/)
+    expect(lines[0]).toContain('judged on the other 7 pairs')
+    expect(paired.cases[0].metrics[0].verdict).toBe('regression')
+  })
+
+  test('the history entry keeps which pairs, their ratios and why', () => {
+    const [change] = pairedChanges(paired).values()
+    expect(change.setAside).toEqual({
+      pairs: [3],
+      ratios: [paired.cases[0].metrics[0].ratios[2]],
+      rule: expect.stringContaining('generalized ESD')
+    })
+    expect(PairedChangeSchema.parse(change)).toEqual(change)
   })
 })

@@ -106,6 +106,17 @@ describe('the metric a case is judged by', () => {
   })
 })
 
+describe('"no change" from its own interval', () => {
+  test('a paired run reads equivalence from the interval it is given for it', () => {
+    // The interval that calls changes reaches past ±2.5 %; the equivalence one does not.
+    expect(judge(0.001, [-0.03, 0.032], 0.025)).toBe('inconclusive')
+    expect(judge(0.001, [-0.03, 0.032], 0.025, [-0.02, 0.022])).toBe('no-change')
+    // A change is still called from the other interval alone.
+    expect(judge(0.03, [0.01, 0.05], 0.025, [0.015, 0.045])).toBe('regression')
+    expect(judge(0.001, [-0.01, 0.012], 0.025, [-0.03, 0.03])).toBe('inconclusive')
+  })
+})
+
 describe('the planned looks', () => {
   test('the first look, then about half as many pairs again, up to max-pairs', () => {
     expect(lookSchedule(6, 30)).toEqual([6, 9, 14, 21, 30])
@@ -117,7 +128,9 @@ describe('the planned looks', () => {
     expect(() => lookSchedule(6, 5)).toThrow(/max-pairs \(5\)/)
   })
   test('one look keeps α; more looks take each at a smaller nominal level', () => {
-    expect(sequentialLevel([6], 0.05)).toBe(0.05)
+    expect(sequentialLevel([6], 0.05, null)).toBe(0.05)
+    // Too few pairs for the outlier rule to set one aside: the plain t-test's α.
+    expect(sequentialLevel([4], 0.05)).toBe(0.05)
     const level = sequentialLevel([6, 9, 14, 21, 30], 0.05)
     expect(level).toBeLessThan(0.05)
     // Above Bonferroni's α / 5: the looks share their pairs, so their tests are correlated.
@@ -145,7 +158,10 @@ function adaptiveRun(
     const m =
       level === undefined
         ? interimVerdict('path', base, head, looks, { threshold })
-        : pairedMetric('path', base, head, threshold, 0.05, true, level)
+        : pairedMetric('path', base, head, threshold, {
+            gating: true,
+            levels: { test: level, equivalence: 2 * level }
+          })
     if (m.verdict !== 'inconclusive' || k === looks.length - 1) {
       return { verdict: m.verdict, pairs: n }
     }
@@ -192,5 +208,50 @@ describe('error rates under optional stopping (2000 simulated runs each)', () =>
     const runs = Array.from({ length: 500 }, () => adaptiveRun(0.05, sd, looks, 0.025, next))
     expect(runs.filter(r => r.verdict === 'regression').length / runs.length).toBeGreaterThan(0.95)
     expect(runs.filter(r => r.pairs <= 9).length / runs.length).toBeGreaterThan(0.5)
+  })
+})
+
+describe('a stalled pair under optional stopping (500 simulated runs each)', () => {
+  const looks = lookSchedule(6, 30)
+  /** Runs whose third pair's ratio a stall multiplied by `stall`: their answers, counted. */
+  function answers(change: number, stall: number, seed: number): Record<Verdict, number> {
+    const next = rng(seed)
+    const out: Record<Verdict, number> = {
+      regression: 0,
+      improvement: 0,
+      'no-change': 0,
+      inconclusive: 0
+    }
+    for (let run = 0; run < 500; run++) {
+      const diffs = Array.from(
+        { length: 30 },
+        (_, i) => Math.log(1 + change) + 0.03 * normal(next) + (i === 2 ? Math.log(stall) : 0)
+      )
+      for (const [k, n] of looks.entries()) {
+        const d = diffs.slice(0, n)
+        const m = interimVerdict(
+          'path',
+          d.map(() => [1]),
+          d.map(x => [Math.exp(x)]),
+          looks,
+          { threshold: 0.025 }
+        )
+        if (m.verdict !== 'inconclusive' || k === looks.length - 1) {
+          out[m.verdict]++
+          break
+        }
+      }
+    }
+    return out
+  }
+
+  test('one pair 3× off: a real +4 % is still a regression in nearly every run', () => {
+    expect(answers(0.04, 3, 21).regression / 500).toBeGreaterThan(0.95)
+  })
+
+  test('one pair 1.3× off: identical copies keep their level and mostly show no change', () => {
+    const n = answers(0, 1.3, 22)
+    expect((n.regression + n.improvement) / 500).toBeLessThanOrEqual(0.05)
+    expect(n['no-change'] / 500).toBeGreaterThan(0.5)
   })
 })

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs'
 import { parseInput } from '../config/input'
+import { thresholdFor } from '../config/inputs'
 import { readHistory } from '../history'
 import { compareWithHistory, readResult } from '../pipeline'
 import type { Command } from './command'
@@ -47,7 +48,11 @@ export const compareCommand: Command = {
     if (!resultFile || !historyDir)
       throw new Error('compare needs --result FILE and --history-dir DIR')
     // The action's own validation, so `10%`, `0.5%` and `10` mean the same here as there.
-    const threshold = parseInput('alert-threshold', flagText(values['alert-threshold']))
+    // `compare` reads a history baseline: `auto` is history mode's threshold.
+    const threshold = thresholdFor(
+      parseInput('alert-threshold', flagText(values['alert-threshold'])),
+      'history'
+    )
     const onInconclusive = parseInput('on-inconclusive', flagText(values['on-inconclusive']))
     const { comparison, markdown } = compareWithHistory(
       readResult(resultFile, '--result'),

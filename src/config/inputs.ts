@@ -272,10 +272,10 @@ export const InputsSchema = z.object({
   'alert-threshold': z
     .string()
     .trim()
-    .regex(/^\d+(\.\d+)?%?$/, 'alert-threshold must be a percentage such as 10%')
-    .transform(v => Number(v.replace('%', '')) / 100)
+    .regex(/^(auto|\d+(\.\d+)?%?)$/, 'alert-threshold must be auto or a percentage such as 10%')
+    .transform(v => (v === 'auto' ? ('auto' as const) : Number(v.replace('%', '')) / 100))
     // A change is at least −100 %: a larger threshold could never call an improvement.
-    .refine(t => t <= 1, 'alert-threshold must be at most 100%'),
+    .refine(t => t === 'auto' || t <= 1, 'alert-threshold must be at most 100%'),
   'fail-on-regression': bool('fail-on-regression'),
   'on-inconclusive': z.enum(['warn', 'fail'], {
     errorMap: () => ({ message: 'on-inconclusive must be one of warn, fail' })
@@ -298,17 +298,19 @@ export const InputsSchema = z.object({
 })
 
 /**
- * `runs`, `requests` and `max-pairs` resolved by `parseInputs`, the deprecated
- * `pairs-budget-minutes` folded into `paired-budget-minutes`.
+ * `runs`, `requests`, `max-pairs` and `alert-threshold` resolved by `parseInputs` (every stage
+ * sees a number of requests or null, and a threshold), the deprecated `pairs-budget-minutes`
+ * folded into `paired-budget-minutes`.
  */
 export type Inputs = Omit<
   z.infer<typeof InputsSchema>,
-  'runs' | 'requests' | 'max-pairs' | 'pairs-budget-minutes'
+  'runs' | 'requests' | 'max-pairs' | 'alert-threshold' | 'pairs-budget-minutes'
 > & {
   runs: number
   /** Null in paired mode under `auto`: each case sizes its runs from its rate (`pairedRunRequests`). */
   requests: number | null
   'max-pairs': number
+  'alert-threshold': number
 }
 export type RawInputs = Record<keyof z.input<typeof InputsSchema>, string>
 
@@ -364,7 +366,7 @@ export const DEFAULTS: RawInputs = {
   'github-token': '',
   'readme-template': '',
   'max-entries': '50',
-  'alert-threshold': '10%',
+  'alert-threshold': 'auto',
   'fail-on-regression': 'false',
   'on-inconclusive': 'warn',
   'comment-on-pr': 'true',
@@ -378,6 +380,17 @@ export const DEFAULTS: RawInputs = {
  * needs the degrees of freedom (docs/regression.md has the trials that chose it).
  */
 const AUTO_RUNS = { history: 3, paired: 6 } as const
+
+/**
+ * `alert-threshold: auto`: 10 % in history mode, where the baseline was measured in another job
+ * and the threshold must absorb the drift between jobs (3–20 % on shared runners); 2.5 % in paired
+ * mode, where both sides share the runner and the job (docs/regression.md, *The threshold*).
+ */
+export const AUTO_THRESHOLD = { history: 0.1, paired: 0.025 } as const
+
+/** A parsed `alert-threshold` for a run in `baseline` mode. */
+export const thresholdFor = (value: number | 'auto', baseline: 'history' | 'paired'): number =>
+  value === 'auto' ? AUTO_THRESHOLD[baseline] : value
 
 /**
  * `requests: auto`: 20 per run in history mode; in paired mode null, each case's runs sized from
@@ -477,6 +490,7 @@ export function parseInputs(raw: Partial<RawInputs>): Inputs {
     runs,
     requests: requests === 'auto' ? autoRequests(parsed.data.baseline) : requests,
     'max-pairs': maxPairs === 'auto' ? runs * AUTO_MAX_PAIRS_FACTOR : maxPairs,
-    'paired-budget-minutes': pairedBudgetMinutes(perCase, rest)
+    'paired-budget-minutes': pairedBudgetMinutes(perCase, rest),
+    'alert-threshold': thresholdFor(parsed.data['alert-threshold'], parsed.data.baseline)
   }
 }

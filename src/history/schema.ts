@@ -28,7 +28,18 @@ export const PairedChangeSchema = z.object({
   base: z.string().min(1).max(300),
   pairs: z.number().int().positive(),
   /** Per metric compared. */
-  change: z.record(ChangeSchema)
+  change: z.record(ChangeSchema),
+  /**
+   * The pairs left out of the test (1-based) and their verdict-metric ratios, head ÷ base, with the
+   * rule that set them aside; absent when every pair was kept.
+   */
+  setAside: z
+    .object({
+      pairs: z.array(z.number().int().positive()),
+      ratios: z.array(z.number().positive()),
+      rule: z.string().max(200)
+    })
+    .optional()
 })
 export type PairedChange = z.infer<typeof PairedChangeSchema>
 

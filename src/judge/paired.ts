@@ -1,12 +1,14 @@
-import ttest from '@stdlib/stats-ttest'
 import { profileKey } from '../profile/definition'
 import type { CaseResult, Result } from '../result/schema'
 import type { Block, Interleave } from '../client/interleave'
 import { logMedian } from './compare'
-import { lookSchedule, sequentialLevel, type Sequence } from './sequential'
+import { lookSchedule, sequentialLevels, type Levels, type Sequence } from './sequential'
 import { verdictMetric } from '../metrics/verdict-metric'
+import { OUTLIER_RULE, type OutlierRule } from '../stats/outliers'
+import { detectableShift, valuesFor } from '../stats/power'
 import { mean } from '../stats/sample'
-import { caseVerdicts, judgement, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
+import { pairedInterval, pairedP, pairedT, SET_ASIDE_RULE, type PairedT } from './paired-test'
+import { caseVerdicts, judge, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
 import { diagnose, type Diagnosed } from './multiplicity'
 import { hopShares, type HopShares } from './hop-shares'
 
@@ -31,13 +33,17 @@ export interface PairedMetric {
   change: number
   /** Its confidence interval at the nominal level of the case's sequence (1 − α′). */
   ci: [number, number]
+  /** The interval "no change" is read from: all looks together at 1 − 2α (TOST at α). */
+  equivalence: [number, number]
   /** The nominal two-sided p-value of the paired t-test: significant when below α′. */
   p: number
   verdict: Verdict
-  /** Half the interval's width: about the smallest change these pairs could tell from none. */
+  /** The change these pairs' spread finds with 80 % power at the case's level. */
   detectable: number
-  /** About how many pairs would have told it (see `runsNeeded`); null when none would. */
+  /** About how many pairs give 80 % power to tell this case apart; null when none would. */
   needed: number | null
+  /** 0-based indices of the pairs left out of the test (`setAside` of the case). */
+  setAside: number[]
 }
 
 export interface PairedCase {
@@ -53,8 +59,15 @@ export interface PairedCase {
   shares: HopShares | null
   /** How many pairs were measured, against the planned looks, and why the run stopped. */
   sequence: Sequence
-  /** The nominal level α′ of every interval of this case (α when the sequence has one look). */
+  /** The nominal level α′ of every interval of this case that can call a change. */
   level: number
+  /** The nominal level of the intervals "no change" is read from (2α held over every look). */
+  equivalenceLevel: number
+  /**
+   * 0-based indices of the pairs whose verdict-metric ratio the outlier rule set aside
+   * (src/judge/paired-test.ts); every metric of the case leaves them out, the pair being the unit.
+   */
+  setAside: number[]
   /** With `canary`: the verdict metric of the base beside itself (A/A), at α; else null. */
   canary: PairedMetric | null
 }
@@ -89,47 +102,55 @@ export interface PairedComparison {
 /** The values and the test of a paired run. */
 const PAIRED_T_TEST: TestUsed = {
   values: 'per-run medians of per-request samples',
-  test: 'Student’s paired t-test on the log ratios'
+  test: `Student’s paired t-test on the log ratios, pairs that fail ${SET_ASIDE_RULE} set aside`
+}
+
+/** How a paired metric is judged: the case's levels, and which pairs to leave out. */
+export interface PairedOptions {
+  alpha?: number
+  gating?: boolean
+  /** The case's levels; one look's at `alpha` when absent. */
+  levels?: Levels
+  /** Pairs to leave out (0-based); when absent, those `rule` names among this metric's ratios. */
+  setAside?: readonly number[]
+  /** The outlier rule, and the levels' calibration; null: Student's t on every pair. */
+  rule?: OutlierRule | null
 }
 
 /**
  * One metric over n pairs of runs (per-request samples of each measured run, in pair order). The
  * unit is the pair: adjacent blocks share the machine's state, so the ratio of their medians
- * cancels whatever drifts slower than a block. The test is Student's paired t-test (stdlib's
- * `ttest`, two-sided) on the log run medians, so the change and its interval are ratios.
+ * cancels whatever drifts slower than a block. The test is Student's paired t-test on the log run
+ * medians of the pairs the outlier rule keeps (src/judge/paired-test.ts), so the change and its
+ * interval are ratios.
  */
 export function pairedMetric(
   metric: string,
   base: readonly number[][],
   head: readonly number[][],
   threshold: number,
-  alpha = 0.05,
-  gating = false,
-  level = alpha
+  options: PairedOptions = {}
 ): PairedMetric {
   if (base.length !== head.length || base.length < 2) {
     throw new RangeError(
       `a paired test needs at least 2 pairs of runs (got ${base.length} base and ${head.length} head runs)`
     )
   }
+  const { alpha = 0.05, gating = false, rule = OUTLIER_RULE } = options
+  const levels = options.levels ?? sequentialLevels([base.length], alpha, rule)
   const a = base.map(logMedian)
   const b = head.map(logMedian)
   const diffs = b.map((x, i) => x - a[i])
-  const d = mean(diffs)
-  let ci: [number, number]
-  let p: number
-  if (diffs.every(x => x === diffs[0])) {
-    // No spread: the difference is exact (the t statistic would divide by zero).
-    ci = [d, d]
-    p = d === 0 ? 1 : 0
-  } else {
-    const t = ttest(b, a, { alpha: level })
-    ci = [t.ci[0], t.ci[1]]
-    p = t.pValue
-  }
-  const change = Math.exp(d) - 1
-  const interval: [number, number] = [Math.exp(ci[0]) - 1, Math.exp(ci[1]) - 1]
-  const [baseMean, headMean] = [Math.exp(mean(a)), Math.exp(mean(b))]
+  const r = pairedT(diffs, rule, options.setAside)
+  const ratio = ([lo, hi]: [number, number]): [number, number] => [
+    Math.exp(lo) - 1,
+    Math.exp(hi) - 1
+  ]
+  const ci = ratio(pairedInterval(r, levels.test))
+  const equivalence = ratio(pairedInterval(r, levels.equivalence))
+  const keep = (xs: number[]) => xs.filter((_, i) => !r.setAside.includes(i))
+  const [baseMean, headMean] = [Math.exp(mean(keep(a))), Math.exp(mean(keep(b)))]
+  const change = Math.exp(r.mean) - 1
   return {
     metric,
     gating,
@@ -138,9 +159,31 @@ export function pairedMetric(
     head: headMean,
     delta: headMean - baseMean,
     change,
-    ci: interval,
-    p,
-    ...judgement(change, interval, diffs.length, threshold)
+    ci,
+    equivalence,
+    p: pairedP(r),
+    verdict: judge(change, ci, threshold, equivalence),
+    ...power(r, levels, threshold),
+    setAside: r.setAside
+  }
+}
+
+/**
+ * The change found with 80 % power at these pairs' spread and the case's level, and how many
+ * pairs would give 80 % power to tell this case: to call a change as large as the estimate, or to
+ * show no change when the estimate is inside the threshold (at the equivalence level).
+ */
+function power(
+  r: PairedT,
+  levels: Levels,
+  threshold: number
+): { detectable: number; needed: number | null } {
+  const size = Math.abs(r.mean)
+  const room = Math.log1p(threshold)
+  const [shift, level] = size < room ? [room - size, levels.equivalence] : [size, levels.test]
+  return {
+    detectable: Math.exp(detectableShift(r.sd, r.kept, levels.test)) - 1,
+    needed: valuesFor(r.sd, shift, level)
   }
 }
 
@@ -149,7 +192,12 @@ const runSamples = (c: CaseResult, metric: string): number[][] =>
   c.runs.filter(r => !r.warmup).map(r => r.samples[metric] ?? [])
 
 /** Per measured run, its per-request samples of every metric. */
-const measured = (c: CaseResult) => c.runs.filter(r => !r.warmup).map(r => r.samples)
+/** The measured runs' samples in pair order, less the pairs set aside. */
+const keptRuns = (c: CaseResult, setAside: readonly number[]) =>
+  c.runs
+    .filter(r => !r.warmup)
+    .map(r => r.samples)
+    .filter((_, i) => !setAside.includes(i))
 
 const pairsOf = (c: CaseResult): number => Math.max(c.runs.filter(r => !r.warmup).length, 2)
 
@@ -162,28 +210,45 @@ function compareCase(
   alpha: number
 ): PairedCase {
   // Two different topologies may not share every hop: only common metrics pair.
-  const metrics = head.metrics.filter(m => base.metrics.includes(m))
+  const measured = head.metrics
+    .filter(m => base.metrics.includes(m))
+    .map(m => ({ m, a: runSamples(base, m), b: runSamples(head, m) }))
+    .filter(({ a, b }) => a.every(s => s.length > 0) && b.every(s => s.length > 0))
   const gate = verdictMetric(head)
   // The pairs were many because the verdict metric was inconclusive: every interval of the case
-  // takes the sequence's level, so the diagnostics hold under that stopping rule too.
-  const level = sequentialLevel(sequence.looks, alpha)
+  // takes the sequence's levels, so the diagnostics hold under that stopping rule too.
+  const levels = sequentialLevels(sequence.looks, alpha)
+  const judged = measured.find(x => x.m === gate)
+  const gating =
+    judged && pairedMetric(gate, judged.a, judged.b, threshold, { alpha, levels, gating: true })
+  const setAside = gating?.setAside ?? []
   return {
     caseId: head.id,
     caseName: head.name,
     profile: profileKey(head.profile),
     files: { base: base.topologyFile, head: head.topologyFile },
     metrics: diagnose(
-      metrics
-        .map(m => ({ m, a: runSamples(base, m), b: runSamples(head, m) }))
-        .filter(({ a, b }) => a.every(s => s.length > 0) && b.every(s => s.length > 0))
-        .map(({ m, a, b }) => pairedMetric(m, a, b, threshold, alpha, m === gate, level)),
-      level
+      measured.map(({ m, a, b }) =>
+        m === gate && gating
+          ? gating
+          : pairedMetric(m, a, b, threshold, { alpha, levels, setAside })
+      ),
+      levels.test
     ),
-    shares: metrics.includes(gate)
-      ? hopShares(gate, metrics, measured(base), measured(head), level)
+    // From the same pairs the verdict metric kept.
+    shares: judged
+      ? hopShares(
+          gate,
+          measured.map(x => x.m),
+          keptRuns(base, setAside),
+          keptRuns(head, setAside),
+          levels.test
+        )
       : null,
     sequence,
-    level,
+    level: levels.test,
+    equivalenceLevel: levels.equivalence,
+    setAside,
     canary: canary && canaryMetric(gate, canary, threshold, alpha)
   }
 }
@@ -197,7 +262,7 @@ function canaryMetric(
 ): PairedMetric | null {
   const [a, b] = [runSamples(aa.base, metric), runSamples(aa.head, metric)]
   if (a.length < 2 || a.length !== b.length || ![...a, ...b].every(s => s.length > 0)) return null
-  return pairedMetric(metric, a, b, threshold, alpha, false)
+  return pairedMetric(metric, a, b, threshold, { alpha })
 }
 
 /**
@@ -212,8 +277,8 @@ export function interimVerdict(
   options: { threshold: number; alpha?: number }
 ): PairedMetric {
   const alpha = options.alpha ?? 0.05
-  const level = sequentialLevel(looks, alpha)
-  return pairedMetric(metric, base, head, options.threshold, alpha, true, level)
+  const levels = sequentialLevels(looks, alpha)
+  return pairedMetric(metric, base, head, options.threshold, { alpha, gating: true, levels })
 }
 
 /** One look of all the pairs a run measured: a paired run that was not adaptive. */

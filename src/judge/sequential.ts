@@ -1,5 +1,7 @@
 import normal from '@stdlib/random-base-normal'
 import { studentTQuantile } from '../stats/student-t'
+import { OUTLIER_RULE, type OutlierRule } from '../stats/outliers'
+import { pairedT } from './paired-test'
 
 /**
  * Adaptive length for paired runs: a group-sequential design with repeated confidence intervals
@@ -11,9 +13,11 @@ import { studentTQuantile } from '../stats/student-t'
  *
  * α′ is the nominal level at which a run without a change crosses some look's t quantile with
  * probability α (a Pocock boundary on the p-value scale, so early looks keep their t quantiles).
- * The t statistic of the mean log ratio depends neither on the noise's scale nor, centred on the
- * true change, on the change: under normal log ratios one simulation of N(0, 1) pairs gives α′
- * for every run. It is drawn from a fixed seed, so a run's level is reproducible.
+ * Each look first sets aside the pairs its outlier rule names (src/judge/paired-test.ts), then
+ * takes Student's t over the rest: the rule moves with the data's location and scale, so the
+ * statistic, centred on the true change, depends neither on the noise's scale nor on the change,
+ * and under normal log ratios one simulation of N(0, 1) pairs through the same rule gives α′ for
+ * every run. It is drawn from a fixed seed, so a run's level is reproducible.
  */
 
 /** Planned looks: the first after `first` pairs, then about half as many again each time, up to `max`. */
@@ -34,66 +38,110 @@ export function lookSchedule(first: number, max: number): number[] {
 const SIMULATIONS = 40_000
 const SEED = 20261125
 
-/** |t| of the mean at every look, for runs of N(0, 1) pairs: row-major, one row per run. */
-function simulatedT(looks: readonly number[], simulations: number): Float64Array {
-  const draw = normal.factory({ seed: SEED })
-  const last = looks[looks.length - 1]
-  const out = new Float64Array(simulations * looks.length)
-  for (let s = 0; s < simulations; s++) {
-    let sum = 0
-    let sumSq = 0
-    let look = 0
-    for (let n = 1; n <= last; n++) {
-      const x = draw(0, 1)
-      sum += x
-      sumSq += x * x
-      if (n !== looks[look]) continue
-      const mean = sum / n
-      const sd = Math.sqrt(Math.max(sumSq - n * mean * mean, 0) / (n - 1))
-      out[s * looks.length + look++] = Math.abs(mean / (sd / Math.sqrt(n)))
-    }
-  }
-  return out
+/** Per simulated run and look (row-major): t over the kept pairs, and how many were kept. */
+interface Simulated {
+  t: Float64Array
+  kept: Uint16Array
 }
 
-/** Share of the simulated runs in which some look's |t| passes its quantile at level α′. */
-function crossed(t: Float64Array, looks: readonly number[], level: number): number {
-  const bounds = looks.map(n => studentTQuantile(1 - level / 2, n - 1))
+function simulate(looks: readonly number[], rule: OutlierRule | null): Simulated {
+  const draw = normal.factory({ seed: SEED })
+  const last = looks[looks.length - 1]
+  const t = new Float64Array(SIMULATIONS * looks.length)
+  const kept = new Uint16Array(SIMULATIONS * looks.length)
+  const pairs = new Array<number>(last)
+  for (let s = 0; s < SIMULATIONS; s++) {
+    for (let n = 0; n < last; n++) pairs[n] = draw(0, 1)
+    looks.forEach((n, j) => {
+      const r = pairedT(pairs.slice(0, n), rule)
+      t[s * looks.length + j] = r.t
+      kept[s * looks.length + j] = r.kept
+    })
+  }
+  return { t, kept }
+}
+
+/**
+ * Share of the simulated runs in which some look's t passes its two-sided quantile at level α′:
+ * either way (`two`), or upwards only (`one`).
+ */
+function crossed(sim: Simulated, looks: readonly number[], level: number, sides: Sides): number {
+  const bounds = new Map<number, number>()
+  const bound = (kept: number): number => {
+    if (!bounds.has(kept)) bounds.set(kept, studentTQuantile(1 - level / 2, kept - 1))
+    return bounds.get(kept)!
+  }
   const k = looks.length
   let hits = 0
-  for (let s = 0; s < t.length / k; s++) {
+  for (let s = 0; s < SIMULATIONS; s++) {
     for (let j = 0; j < k; j++) {
-      if (t[s * k + j] > bounds[j]) {
+      const i = s * k + j
+      if ((sides === 'two' ? Math.abs(sim.t[i]) : sim.t[i]) > bound(sim.kept[i])) {
         hits++
         break
       }
     }
   }
-  return hits / (t.length / k)
+  return hits / SIMULATIONS
 }
 
+/** Whether the intervals must hold at both ends together, or at each end on its own. */
+type Sides = 'two' | 'one'
+
+const simulations = new Map<string, Simulated>()
 const levels = new Map<string, number>()
 
 /**
  * The nominal two-sided level α′ of each look's interval, so that the intervals of all `looks`
- * cover the true change together with probability 1 − `alpha`. One look: α′ = α. Found by
- * bisection between Bonferroni's α / looks (always enough) and α.
+ * cover the true change together with probability 1 − `alpha` when every look sets aside the
+ * pairs `rule` names (null: none, Student's t on all pairs); with `sides` = `one`, so that each
+ * end alone holds over all looks with probability 1 − `alpha`. One look where the rule cannot set
+ * a pair aside: α′ = α (two-sided) or 2α (one end). Found by bisection.
  */
-export function sequentialLevel(looks: readonly number[], alpha: number): number {
-  if (looks.length === 1) return alpha
-  const key = `${looks.join(',')}@${alpha}`
-  const known = levels.get(key)
+export function sequentialLevel(
+  looks: readonly number[],
+  alpha: number,
+  rule: OutlierRule | null = OUTLIER_RULE,
+  sides: Sides = 'two'
+): number {
+  const top = sides === 'two' ? alpha : 2 * alpha
+  // A rule that can set no pair aside at any look (too few pairs) is no rule.
+  const active = rule && looks.some(n => Math.floor(rule.share * n) > 0) ? rule : null
+  if (looks.length === 1 && active === null) return top
+  const key = `${looks.join(',')}|${active ? `${active.alpha}/${active.share}` : 'none'}`
+  const known = levels.get(`${key}@${alpha}/${sides}`)
   if (known !== undefined) return known
-  const t = simulatedT(looks, SIMULATIONS)
-  let [low, high] = [alpha / looks.length, alpha]
+  if (!simulations.has(key)) simulations.set(key, simulate(looks, active))
+  const sim = simulations.get(key)!
+  let [low, high] = [top / (4 * looks.length), top]
   for (let i = 0; i < 30; i++) {
     const mid = (low + high) / 2
-    if (crossed(t, looks, mid) > alpha) high = mid
+    if (crossed(sim, looks, mid, sides) > alpha) high = mid
     else low = mid
   }
-  levels.set(key, low)
+  levels.set(`${key}@${alpha}/${sides}`, low)
   return low
 }
+
+/**
+ * The two levels of a case's intervals: `test` holds all looks together at 1 − α, for calling a
+ * change; `equivalence` holds each end over all looks at 1 − α, for "no change": both ends inside
+ * ± the threshold is then the two one-sided tests at α each (TOST), as a 90 % interval is for one
+ * look, and a change at the threshold is called "no change" at most α of the time.
+ */
+export interface Levels {
+  test: number
+  equivalence: number
+}
+
+export const sequentialLevels = (
+  looks: readonly number[],
+  alpha: number,
+  rule: OutlierRule | null = OUTLIER_RULE
+): Levels => ({
+  test: sequentialLevel(looks, alpha, rule),
+  equivalence: sequentialLevel(looks, alpha, rule, 'one')
+})
 
 /** Why a paired case stopped adding pairs. */
 export type StopReason = 'decisive' | 'max-pairs' | 'budget'

@@ -3,7 +3,8 @@
  * - `regression` / `improvement`: the interval excludes no change, and the change is at least the
  *   threshold;
  * - `no-change`: the whole interval lies within ± the threshold: equivalence shown (the two
- *   one-sided tests at the interval's level);
+ *   one-sided tests at the interval's level). A paired run reads it from an interval of its own
+ *   (`equivalence`, at 90 %: TOST at 5 %);
  * - `inconclusive`: anything else. The run cannot tell, and says how large a change it could
  *   have seen.
  */
@@ -23,13 +24,14 @@ export const VERDICTS: readonly Verdict[] = [
 export function judge(
   change: number,
   ci: readonly [number, number] | null,
-  threshold: number
+  threshold: number,
+  equivalence: readonly [number, number] | null = ci
 ): Verdict {
   const up = ci ? ci[0] > 0 : true
   const down = ci ? ci[1] < 0 : true
   if (up && change >= threshold) return 'regression'
   if (down && change <= -threshold) return 'improvement'
-  if (ci && ci[0] >= -threshold && ci[1] <= threshold) return 'no-change'
+  if (equivalence && equivalence[0] >= -threshold && equivalence[1] <= threshold) return 'no-change'
   return 'inconclusive'
 }
 

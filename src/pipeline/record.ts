@@ -3,6 +3,7 @@ import type { Inputs } from '../config/inputs'
 import { entriesFromResult, type HistoryEntry, type Render } from '../history'
 import { seriesKeyOf, type PairedChange } from '../history/schema'
 import type { PairedCase, PairedComparison } from '../judge'
+import { SET_ASIDE_RULE } from '../judge/paired-test'
 import type { Log } from '../log'
 import { shownSeries } from '../render'
 import type { Result } from '../result/schema'
@@ -43,6 +44,19 @@ export function pairedBase(c: PairedComparison, k: PairedCase): string {
   return parts.filter(Boolean).join(' · ').slice(0, 300)
 }
 
+/** The pairs a case left out of its test, as the history keeps them; nothing when none were. */
+function setAsideOf(k: PairedCase): Pick<PairedChange, 'setAside'> {
+  const gate = k.metrics.find(m => m.gating)
+  if (!gate || !k.setAside.length) return {}
+  return {
+    setAside: {
+      pairs: k.setAside.map(i => i + 1),
+      ratios: k.setAside.map(i => gate.ratios[i]),
+      rule: SET_ASIDE_RULE
+    }
+  }
+}
+
 /** Per case of a paired run (by its series key), every metric's change against the base. */
 export const pairedChanges = (c: PairedComparison): Map<string, PairedChange> =>
   new Map(
@@ -51,7 +65,8 @@ export const pairedChanges = (c: PairedComparison): Map<string, PairedChange> =>
       {
         base: pairedBase(c, k),
         pairs: k.sequence.pairs,
-        change: Object.fromEntries(k.metrics.map(m => [m.metric, { change: m.change, ci: m.ci }]))
+        change: Object.fromEntries(k.metrics.map(m => [m.metric, { change: m.change, ci: m.ci }])),
+        ...setAsideOf(k)
       }
     ])
   )

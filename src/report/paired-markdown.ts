@@ -4,7 +4,9 @@ import { answerLegend, answerLine, headlineAnswer, verdictCell } from './answer-
 import { diagnosticsLegend, evidenceCell } from './evidence-text'
 import { fmtChange, fmtInterval, fmtP, fmtPlusMinus, fmtSeconds } from './format'
 import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
-import type { PairedCase, PairedComparison } from '../judge/paired'
+import type { PairedCase, PairedComparison, PairedMetric } from '../judge/paired'
+import { SET_ASIDE_RULE } from '../judge/paired-test'
+import { count } from '../text/count'
 
 const pairsOf = (k: PairedCase): number => k.sequence.pairs
 
@@ -16,6 +18,10 @@ const TABLE_HEAD = [
   '|---|---|---:|---:|---:|---:|---:|---:|---|'
 ]
 
+/** The interval an answer was read from: "no change" from the equivalence interval (TOST). */
+const shown = <M extends PairedMetric>(m: M): M =>
+  m.verdict === 'no-change' ? { ...m, ci: m.equivalence } : m
+
 function metricRow(c: PairedCase, m: PairedCase['metrics'][number]): string {
   const cells = [
     caseLabel(c),
@@ -23,10 +29,10 @@ function metricRow(c: PairedCase, m: PairedCase['metrics'][number]): string {
     fmtSeconds(m.base),
     fmtSeconds(m.head),
     fmtChange(m.change),
-    fmtInterval(m.ci),
+    fmtInterval(shown(m).ci),
     fmtP(m.p),
     String(m.ratios.length),
-    m.gating ? verdictCell(m) : evidenceCell(m)
+    m.gating ? verdictCell(m, true) : evidenceCell(m)
   ]
   return `| ${cells.join(' | ')} |`
 }
@@ -71,6 +77,28 @@ function levelWords(cases: readonly PairedCase[]): string {
   const levels = [...new Set(cases.map(k => k.level))]
   return levels.length === 1 ? `α′ = ${Number(levels[0].toPrecision(2))}` : 'each case’s α′'
 }
+
+/** Which pairs a case left out of its test, and why, in one line; null when it kept them all. */
+function setAsideLine(k: PairedCase): string | null {
+  const gate = k.metrics.find(m => m.gating)
+  if (!gate || !k.setAside.length) return null
+  const pairs = k.setAside.map(i => `${i + 1} (×${gate.ratios[i].toFixed(3)})`).join(', ')
+  return (
+    `${caseLabel(k)}: ${k.setAside.length === 1 ? 'pair' : 'pairs'} ${pairs} set aside, ` +
+    `${inlineCode(gate.metric)} an outlier by ${SET_ASIDE_RULE}; ` +
+    `every metric of the case is judged on the other ${count(gate.ratios.length - k.setAside.length, 'pair')}.`
+  )
+}
+
+/** A case's answer in a sentence, from the intervals its answers were read from. */
+const caseAnswer = (k: PairedCase, threshold: number): string | null =>
+  answerLine(
+    caseLabel(k),
+    k.metrics.map(shown),
+    threshold,
+    { n: pairsOf(k), word: 'pair' },
+    k.shares
+  )
 
 /** How long a case measured: its pairs against the planned looks, and why it stopped. */
 function sequenceLine(k: PairedCase, alpha: number): string {
@@ -140,12 +168,10 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
     ''
   ]
   const answers = c.cases
-    .map(k =>
-      answerLine(caseLabel(k), k.metrics, c.threshold, { n: pairsOf(k), word: 'pair' }, k.shares)
-    )
+    .map(k => caseAnswer(k, c.threshold))
     .filter((l): l is string => l !== null)
   const canaries = c.cases
-    .map(k => canaryLine(k, c.threshold))
+    .flatMap(k => [setAsideLine(k), canaryLine(k, c.threshold)])
     .filter((l): l is string => l !== null)
   if (answers.length || canaries.length) {
     lines.push(...[...answers, ...canaries].map(a => `- ${a}`), '')
@@ -184,7 +210,7 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
       `Values: ${c.test.values}; a pair is a base run and the head run ` +
         `beside it; change = geometric mean of the pairs’ ratios − 1, with its ` +
         `interval from ${c.test.test}, at the level that keeps every ` +
-        `look of an adaptive run at ${Math.round((1 - c.alpha) * 100)} % together. Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
+        `look of an adaptive run at ${Math.round((1 - c.alpha) * 100)} % together; a “no change” shows the interval it was read from, each end held over every look at ${Math.round((1 - c.alpha) * 100)} % (two one-sided tests at ${Math.round(c.alpha * 100)} %). Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
         (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null
     ]

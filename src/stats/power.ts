@@ -1,0 +1,39 @@
+import { studentTQuantile } from './student-t'
+
+/**
+ * The smallest true mean a one-sample t-test (a paired test on differences) of `n` values with
+ * standard deviation `sd`, two-sided at `level`, finds with probability `power`:
+ * (t(1 − level/2, n − 1) + t(power, n − 1)) · sd / √n. This is the usual approximation of the
+ * noncentral t (Cohen, "Statistical Power Analysis", 1988, §2.4; the z form 2.80 · sd / √n at 5 %
+ * and 80 % power is its limit for large n); it slightly understates the shift for very few values
+ * (__tests__/stats-power.test.ts measures how much).
+ */
+export function detectableShift(sd: number, n: number, level: number, power = 0.8): number {
+  if (!Number.isInteger(n) || n < 2)
+    throw new RangeError(`power needs at least 2 values (got ${n})`)
+  const df = n - 1
+  return ((studentTQuantile(1 - level / 2, df) + studentTQuantile(power, df)) * sd) / Math.sqrt(n)
+}
+
+/**
+ * The fewest values whose `detectableShift` at `level` and `power` is at most `shift`, up to
+ * `most` (returned when even that many fall short); null without a shift to find or a spread.
+ */
+export function valuesFor(
+  sd: number,
+  shift: number,
+  level: number,
+  options: { power?: number; most?: number } = {}
+): number | null {
+  const { power = 0.8, most = 100_000 } = options
+  if (!(shift > 0) || !(sd > 0)) return null
+  let [low, high] = [2, most]
+  if (detectableShift(sd, high, level, power) > shift) return most
+  // detectableShift falls as values are added: the first n at or below the shift.
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2)
+    if (detectableShift(sd, mid, level, power) <= shift) high = mid
+    else low = mid + 1
+  }
+  return low
+}
