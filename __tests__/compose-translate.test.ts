@@ -261,6 +261,30 @@ x-latency-bench:
     expect(s.deploy).toEqual({ placement: { constraints: [] }, endpoint_mode: 'dnsrr' })
   })
 
+  test('anchors and merge keys share settings between services, as Compose files do', () => {
+    const many = Array.from(
+      { length: 30 },
+      (_, i) => `  s${i}:\n    <<: *common\n    image: s:${i}\n`
+    )
+    const t = compileText(
+      `x-common: &common\n  environment: { MODE: shared }\n  expose: [80]\nservices:\n${many.join('')}x-latency-bench:\n  load: { service: s0 }\n`
+    )
+    expect(services(t)).toHaveLength(30)
+    expect(service(t, 's29')).toMatchObject({
+      image: 's:29',
+      environment: { MODE: 'shared' },
+      port: 80
+    })
+  })
+
+  test('healthcheck durations of 0 take Docker defaults', () => {
+    const s = service(
+      compileText(web('healthcheck: { test: [CMD, ok], interval: 0s, timeout: 2s }')),
+      'web'
+    )
+    expect(s.ready).toMatchObject({ healthcheck: { intervalSec: 30, timeoutSec: 2 } })
+  })
+
   test('the bench block: id, name from the project, minimal rate, description', () => {
     const t = compileText(
       `name: shop\n${web('').replace('load: { service: web }', 'load: { service: web }\n  id: shop-1\n  minimalRate: 20\n  description: the shop')}`

@@ -15,10 +15,11 @@ type Obj = Record<string, unknown>
 /** Docker's defaults where the file leaves a field out. */
 const DEFAULTS = { interval: '30s', timeout: '30s', start_period: '0s', retries: 3 }
 
-const seconds = (v: unknown, key: string): number => {
+/** A duration in seconds; 0 means Docker's default, as in Docker. */
+const seconds = (v: unknown, key: keyof typeof DEFAULTS): number => {
   const s = durationSec(String(v))
   if (Number.isNaN(s)) throw new Problem(key, `'${String(v)}' is not a duration such as 1m30s`)
-  return s
+  return s === 0 ? durationSec(String(DEFAULTS[key])) : s
 }
 
 /**
