@@ -21,7 +21,9 @@ function refusedKey(obj: Obj, table: Record<string, Decision>, where: string): R
   for (const key of Object.keys(obj)) {
     if (key.startsWith('x-')) continue
     const decision = table[key] ?? UNKNOWN
-    if (typeof decision === 'object') return { where: `${where}.${key}`, msg: decision.refused }
+    if (typeof decision === 'object') {
+      return { where: where ? `${where}.${key}` : key, msg: decision.refused }
+    }
   }
   return null
 }
@@ -67,7 +69,7 @@ function refusedValue(service: Obj, where: string): Refusal | null {
 
 export function refusal(data: Obj): Refusal | null {
   const top = refusedKey(data, TOP_KEYS, '')
-  if (top) return { ...top, where: top.where.slice(1) }
+  if (top) return top
   for (const [name, service] of Object.entries(isObj(data.services) ? data.services : {})) {
     if (!isObj(service)) continue
     const where = `services.${name}`

@@ -29,28 +29,30 @@ const NORMALIZE: Record<string, (v: unknown) => unknown> = {
   environment: envMap,
   depends_on: v =>
     Object.fromEntries(
-      Object.entries(listToMap(v, { condition: 'service_started' })).map(([k, d]) => [
+      Object.entries(listToMap(v, {})).map(([k, d]) => [
         k,
         { condition: 'service_started', required: true, ...(d as Obj) }
       ])
     ),
   networks: v =>
     Object.fromEntries(Object.entries(listToMap(v, {})).map(([k, n]) => [k, isObj(n) ? n : {}])),
-  build: v => (typeof v === 'string' ? { context: v } : v),
+  // Build args are spelled like environment.
+  build: v =>
+    typeof v === 'string'
+      ? { context: v }
+      : isObj(v) && v.args
+        ? { ...v, args: envMap(v.args) }
+        : v,
   env_file: v =>
     (Array.isArray(v) ? v : [v]).map(f =>
       typeof f === 'string' ? { path: f, required: true } : { required: true, ...(f as Obj) }
-    ),
-  'build.args': envMap
+    )
 }
 
-export function normalizeService(service: Obj): Obj {
+function normalizeService(service: Obj): Obj {
   const out: Obj = {}
   for (const [k, v] of Object.entries(service)) {
     out[k] = v !== null && NORMALIZE[k] ? NORMALIZE[k](v) : v
-  }
-  if (isObj(out.build) && out.build.args) {
-    out.build = { ...out.build, args: NORMALIZE['build.args'](out.build.args) }
   }
   return out
 }

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { topologyError, TopologyError } from '../errors'
+import { topologyError } from '../errors'
 import { LIMITS } from '../fields'
 import { refusal } from './checks'
 import { parseDotenv } from './dotenv'
@@ -75,23 +75,26 @@ function checkedFile({ file, data }: ComposeFile, lookup: Lookup): Obj {
 
 /** Every env file the services name, read (relative paths from the first file's directory). */
 function envFiles(merged: Obj, dir: string, label: string, lookup: Lookup) {
+  const named = Object.entries((merged.services as Obj | undefined) ?? {}).flatMap(([name, s]) =>
+    (((s as Obj).env_file as Obj[] | undefined) ?? []).map((f, i) => ({
+      where: `services.${name}.env_file.${i}`,
+      file: path.resolve(dir, String(f.path)),
+      required: f.required !== false
+    }))
+  )
   const read = new Map<string, Record<string, string>>()
-  for (const [name, s] of Object.entries((merged.services as Obj | undefined) ?? {})) {
-    ;(((s as Obj).env_file as Obj[] | undefined) ?? []).forEach((f, i) => {
-      const where = `services.${name}.env_file.${i}`
-      const file = path.resolve(dir, String(f.path))
-      if (read.has(file)) return
-      if (!fs.existsSync(file)) {
-        if (f.required === false) return
-        throw topologyError(label, where, `${file} does not exist`)
-      }
-      try {
-        read.set(file, parseDotenv(readSmall(file, label, where), lookup))
-      } catch (err) {
-        if (err instanceof TopologyError || !(err instanceof InterpolationError)) throw err
-        throw topologyError(label, where, `${file}: ${err.message}`)
-      }
-    })
+  for (const { where, file, required } of named) {
+    if (read.has(file)) continue
+    if (!fs.existsSync(file)) {
+      if (required) throw topologyError(label, where, `${file} does not exist`)
+      continue
+    }
+    try {
+      read.set(file, parseDotenv(readSmall(file, label, where), lookup))
+    } catch (err) {
+      if (!(err instanceof InterpolationError)) throw err
+      throw topologyError(label, where, `${file}: ${err.message}`)
+    }
   }
   return read
 }
