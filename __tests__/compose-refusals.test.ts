@@ -210,6 +210,12 @@ const BAD: [string, string, string, string, Record<string, string>?][] = [
   ],
   ['an unclosed quote', webWith("    command: echo 'hi"), 'services.web.command', "unclosed '"],
   [
+    'an empty entrypoint',
+    webWith("    entrypoint: ''"),
+    'services.web.entrypoint',
+    'empty entrypoint'
+  ],
+  [
     'nothing to run',
     GOOD.replace('    image: db:1\n', ''),
     'services.db.image',

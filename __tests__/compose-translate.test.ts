@@ -139,6 +139,10 @@ describe('each honoured key in its forms', () => {
     expect(s.command).toEqual(['echo $$HOME', 'x'])
   })
 
+  test("an empty command is the image's own", () => {
+    expect(service(compileText(web('command: []')), 'web')).not.toHaveProperty('command')
+  })
+
   test('environment as a mapping: numbers, booleans and null', () => {
     const s = service(
       compileText(web('environment: { N: 3, B: true, FROM_HOST: null, UNSET_HERE: }'), {

@@ -45,15 +45,23 @@ const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.i
 /** Native commands and environment expand `${...}` placeholders: a Compose value is literal. */
 const literal = (s: string): string => s.replace(/\$/g, '$$$$')
 
-/** `command` or `entrypoint`: a string split as Compose splits it, or the list as given. */
-function argv(v: unknown, key: string): string[] | undefined {
+/**
+ * `command` or `entrypoint`: a string split as Compose splits it, or the list as given. An empty
+ * command is the image's own; an empty entrypoint would clear the image's, which the native
+ * topology cannot say.
+ */
+function argv(v: unknown, key: 'command' | 'entrypoint'): string[] | undefined {
   if (v === undefined || v === null) return undefined
-  if (Array.isArray(v)) return v.map(a => literal(String(a)))
+  let words: string[]
   try {
-    return shellWords(String(v)).map(literal)
+    words = Array.isArray(v) ? v.map(String) : shellWords(String(v))
   } catch (err) {
     throw new Problem(key, (err as Error).message)
   }
+  if (words.length === 0 && key === 'entrypoint') {
+    throw new Problem(key, "an empty entrypoint (clearing the image's) is not supported")
+  }
+  return words.length ? words.map(literal) : undefined
 }
 
 /** `KEY: null` (or `- KEY`) takes KEY from the environment, and is left out where it is unset. */
