@@ -48,6 +48,12 @@ for (const dir of packages) {
     : `${spdx} (the package ships no licence file)`
   byText.set(text, [...(byText.get(text) ?? []), `${pkg.name}@${pkg.version} (${spdx})`])
 }
+// Files copied into src/ from other projects, bundled like packages.
+const vendored = fs.readFileSync('src/topology/compose/compose-spec.LICENSE', 'utf8').trim()
+byText.set(vendored, [
+  ...(byText.get(vendored) ?? []),
+  'compose-spec/compose-spec schema/compose-spec.json (Apache-2.0; src/topology/compose/compose-spec.md)'
+])
 const sections = [...byText]
   .map(([text, names]) => [names.sort(), text])
   .sort((a, b) => (a[0][0] < b[0][0] ? -1 : 1))

@@ -4,7 +4,7 @@ import * as path from 'node:path'
 import { invalidInput } from '../config/preflight'
 import { gitIn } from '../store'
 import type { CasePair } from '../topology/cases'
-import { resolveTopology } from '../topology/load'
+import { resolveTopology, topologyFiles } from '../topology/load'
 
 /** A commit of the workspace's repository, checked out beside it as the base of a paired run. */
 export interface BaseCheckout {
@@ -58,8 +58,9 @@ function inCheckout(file: string, workspace: string, dir: string): string | null
 }
 
 /**
- * Each case's base from the checkout: the commit's own copy of the topology file (its build
- * contexts resolve there too). A shipped case lies outside the workspace and is its own base.
+ * Each case's base from the checkout: the commit's own copy of the topology file, or of each
+ * Compose file merged (its build contexts, `.env` and env files resolve there too). A shipped
+ * case lies outside the workspace and is its own base.
  */
 export function checkoutPairs(
   pairs: CasePair[],
@@ -67,16 +68,17 @@ export function checkoutPairs(
   base: BaseCheckout
 ): CasePair[] {
   return pairs.map(({ head }) => {
-    const file = inCheckout(head.file, workspace, base.dir)
-    if (file === null) return { head, base: head }
-    if (!fs.existsSync(file)) {
+    const files = topologyFiles(head.file).map(f => inCheckout(f, workspace, base.dir))
+    if (files.includes(null)) return { head, base: head }
+    const missing = files.find(f => !fs.existsSync(f!))
+    if (missing) {
       throw invalidInput(
         'baseline-ref',
         base.sha,
-        `that commit has no ${path.relative(base.dir, file)}: a new case has no base to measure`
+        `that commit has no ${path.relative(base.dir, missing)}: a new case has no base to measure`
       )
     }
-    return { head, base: resolveTopology(file) }
+    return { head, base: resolveTopology(files.join('+')) }
   })
 }
 

@@ -1,12 +1,14 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { parseDocument } from 'yaml'
 import { assetPath } from '../paths'
+import { compileCompose, isCompose, type ComposeFile } from './compose/read'
 import { checkHttpTopology } from './http-check'
 import { TopologySchema, type GnesTopology, type Service, type Topology } from './schema'
+import { TopologyError } from './errors'
 import { LIMITS } from './fields'
+import { yamlData } from './yaml'
 
-export class TopologyError extends Error {}
+export { TopologyError }
 
 /** Parses and validates one topology file; errors name the file, the path inside it and the rule. */
 function checkSize(file: string, bytes: number): void {
@@ -17,28 +19,60 @@ function checkSize(file: string, bytes: number): void {
   }
 }
 
+/**
+ * Where a native path lies in the file it came from: a Compose file names its services and its
+ * `x-latency-bench` block instead of the compiled topology's list indexes.
+ */
+type Place = (where: string) => string
+
+const nativePlace: Place = where => where
+
+const BENCH_KEYS = ['id', 'name', 'description', 'notes', 'minimalRate', 'load', 'hops']
+
+function composePlace(data: Record<string, unknown>): Place {
+  const names = Array.isArray(data.services)
+    ? data.services.map(s => String((s as { name?: unknown }).name))
+    : []
+  return where => {
+    const [head, index, ...rest] = where.split('.')
+    if (head === 'services' && index !== undefined && /^\d+$/.test(index)) {
+      const native = rest.length ? ` (as the native ${rest.join('.')})` : ''
+      return `services.${names[Number(index)] ?? index}${native}`
+    }
+    return BENCH_KEYS.includes(head) ? `x-latency-bench.${where}` : where
+  }
+}
+
+/** Parses and validates one topology file; errors name the file, the path inside it and the rule. */
 export function parseTopology(text: string, file: string): Topology {
   checkSize(file, Buffer.byteLength(text))
-  const doc = parseDocument(text, { prettyErrors: true })
-  if (doc.errors.length > 0) {
-    throw new TopologyError(`${file}: not valid YAML: ${doc.errors[0].message}`)
-  }
-  let data: unknown
-  try {
-    // A topology has no use for aliases; a few are tolerated, a billion-laughs expansion is not.
-    data = doc.toJS({ maxAliasCount: 10 })
-  } catch (err) {
-    throw new TopologyError(`${file}: not a plain YAML topology: ${(err as Error).message}`)
-  }
+  const data = yamlData(text, file)
+  return isCompose(data)
+    ? composeTopology([{ file, data }])
+    : nativeTopology(data, file, nativePlace)
+}
+
+/** Compose files, merged in order, as the native topology they compile to. */
+function composeTopology(files: ComposeFile[]): Topology {
+  const data = compileCompose(files)
+  return nativeTopology(data, files.map(f => f.file).join('+'), composePlace(data), false)
+}
+
+/**
+ * The native topology `data` holds, validated. A Compose file's errors are one at a time: it was
+ * written for Compose, so its first problem is the clear one.
+ */
+function nativeTopology(data: unknown, file: string, place: Place, all = true): Topology {
   const parsed = TopologySchema.safeParse(data)
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      i => `  at ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`
+    const issues = parsed.error.issues
+    const lines = (all ? issues : issues.slice(0, 1)).map(
+      i => `  at ${place(i.path.length ? i.path.join('.') : '(top level)')}: ${i.message}`
     )
     throw new TopologyError(`${file}: invalid topology:\n${lines.join('\n')}`)
   }
   const fail = (where: string, msg: string): never => {
-    throw new TopologyError(`${file}: invalid topology:\n  at ${where}: ${msg}`)
+    throw new TopologyError(`${file}: invalid topology:\n  at ${place(where)}: ${msg}`)
   }
   const t = parsed.data
   if (t.kind === 'gnes') {
@@ -47,7 +81,7 @@ export function parseTopology(text: string, file: string): Topology {
   }
   checkHttpTopology(t, fail)
   // Build contexts are relative to the file, so the engine needs no idea where it was read from.
-  const dir = path.dirname(path.resolve(file))
+  const dir = path.dirname(path.resolve(file.split('+')[0]))
   return {
     ...t,
     services: t.services.map(s =>
@@ -133,7 +167,7 @@ function checkRoute(t: GnesTopology, frontend: string, fail: Fail) {
   })
 }
 
-export function loadTopologyFile(file: string): Topology {
+function readTopologyFile(file: string): string {
   const read = <T>(get: () => T): T => {
     try {
       return get()
@@ -146,10 +180,26 @@ export function loadTopologyFile(file: string): Topology {
     file,
     read(() => fs.statSync(file).size)
   )
-  return parseTopology(
-    read(() => fs.readFileSync(file, 'utf8')),
-    file
-  )
+  return read(() => fs.readFileSync(file, 'utf8'))
+}
+
+/**
+ * The files of one case: `a.yml+b.yml` names Compose files merged in that order (a path that
+ * exists as it is written is one file).
+ */
+export const topologyFiles = (spec: string): string[] =>
+  spec.includes('+') && !fs.existsSync(spec) ? spec.split('+') : [spec]
+
+/** One case's topology: a file, or Compose files joined with `+`. */
+export function loadTopologyFile(spec: string): Topology {
+  const files = topologyFiles(spec)
+  if (files.length === 1) return parseTopology(readTopologyFile(spec), spec)
+  const parsed = files.map(file => ({ file, data: yamlData(readTopologyFile(file), file) }))
+  const native = parsed.find(f => !isCompose(f.data))
+  if (native) {
+    throw new TopologyError(`${native.file}: only Compose files are merged (joined with +)`)
+  }
+  return composeTopology(parsed)
 }
 
 /** The standard case ids (1..4) name shipped files; anything else must be a file path. */

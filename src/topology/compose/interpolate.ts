@@ -1,0 +1,112 @@
+/**
+ * Compose's variable interpolation (compose-spec `interpolation.md`): `$VAR`, `${VAR}`,
+ * `${VAR:-default}`, `${VAR-default}`, `${VAR:?err}`, `${VAR?err}`, `${VAR:+alt}`, `${VAR+alt}`,
+ * defaults that hold further references, and `$$` for a literal `$`. Unlike Compose, a variable
+ * that is unset and has no default is an error: an empty value would measure something else.
+ */
+
+/** A variable's value, or undefined when it is unset. */
+export type Lookup = (name: string) => string | undefined
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/
+
+/** Thrown with the reason; the caller adds the file and the key. */
+export class InterpolationError extends Error {}
+
+/** Where the text between `${` and its `}` ends (braces nest in defaults), from `start`. */
+function closingBrace(text: string, start: number): number {
+  let depth = 1
+  for (let i = start; i < text.length; i++) {
+    if (text[i] === '$' && text[i + 1] === '$') i++
+    else if (text[i] === '$' && text[i + 1] === '{') {
+      depth++
+      i++
+    } else if (text[i] === '}' && --depth === 0) return i
+  }
+  throw new InterpolationError(`unclosed \${ in '${text}'`)
+}
+
+/** One `${...}` body: a name, then an optional operator and its word. */
+function braced(body: string, lookup: Lookup): string {
+  const name = NAME.exec(body)?.[0]
+  if (!name) throw new InterpolationError(`invalid variable reference \${${body}}`)
+  const op = /^(:?[-?+])?/.exec(body.slice(name.length))![0]
+  const rest = body.slice(name.length + op.length)
+  if (!op && rest) throw new InterpolationError(`invalid variable reference \${${body}}`)
+  const value = lookup(name)
+  const set = value !== undefined && (!op.startsWith(':') || value !== '')
+  const word = () => interpolate(rest, lookup)
+  switch (op.replace(':', '')) {
+    case '-':
+      return set ? value : word()
+    case '+':
+      return set ? word() : ''
+    case '?':
+      if (set) return value
+      throw new InterpolationError(
+        `variable ${name} is ${value === undefined ? 'unset' : 'empty'}: ${word() || 'required'}`
+      )
+    default:
+      if (value === undefined) {
+        throw new InterpolationError(
+          `variable ${name} is unset and has no default (set it in the environment or .env, or write \${${name}:-default})`
+        )
+      }
+      return value
+  }
+}
+
+/** `text` with every reference replaced. */
+export function interpolate(text: string, lookup: Lookup): string {
+  let out = ''
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '$') {
+      out += text[i]
+      continue
+    }
+    const next = text[i + 1]
+    if (next === '$') {
+      out += '$'
+      i++
+    } else if (next === '{') {
+      const end = closingBrace(text, i + 2)
+      out += braced(text.slice(i + 2, end), lookup)
+      i = end
+    } else {
+      const name = NAME.exec(text.slice(i + 1))?.[0]
+      if (!name) throw new InterpolationError(`a lone $ in '${text}' (write $$ for a literal $)`)
+      out += braced(name, lookup)
+      i += name.length
+    }
+  }
+  return out
+}
+
+/**
+ * Every string value of a parsed YAML tree interpolated (keys are not, as in Compose); `onError`
+ * receives the dotted path of the value that failed.
+ */
+export function interpolateTree(
+  tree: unknown,
+  lookup: Lookup,
+  onError: (where: string, msg: string) => never,
+  where: string[] = []
+): unknown {
+  if (typeof tree === 'string') {
+    try {
+      return interpolate(tree, lookup)
+    } catch (err) {
+      if (!(err instanceof InterpolationError)) throw err
+      return onError(where.join('.') || '(top level)', err.message)
+    }
+  }
+  if (Array.isArray(tree)) {
+    return tree.map((v, i) => interpolateTree(v, lookup, onError, [...where, String(i)]))
+  }
+  if (tree && typeof tree === 'object') {
+    return Object.fromEntries(
+      Object.entries(tree).map(([k, v]) => [k, interpolateTree(v, lookup, onError, [...where, k])])
+    )
+  }
+  return tree
+}
