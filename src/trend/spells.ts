@@ -10,7 +10,7 @@ import { median } from '../stats/sample'
  */
 
 /** How far off an entry must lie to be a spell's: robust standard deviations of a level. */
-export const FAR_OFF = 5
+const FAR_OFF = 5
 
 /** The median and robust standard deviation (1.4826 × the median absolute deviation). */
 function level(values: readonly number[]): { centre: number; sd: number } {
