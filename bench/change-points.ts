@@ -7,8 +7,8 @@
  *
  *   npm run bench:change-points -- [trials per cell (20)]
  *
- * A true step counts as found when a change point lies within 3 entries of it; every other change
- * point is false (a spell is no step). Otava runs from scripts/otava-venv.sh's venv (OTAVA_PYTHON
+ * A true step counts as found when a change point lies within 3 entries of it (a spell's entries
+ * between them not counted); every other change point is false (a spell is no step). Otava runs from scripts/otava-venv.sh's venv (OTAVA_PYTHON
  * to override).
  */
 import { execFileSync } from 'node:child_process'
@@ -50,17 +50,30 @@ interface Score {
   error: number
 }
 
+/**
+ * Entries from a point to a step, not counting a spell's entries between them: a spell is no
+ * level, so a point at either end of a spell just before a step is at the step.
+ */
+function distance(shape: SeriesShape, i: number, at: number): number {
+  const [lo, hi] = [Math.min(i, at), Math.max(i, at)]
+  let spelled = 0
+  for (const sp of shape.spells ?? [])
+    spelled += Math.max(0, Math.min(hi, sp.at + sp.length) - Math.max(lo, sp.at))
+  return hi - lo - spelled
+}
+
 function score(shape: SeriesShape, found: number[], s: Score): void {
   const unmatched = new Set(found)
   s.entries += shape.length
   for (const step of shape.steps) {
     s.steps++
+    const away = (i: number) => distance(shape, i, step.at)
     const near = found
-      .filter(i => unmatched.has(i) && Math.abs(i - step.at) <= TOLERANCE)
-      .sort((a, b) => Math.abs(a - step.at) - Math.abs(b - step.at))[0]
+      .filter(i => unmatched.has(i) && away(i) <= TOLERANCE)
+      .sort((a, b) => away(a) - away(b))[0]
     if (near === undefined) continue
     s.found++
-    s.error += Math.abs(near - step.at)
+    s.error += away(near)
     unmatched.delete(near)
   }
   s.false += unmatched.size
@@ -114,7 +127,7 @@ function spellCells(cv: number, length: number): Cell[] {
     {
       name: `cv ${cv * 100} %, ${length} entries, no step, 2 spells`,
       shape: { length, cv, steps: [], spells: [spell(third), spell(step)] },
-      spelled: true
+      kind: 'spell elsewhere'
     }
   ]
   for (const size of [0.03, 0.05, 0.1, 0.2])
@@ -122,12 +135,12 @@ function spellCells(cv: number, length: number): Cell[] {
       {
         name: `cv ${cv * 100} %, ${length} entries, 1 step of ${size * 100} %, a spell before`,
         shape: { length, cv, steps: [{ at: step, size }], spells: [spell(third)] },
-        spelled: true
+        kind: 'spell elsewhere'
       },
       {
         name: `cv ${cv * 100} %, ${length} entries, 1 step of ${size * 100} % just after a spell`,
         shape: { length, cv, steps: [{ at: step, size }], spells: [spell(step - 4)] },
-        spelled: true
+        kind: 'spell just before the step'
       }
     )
   return out
@@ -136,8 +149,12 @@ function spellCells(cv: number, length: number): Cell[] {
 interface Cell {
   name: string
   shape: SeriesShape
-  spelled?: boolean
+  /** Clean, a spell away from any step, or a spell just before the step (the legacy shape). */
+  kind?: Kind
 }
+
+const KINDS = ['clean', 'spell elsewhere', 'spell just before the step'] as const
+type Kind = (typeof KINDS)[number]
 
 function cells(): Cell[] {
   const out: Cell[] = []
@@ -161,7 +178,10 @@ console.log(
 const detectors = ['rank', 't', 'otava'] as const
 type Detector = (typeof detectors)[number]
 const blankAll = () => ({ rank: blank(), t: blank(), otava: blank() })
-const totals = { clean: blankAll(), spelled: blankAll() }
+const totals = Object.fromEntries(KINDS.map(k => [k, blankAll()])) as Record<
+  Kind,
+  ReturnType<typeof blankAll>
+>
 function blank(): Score {
   return { steps: 0, found: 0, false: 0, entries: 0, error: 0 }
 }
@@ -177,15 +197,15 @@ for (const cell of cells()) {
   }
   const row = blankAll()
   for (const d of detectors) found[d].forEach(f => score(cell.shape, f, row[d]))
-  const total = totals[cell.spelled ? 'spelled' : 'clean']
+  const total = totals[cell.kind ?? 'clean']
   for (const d of detectors)
     for (const f of Object.keys(row[d]) as (keyof Score)[]) total[d][f] += row[d][f]
   rows++
   if (JSON.stringify(found.t) === JSON.stringify(found.otava)) agreeing++
   console.log(`${cell.name} | ${detectors.map(d => fmt(row[d])).join(' | ')}`)
 }
-for (const kind of ['clean', 'spelled'] as const)
-  console.log(`all ${kind} | ${detectors.map(d => fmt(totals[kind][d])).join(' | ')}`)
+for (const kind of KINDS)
+  console.log(`all: ${kind} | ${detectors.map(d => fmt(totals[kind][d])).join(' | ')}`)
 console.log(`the t-test finds Otava's change points on ${agreeing} of ${rows} rows`)
 
 const long = synthetic({ length: 10000, cv: 0.05, steps: [{ at: 7000, size: 0.05 }] }, 99)
