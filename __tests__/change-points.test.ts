@@ -195,7 +195,9 @@ describe('the rank test (the default) against a spell', () => {
     expect(otava([values], OTAVA_DEFAULTS)).toEqual([[]])
     expect(seriesSteps(entries, 'roundtrip', REFERENCE_STEP_OPTIONS)).toEqual([])
 
-    const [up, down, ...rest] = seriesSteps(entries, 'roundtrip', STEP_OPTIONS)
+    // What the report, alerts, bisect and the dashboard run by default: the rank test.
+    expect(STEP_OPTIONS.test).toBe('rank')
+    const [up, down, ...rest] = seriesSteps(entries, 'roundtrip')
     expect(rest).toEqual([])
     const ms = (i: number) => entries[i].best.roundtrip * 1000
     // Up from 155–161 ms to 254–261 ms: the last entry at the old level and the first at the
