@@ -7,16 +7,21 @@ import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { synthetic, type SeriesShape } from '../bench/synthetic-series'
+import { importLegacy } from '../src/history/legacy'
 import {
   changePoints,
   forwardChange,
   OTAVA_DEFAULTS,
+  ROBUST_DEFAULTS,
   type ChangePointOptions
 } from '../src/trend/change-points'
 import { bestSplit } from '../src/trend/qhat'
+import { REFERENCE_STEP_OPTIONS, seriesSteps, STEP_OPTIONS } from '../src/trend/series'
 import { newSteps, stepsOf } from '../src/trend/steps'
 
 const REFERENCE = path.join(__dirname, 'fixtures', 'otava', 'reference.py')
+/** The old pipeline's published files, byte for byte from shared/legacy-gnes-benchmark. */
+const LEGACY_DIR = path.join(__dirname, 'fixtures', 'legacy')
 
 function otavaPython(): string {
   const python = process.env.OTAVA_PYTHON ?? '/var/cache/gnes-latency-bench/otava-0.8.0/bin/python'
@@ -133,7 +138,7 @@ test('the same change points as Apache Otava on the same series', () => {
   ])
   for (const options of [
     OTAVA_DEFAULTS,
-    { windowLength: 30, maxPValue: 0.01, minMagnitude: 0.02 }
+    { ...OTAVA_DEFAULTS, windowLength: 30, maxPValue: 0.01, minMagnitude: 0.02 }
   ]) {
     const reference = otava(series, options)
     const ours = series.map(s => changePoints(s, options))
@@ -141,14 +146,118 @@ test('the same change points as Apache Otava on the same series', () => {
     ours.forEach((ps, i) =>
       ps.forEach((p, j) => {
         const r = reference[i][j]
-        expect(p.meanBefore).toBeCloseTo(r.meanBefore, 6)
-        expect(p.meanAfter).toBeCloseTo(r.meanAfter, 6)
+        expect(p.levelBefore).toBeCloseTo(r.meanBefore, 6)
+        expect(p.levelAfter).toBeCloseTo(r.meanAfter, 6)
         expect(Math.abs(p.pValue - r.pValue)).toBeLessThanOrEqual(1e-6 + 1e-6 * r.pValue)
       })
     )
     // The comparison is about something: most series have steps, and both found them.
     expect(reference.flat().length).toBeGreaterThan(series.length / 2)
   }
+  // The rank test in the same frame, at Otava's defaults, on the same clean series: as many of
+  // the true steps found within 3 entries, less one at most (a 30-entry series whose new level
+  // of 11 entries the ranks cannot pass at p ≤ 0.001), and no more false points.
+  const truth = shapes.flatMap(shape => [shape, shape].map(sh => sh.steps.map(st => st.at)))
+  const scored = (found: number[][]) => score(truth, found)
+  const reference = scored(otava(series, OTAVA_DEFAULTS).map(ps => ps.map(p => p.index)))
+  const robust = scored(series.map(s => changePoints(s, ROBUST_DEFAULTS).map(p => p.index)))
+  expect(robust.found).toBeGreaterThanOrEqual(reference.found - 1)
+  expect(robust.false).toBeLessThanOrEqual(reference.false)
+})
+
+/** True steps found within 3 entries (each point matching one step), and the points left. */
+function score(truth: number[][], found: number[][]): { found: number; false: number } {
+  let hits = 0
+  let points = 0
+  truth.forEach((steps, i) => {
+    const left = [...found[i]]
+    points += left.length
+    for (const at of steps) {
+      const near = left.findIndex(p => Math.abs(p - at) <= 3)
+      if (near >= 0) {
+        hits++
+        left.splice(near, 1)
+      }
+    }
+  })
+  return { found: hits, false: points - hits }
+}
+
+/** `values` with the entries from `at` for `length` multiplied by `factor`: a runner's spell. */
+const withSpell = (values: number[], at: number, length: number, factor: number): number[] =>
+  values.map((v, i) => (i >= at && i < at + length ? v * factor : v))
+
+describe('the rank test (the default) against a spell', () => {
+  test("case 1's imported history: both level shifts around its four-entry spell", () => {
+    const entries = importLegacy(LEGACY_DIR).filter(e => e.caseId === '1')
+    const values = entries.map(e => e.best.roundtrip)
+    // Otava's t-test, the port and Otava itself, sees nothing: the spell swamps its variance.
+    expect(otava([values], OTAVA_DEFAULTS)).toEqual([[]])
+    expect(seriesSteps(entries, 'roundtrip', REFERENCE_STEP_OPTIONS)).toEqual([])
+
+    // What the report, alerts, bisect and the dashboard run by default: the rank test.
+    expect(STEP_OPTIONS.test).toBe('rank')
+    const [up, down, ...rest] = seriesSteps(entries, 'roundtrip')
+    expect(rest).toEqual([])
+    const ms = (i: number) => entries[i].best.roundtrip * 1000
+    // Up from 155–161 ms to 254–261 ms: the last entry at the old level and the first at the
+    // new are the commits around it; the four entries of ~3,300 ms between them are the spell.
+    expect(ms(entries.indexOf(up.lastBefore))).toBeLessThan(162)
+    expect(ms(entries.indexOf(up.firstAfter))).toBeGreaterThan(250)
+    expect(up.spell).toBe(4)
+    const spell = entries.slice(entries.indexOf(up.lastBefore) + 1, up.index)
+    expect(spell).toHaveLength(4)
+    spell.forEach(e => expect(e.best.roundtrip).toBeGreaterThan(3))
+    // Its size is the levels', the spell set aside: 254–261 over 155–161 ms.
+    expect(up.change).toBeGreaterThan(254 / 161 - 1)
+    expect(up.change).toBeLessThan(261 / 155 - 1)
+    expect(up.interval[0]).toBeGreaterThan(254 / 161 - 1)
+    expect(up.interval[1]).toBeLessThan(261 / 155 - 1)
+    // Then down to 195–201 ms.
+    expect(ms(entries.indexOf(down.lastBefore))).toBeGreaterThan(250)
+    expect(ms(entries.indexOf(down.firstAfter))).toBeLessThan(202)
+    expect(down.spell).toBe(0)
+    expect(down.change).toBeGreaterThan(195 / 261 - 1)
+    expect(down.change).toBeLessThan(201 / 254 - 1)
+  })
+
+  const clean = (seed: number, steps: SeriesShape['steps']) =>
+    synthetic({ length: 100, cv: 0.03, steps }, seed)
+
+  test.each([1, 2, 4])('a spell between equal levels is no step (seed %i)', seed => {
+    // Where the windows put a spell's ends, the rank test alone passes them (as Otava's does
+    // its ends): set aside, the spell makes none.
+    const s = withSpell(clean(seed, []), 45, 5, 20)
+    const ends = changePoints(s, { ...ROBUST_DEFAULTS, maxSpell: 0 }).map(p => p.index)
+    expect(ends).toHaveLength(2)
+    expect(Math.abs(ends[0] - 45)).toBeLessThanOrEqual(1)
+    expect(ends[1]).toBe(50)
+    expect(changePoints(s, ROBUST_DEFAULTS)).toEqual([])
+  })
+
+  test.each([1, 2, 3])('a spell elsewhere hides no step, nor makes two (seed %i)', seed => {
+    const s = withSpell(clean(seed, [{ at: 70, size: 0.1 }]), 30, 4, 20)
+    const found = changePoints(s, ROBUST_DEFAULTS)
+    expect(found).toHaveLength(1)
+    expect(Math.abs(found[0].index - 70)).toBeLessThanOrEqual(1)
+    // Otava's t-test reports the spell's two ends as steps.
+    const reference = changePoints(s, OTAVA_DEFAULTS).map(p => p.index)
+    expect(reference).toEqual(expect.arrayContaining([30, 34]))
+  })
+
+  test.each([
+    [1, 20],
+    [2, 0.3]
+  ])('a spell right before a step: one step past it, sized without it (seed %i)', (seed, far) => {
+    const s = withSpell(clean(seed, [{ at: 54, size: 0.1 }]), 50, 4, far)
+    const [step, ...rest] = stepsOf(s, ROBUST_DEFAULTS)
+    expect(rest).toEqual([])
+    expect(step).toMatchObject({ index: 54, spell: 4, before: 50, after: 46 })
+    expect(step.interval[0]).toBeLessThan(step.change)
+    expect(step.interval[1]).toBeGreaterThan(step.change)
+    expect(step.interval[0]).toBeGreaterThan(0.05)
+    expect(step.interval[1]).toBeLessThan(0.15)
+  })
 })
 
 test('a step read with its size, interval and the entries on either side', () => {

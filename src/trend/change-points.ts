@@ -1,61 +1,84 @@
-import { mean, populationStd } from '../stats/sample'
+import { mean, median, populationStd } from '../stats/sample'
 import { studentTCdf } from '../stats/student-t'
 import { bestSplit, type Candidate } from './qhat'
+import { midRanks, rankSumTest } from './rank-test'
+import { spellEntries } from './spells'
 
 /**
  * Change points of one series by Apache Otava's method (Fleming et al., "Hunter: Using Change
  * Point Detection to Hunt for Performance Regressions", ICPE 2023; `otava/analysis.py`
  * `compute_change_points`): E-divisive means run in sliding windows, each split kept while a
- * Student's t-test calls its two sides different at a relaxed level (weak change points), then
+ * significance test calls its two sides different at a relaxed level (weak change points), then
  * the weak points merged bottom-up until every one left passes `maxPValue` and
- * `minMagnitude`. Ported step for step, so that it finds what Otava finds on the same series
- * (`__tests__/change-points.test.ts` runs both).
+ * `minMagnitude`. With Otava's Student's t-test (`test: 't'`) it is ported step for step, so
+ * that it finds what Otava finds on the same series (`__tests__/change-points.test.ts` runs
+ * both). With the rank-sum test (`test: 'rank'`) a few entries far off cannot hide a step: the
+ * splits are searched on the window's ranks and tested by ranks, and a short spell is set aside
+ * before the search (`maxSpell`), so it makes no change point of its own.
  */
 
 export interface ChangePointOptions {
   /** Points per sliding window of the split step (Otava: 50). */
   windowLength: number
-  /** The final level of the t-test (Otava: 0.001); the split step uses 10× it. */
+  /** The final level of the test (Otava: 0.001); the split step uses 10× it. */
   maxPValue: number
-  /** A point whose p passes must also move the mean by more than this (relative; Otava: 0). */
+  /** A point whose p passes must also move the level by more than this (relative; Otava: 0). */
   minMagnitude: number
+  /** Otava's Student's t on the means (`t`), or the rank-sum test on the medians (`rank`). */
+  test: 't' | 'rank'
+  /**
+   * Runs of at most this many entries far off the levels before and after them, the same way,
+   * are spells, set aside before the search (`spells.ts`; 0: none, as Otava).
+   */
+  maxSpell: number
 }
 
 export const OTAVA_DEFAULTS: ChangePointOptions = {
   windowLength: 50,
   maxPValue: 0.001,
-  minMagnitude: 0
+  minMagnitude: 0,
+  test: 't',
+  maxSpell: 0
 }
 
-/** A step in the series: the first index of the new level, and the two levels around it. */
+/** Otava's frame and levels with the rank-sum test, spells of up to 5 entries set aside. */
+export const ROBUST_DEFAULTS: ChangePointOptions = {
+  ...OTAVA_DEFAULTS,
+  test: 'rank',
+  maxSpell: 5
+}
+
+/**
+ * A step in the series: the first index of the new level, and the two levels around it (means
+ * for the t-test, medians for the rank test).
+ */
 export interface ChangePoint {
   index: number
   qhat: number
   pValue: number
-  meanBefore: number
-  meanAfter: number
-  sdBefore: number
-  sdAfter: number
+  levelBefore: number
+  levelAfter: number
+  /** Entries of a spell just before `index`, set aside from both levels (0: none). */
+  spell: number
 }
 
 /** The change from the level before to the level after, relative (0.05 = 5 % higher). */
 export const forwardChange = (p: ChangePoint): number =>
-  p.meanBefore === 0 ? 0 : p.meanAfter / p.meanBefore - 1
+  p.levelBefore === 0 ? 0 : p.levelAfter / p.levelBefore - 1
 
 /** Otava's magnitude: the larger of the forward and backward relative changes. */
 function magnitude(p: ChangePoint): number {
-  const back = p.meanAfter === 0 ? 0 : p.meanBefore / p.meanAfter - 1
+  const back = p.levelAfter === 0 ? 0 : p.levelBefore / p.levelAfter - 1
   return Math.max(Math.abs(forwardChange(p)), Math.abs(back))
 }
+
+type Tested = Pick<ChangePoint, 'pValue' | 'levelBefore' | 'levelAfter'>
 
 /**
  * Otava's `TTestSignificanceTester.compare`: scipy's `ttest_ind_from_stats` (pooled variance)
  * fed the population standard deviations. An undefined p (both sides constant and equal) is 1.
  */
-function compare(
-  left: readonly number[],
-  right: readonly number[]
-): Omit<ChangePoint, 'index' | 'qhat'> {
+function tTest(left: readonly number[], right: readonly number[]): Tested {
   const m1 = mean(left)
   const m2 = mean(right)
   // Population standard deviations, as Otava's `np.std`.
@@ -71,7 +94,19 @@ function compare(
     const p = 2 * studentTCdf(-Math.abs(t), df)
     pValue = Number.isNaN(p) ? 1 : p
   }
-  return { pValue, meanBefore: m1, meanAfter: m2, sdBefore: s1, sdAfter: s2 }
+  return { pValue, levelBefore: m1, levelAfter: m2 }
+}
+
+function rankTest(left: readonly number[], right: readonly number[]): Tested {
+  return {
+    pValue: rankSumTest(left, right).pValue,
+    levelBefore: median(left),
+    levelAfter: median(right)
+  }
+}
+
+function compare(left: readonly number[], right: readonly number[], o: ChangePointOptions): Tested {
+  return o.test === 'rank' ? rankTest(left, right) : tTest(left, right)
 }
 
 /** Stretches [start, stop) between sorted change points, over `from`…`to`. */
@@ -88,41 +123,52 @@ function intervals(
 }
 
 /**
- * The t-test of a candidate against its neighbours: inside a stretch it splits that stretch; on
+ * The test of a candidate against its neighbours: inside a stretch it splits that stretch; on
  * a stretch's end (an existing point, recomputed) it compares the stretches on either side.
  */
-function tested(s: readonly number[], c: Candidate, within: [number, number][]): ChangePoint {
+function tested(
+  s: readonly number[],
+  c: Candidate,
+  within: [number, number][],
+  o: ChangePointOptions
+): ChangePoint {
   for (let i = 0; i < within.length; i++) {
     const [start, stop] = within[i]
     if (stop === c.index && i + 1 < within.length) {
       const next = within[i + 1]
-      return { ...c, ...compare(s.slice(start, stop), s.slice(next[0], next[1])) }
+      return { ...c, spell: 0, ...compare(s.slice(start, stop), s.slice(next[0], next[1]), o) }
     }
     if (start < c.index && c.index < stop)
-      return { ...c, ...compare(s.slice(start, c.index), s.slice(c.index, stop)) }
+      return { ...c, spell: 0, ...compare(s.slice(start, c.index), s.slice(c.index, stop), o) }
   }
   throw new RangeError(`candidate ${c.index} lies in no stretch`)
 }
 
-/** E-divisive on s[from:to]: the best split of any stretch, kept while significant. */
+/**
+ * E-divisive on s[from:to]: the best split of any stretch, kept while significant. With the rank
+ * test, Q̂ is computed on the window's ranks, so that how far off a spell lies does not decide
+ * where the window splits.
+ */
 function divisive(
   s: readonly number[],
   from: number,
   to: number,
-  maxPValue: number
+  maxPValue: number,
+  o: ChangePointOptions
 ): ChangePoint[] {
   // The window is a series of its own, as Otava slices it before detecting.
   const w = s.slice(from, to)
+  const searched = o.test === 'rank' ? midRanks(w).ranks : w
   const points: ChangePoint[] = []
   for (;;) {
     const stretches = intervals(points, 0, w.length)
     let best: Candidate | null = null
     for (const [a, b] of stretches) {
-      const c = b - a > 1 ? bestSplit(w, a, b) : null
+      const c = b - a > 1 ? bestSplit(searched, a, b) : null
       if (c && (best === null || c.qhat > best.qhat)) best = c
     }
     if (!best) break
-    const point = tested(w, best, stretches)
+    const point = tested(w, best, stretches, o)
     if (!(point.pValue <= maxPValue)) break
     points.push(point)
     points.sort((x, y) => x.index - y.index)
@@ -131,20 +177,33 @@ function divisive(
 }
 
 /** Otava's split step: weak change points from overlapping windows, retested on the whole. */
-function split(s: readonly number[], windowLength: number, maxPValue: number): ChangePoint[] {
-  const step = Math.floor(windowLength / 2)
+function split(s: readonly number[], o: ChangePointOptions, maxPValue: number): ChangePoint[] {
+  const step = Math.floor(o.windowLength / 2)
   const points: ChangePoint[] = []
   let start = 0
   while (start < s.length) {
-    const end = Math.min(start + windowLength, s.length)
-    const found = divisive(s, start, end, maxPValue)
+    const end = Math.min(start + o.windowLength, s.length)
+    const found = divisive(s, start, end, maxPValue, o)
     const last = found.length ? found[found.length - 1].index : 0
     start = Math.max(last, start + step)
     for (const p of found) if (!points.some(q => q.index === p.index)) points.push(p)
   }
   points.sort((x, y) => x.index - y.index)
   const all = intervals(points, 0, s.length)
-  return points.map(p => tested(s, p, all))
+  return points.map(p => tested(s, p, all, o))
+}
+
+/** Point i tested between its neighbours: the stretches on either side up to them. */
+function retested(
+  s: readonly number[],
+  points: readonly ChangePoint[],
+  i: number,
+  o: ChangePointOptions
+): ChangePoint {
+  const p = points[i]
+  const start = i > 0 ? points[i - 1].index : 0
+  const stop = i + 1 < points.length ? points[i + 1].index : s.length
+  return { ...p, ...compare(s.slice(start, p.index), s.slice(p.index, stop), o) }
 }
 
 /** Otava's merge step: drop the weakest point and retest its neighbours until all pass. */
@@ -158,8 +217,13 @@ function merge(points: ChangePoint[], s: readonly number[], o: ChangePointOption
     }
     const at = points.indexOf(weakest)
     points.splice(at, 1)
-    const all = intervals(points, 0, s.length)
-    for (const i of [at, at + 1]) if (i < points.length) points[i] = tested(s, points[i], all)
+    // The removed point's neighbours are retested. Otava retests the point that took its place
+    // and the one after it, so the one before keeps the test of a stretch that no longer ends
+    // where it did (`merge`, `recompute(weakest_cp_index + 1)`); with its t-test that is kept so
+    // that the reference finds what Otava finds.
+    const neighbours = o.test === 't' ? [at, at + 1] : [at - 1, at]
+    for (const i of neighbours)
+      if (i >= 0 && i < points.length) points[i] = retested(s, points, i, o)
   }
   return points
 }
@@ -167,12 +231,30 @@ function merge(points: ChangePoint[], s: readonly number[], o: ChangePointOption
 /** The weak level of the split step, as Otava derives it from the final one. */
 const firstPassPValue = (p: number): number => (p < 0.05 ? p * 10 : p < 0.5 ? p * 2 : p)
 
+/**
+ * The indexes of `series` the detection reads, oldest first: all of them, or with `maxSpell`
+ * all but the spells' entries (`spells.ts`).
+ */
+export function keptEntries(series: readonly number[], options: ChangePointOptions): number[] {
+  const indexes = series.map((_, i) => i)
+  if (options.maxSpell <= 0) return indexes
+  const spell = spellEntries(series, options.maxSpell)
+  return indexes.filter(i => !spell[i])
+}
+
 /** Every change point of `series` (values in recording order), sorted by index. */
 export function changePoints(
   series: readonly number[],
   options: ChangePointOptions = OTAVA_DEFAULTS
 ): ChangePoint[] {
   if (options.windowLength < 2) throw new RangeError('the window needs at least 2 points')
-  const weak = split(series, options.windowLength, firstPassPValue(options.maxPValue))
-  return merge(weak, series, options)
+  const kept = keptEntries(series, options)
+  const read = kept.map(i => series[i])
+  const weak = split(read, options, firstPassPValue(options.maxPValue))
+  // Back to the series' own indexes: the spell's entries just before a point are its `spell`.
+  return merge(weak, read, options).map(p => ({
+    ...p,
+    index: kept[p.index],
+    spell: kept[p.index] - kept[p.index - 1] - 1
+  }))
 }

@@ -1,7 +1,7 @@
 import { profileKey } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import { verdictMetric } from '../metrics/verdict-metric'
-import { OTAVA_DEFAULTS, type ChangePointOptions } from './change-points'
+import { OTAVA_DEFAULTS, ROBUST_DEFAULTS, type ChangePointOptions } from './change-points'
 import { newSteps, stepsOf, type Step } from './steps'
 import { traitsOf } from '../profile/traits'
 
@@ -109,17 +109,24 @@ export const isRegression = (s: Step): boolean => s.change > 0
 export interface TrendStep extends Step {
   caseId: string
   metric: string
-  /** The last entry at the old level and the first at the new: the commit range of the step. */
+  /**
+   * The last entry at the old level and the first at the new: the commit range of the step (a
+   * spell's entries lie between them).
+   */
   lastBefore: HistoryEntry
   firstAfter: HistoryEntry
 }
 
 /**
- * The detection the report and pushes run: Otava's, except that a step must move its metric's
- * level by at least 1 %. A very stable hop (a send gap of tens of microseconds) otherwise shows
- * sub-percent steps that are real and mean nothing to anyone reading latency.
+ * The detection the report, pushes, alerts and bisect run: Otava's frame with the rank-sum test,
+ * so a spell of a few entries far off cannot hide the steps around it, and a step must move its
+ * metric's level by at least 1 %. A very stable hop (a send gap of tens of microseconds)
+ * otherwise shows sub-percent steps that are real and mean nothing to anyone reading latency.
  */
-export const STEP_OPTIONS: ChangePointOptions = { ...OTAVA_DEFAULTS, minMagnitude: 0.01 }
+export const STEP_OPTIONS: ChangePointOptions = { ...ROBUST_DEFAULTS, minMagnitude: 0.01 }
+
+/** The same with Otava's own t-test, the reference the rank test is compared with. */
+export const REFERENCE_STEP_OPTIONS: ChangePointOptions = { ...OTAVA_DEFAULTS, minMagnitude: 0.01 }
 
 /**
  * Entries of `entries` (oldest first) that carry `metric`, in order; for a paired series, those
@@ -137,7 +144,7 @@ function located(at: HistoryEntry[], metric: string, s: Step): TrendStep {
     ...s,
     caseId: at[s.index].caseId,
     metric,
-    lastBefore: at[s.index - 1],
+    lastBefore: at[s.index - 1 - s.spell],
     firstAfter: at[s.index]
   }
 }

@@ -1,11 +1,14 @@
+import { mean, populationStd } from '../stats/sample'
 import { studentTQuantile } from '../stats/student-t'
 import {
   changePoints,
   forwardChange,
+  keptEntries,
   OTAVA_DEFAULTS,
   type ChangePoint,
   type ChangePointOptions
 } from './change-points'
+import { rankShift } from './rank-test'
 
 /**
  * A change point read as a step of a series of published figures: where it starts, how large it
@@ -14,31 +17,56 @@ import {
 export interface Step {
   /** Index in the series (oldest first) of the first entry at the new level. */
   index: number
-  /** Relative change of the mean level: +0.05 = 5 % slower. */
+  /** Relative change of the level: +0.05 = 5 % slower. */
   change: number
-  /** 95 % interval of `change` (the pooled t of the test, relative to the level before). */
+  /** 95 % interval of `change`, by the step's test, relative to the level before. */
   interval: [number, number]
   pValue: number
-  /** Entries at the level before and after, up to the neighbouring steps. */
+  /** Entries at the level before and after, up to the neighbouring steps, spells set aside. */
   before: number
   after: number
+  /** Entries of a transient spell between the two levels, just before `index` (0: none). */
+  spell: number
 }
 
-function stepOf(p: ChangePoint, before: number, after: number): Step {
-  const df = before + after - 2
-  const pooled = ((before - 1) * p.sdBefore ** 2 + (after - 1) * p.sdAfter ** 2) / Math.max(df, 1)
+/** Otava's t-test read as a 95 % interval of the difference of means (pooled t). */
+function meanShift(left: readonly number[], right: readonly number[]): [number, number] {
+  const [m1, m2] = [mean(left), mean(right)]
+  const [n1, n2] = [left.length, right.length]
+  const df = n1 + n2 - 2
+  const pooled =
+    ((n1 - 1) * populationStd(left, m1) ** 2 + (n2 - 1) * populationStd(right, m2) ** 2) /
+    Math.max(df, 1)
   const half =
-    df > 0 ? studentTQuantile(0.975, df) * Math.sqrt(pooled * (1 / before + 1 / after)) : Infinity
-  const rel = (d: number) => (p.meanBefore === 0 ? 0 : d / p.meanBefore)
-  const diff = p.meanAfter - p.meanBefore
-  return {
-    index: p.index,
-    change: forwardChange(p),
-    interval: [rel(diff - half), rel(diff + half)],
-    pValue: p.pValue,
-    before,
-    after
+    df > 0 ? studentTQuantile(0.975, df) * Math.sqrt(pooled * (1 / n1 + 1 / n2)) : Infinity
+  return [m2 - m1 - half, m2 - m1 + half]
+}
+
+/**
+ * The step of change point `p` between the entries `left` (the old level) and `right` (the
+ * new): with the t-test, the change of means and its pooled t interval; with the rank test, the
+ * Hodges–Lehmann shift and its rank-sum interval, relative to the median before.
+ */
+function stepOf(
+  p: ChangePoint,
+  left: readonly number[],
+  right: readonly number[],
+  o: ChangePointOptions
+): Step {
+  const rel = (d: number) => (p.levelBefore === 0 ? 0 : d / p.levelBefore)
+  const common = { index: p.index, pValue: p.pValue, spell: p.spell }
+  const sides = { before: left.length, after: right.length }
+  if (o.test === 'rank') {
+    const { estimate, interval } = rankShift(left, right)
+    return {
+      ...common,
+      change: rel(estimate),
+      interval: [rel(interval[0]), rel(interval[1])],
+      ...sides
+    }
   }
+  const [lo, hi] = meanShift(left, right)
+  return { ...common, change: forwardChange(p), interval: [rel(lo), rel(hi)], ...sides }
 }
 
 /**
@@ -49,16 +77,22 @@ function stepOf(p: ChangePoint, before: number, after: number): Step {
 export const MIN_SIDE = 3
 
 /** The steps of a series (oldest first), each with the entries on either side of it. */
-export function stepsOf(values: readonly number[], options?: ChangePointOptions): Step[] {
+export function stepsOf(
+  values: readonly number[],
+  options: ChangePointOptions = OTAVA_DEFAULTS
+): Step[] {
   const points = changePoints(values, options)
+  // The levels are read from the entries the detection read: spells set aside.
+  const kept = keptEntries(values, options)
+  const at = new Map(kept.map((index, k) => [index, k]))
+  const read = kept.map(i => values[i])
   return points
-    .map((p, i) =>
-      stepOf(
-        p,
-        p.index - (i > 0 ? points[i - 1].index : 0),
-        (i + 1 < points.length ? points[i + 1].index : values.length) - p.index
-      )
-    )
+    .map((p, i) => {
+      const start = i > 0 ? at.get(points[i - 1].index)! : 0
+      const stop = i + 1 < points.length ? at.get(points[i + 1].index)! : read.length
+      const k = at.get(p.index)!
+      return stepOf(p, read.slice(start, k), read.slice(k, stop), options)
+    })
     .filter(s => s.before >= MIN_SIDE && s.after >= MIN_SIDE)
 }
 
