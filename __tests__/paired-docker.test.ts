@@ -140,7 +140,7 @@ describeDocker('paired mode on Docker with real GNES', () => {
     expect(k.metrics.find(m => m.metric === 'r2:proc')).toMatchObject({ verdict: 'regression' })
     if (gate.verdict === 'regression')
       expect(renderPairedMarkdown(c)).toMatch(
-        /; `r2:proc` \(router 2's own time\) \+(\d\.\d\d ms|\d+ µs)[^;]* explains? \d+ % of it/
+        /: `r2:proc` \(router 2's own time\) \+(\d\.\d\d ms|\d+ µs) \(\d+ %, interval −?\d+ % … \d+ %\)/
       )
     expect(await leftovers(suiteId)).toBe(0)
     expect(await leftovers(baseSuiteId)).toBe(0)

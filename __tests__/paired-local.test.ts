@@ -256,7 +256,7 @@ describe('paired mode on the local engine with real GNES', () => {
     if (c.verdicts[0].verdict === 'regression') {
       const said = renderPairedMarkdown(c)
       expect(said).toMatch(
-        /; `r2:proc` \(router 2's own time\) \+(\d\.\d\d ms|\d+ µs)[^;]* explains? \d+ % of it/
+        /: `r2:proc` \(router 2's own time\) \+(\d\.\d\d ms|\d+ µs) \(\d+ %, interval −?\d+ % … \d+ %\)/
       )
       expect(said).not.toContain('`c->f:send` (client → frontend)')
     }

@@ -13,12 +13,17 @@
  * Each trial prints the answer, the verdict metric's change and interval, the pairs it took, why it
  * stopped and its wall time, with the load average; the end counts the answers of each kind.
  * `--busy` runs two other processes that keep both cores busy for the whole of every trial.
+ * `--stall-pair N` stops one side's frontend (SIGSTOP, then SIGCONT) for `--stall-seconds` (8) of
+ * pair N's 12 s measured run, from 9 s after the pair starts (2 s of client start and 6 s of
+ * warm-up come first): a real outlier pair, as a stalled service or a bad placement makes one;
+ * the trial line names the pairs the verdict set aside. Each trial line also checks the hop shares: the parts and the
+ * residual sum to the explained change, and `r2:proc`'s share lies within its interval.
  * `--history` instead measures history mode with `runs: 2`: a baseline of case 1 and a head whose
  * Router2 sleeps 30 ms (latency more than twice case 1's), `--trials` times, each compared as a
  * pull request would be; the answer must be regression or inconclusive, never "no change".
  *
  *   npm run bench:verdict -- [--trials 20] [--kinds slow,same,half,small] [--busy] [--history]
- *     [--alert-threshold 2.5%] [--save DIR]
+ *     [--alert-threshold 2.5%] [--stall-pair N] [--stall-seconds 8] [--save DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -43,6 +48,8 @@ const { values } = parseArgs({
     busy: { type: 'boolean', default: false },
     history: { type: 'boolean', default: false },
     'alert-threshold': { type: 'string', default: '2.5%' },
+    'stall-pair': { type: 'string' },
+    'stall-seconds': { type: 'string', default: '8' },
     /** Keep every paired run (both results and the sequences) here. */
     save: { type: 'string' }
   }
@@ -73,13 +80,65 @@ function hogs(on: boolean): () => void {
   return () => procs.forEach(p => p.kill('SIGKILL'))
 }
 
-/** Lines a paired run logs about its looks, kept for the trial's line. */
+/** The local engine's GNES frontends (`gnes frontend …`), by PID, oldest first. */
+function frontends(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter(d => /^\d+$/.test(d))
+    .filter(pid => {
+      try {
+        const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+        return argv.some(a => a.endsWith('gnes')) && argv.includes('frontend')
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+    .sort((a, b) => a - b)
+}
+
+/** With `--stall-pair`: one side's frontend stopped for most of that pair's measured run. */
+function stallOnPair(line: string, stalls: string[]): void {
+  const pair = Number(values['stall-pair'])
+  if (!pair || !line.startsWith(`pair ${pair}:`)) return
+  const hold = Number(values['stall-seconds']) * 1000
+  setTimeout(() => {
+    const [pid] = frontends()
+    if (!pid) return void stalls.push(`pair ${pair}: no frontend to stop`)
+    process.kill(pid, 'SIGSTOP')
+    stalls.push(`pair ${pair}: frontend ${pid} stopped for ${hold / 1000} s`)
+    setTimeout(() => process.kill(pid, 'SIGCONT'), hold)
+  }, 9000)
+}
+
+/** Lines a paired run logs about its looks, kept for the trial's line; the stall's trigger. */
 function lookLog(): { log: Log; looks: string[] } {
   const looks: string[] = []
   return {
     looks,
-    log: { ...warningsOnly, info: m => (m.startsWith('look ') ? looks.push(m) : undefined) }
+    log: {
+      ...warningsOnly,
+      info: m => {
+        if (m.startsWith('look ')) looks.push(m)
+        stallOnPair(m, looks)
+      }
+    }
   }
+}
+
+/** The hop shares' check: parts and residual sum to the explained change; r2's share in its interval. */
+function sharesCheck(k: ReturnType<typeof comparePaired>['cases'][number]): string {
+  const s = k.shares
+  if (!s) return 'shares –'
+  const sum = [...s.parts, s.residual].reduce((a, p) => a + p.delta, 0)
+  const r2 = s.parts.find(p => p.metric === 'r2:proc')
+  const within =
+    r2?.share != null && r2.shareCi
+      ? r2.share >= r2.shareCi[0] && r2.share <= r2.shareCi[1]
+        ? `r2:proc ${(r2.share * 100).toFixed(0)} % in [${(r2.shareCi[0] * 100).toFixed(0)}, ${(r2.shareCi[1] * 100).toFixed(0)}] %`
+        : `r2:proc share OUTSIDE its interval`
+      : 'r2:proc no share'
+  return `shares sum ${(sum * 1e6).toFixed(1)} µs of ${(s.total.delta * 1e6).toFixed(1)} µs, ${within}`
 }
 
 let saved = 0
@@ -137,7 +196,8 @@ async function pairedTrials(): Promise<void> {
         `trial ${String(t).padStart(2)} ${kind}: ${m.verdict.padEnd(12)} ${m.metric} ${pct(m.change)} ` +
           `[${pct(m.ci[0])}, ${pct(m.ci[1])}], ${k.sequence.pairs} pairs (${k.sequence.stop}), ` +
           `${wall.toFixed(0)} s; latency ${latency ? `${pct(latency.change)} ${latency.verdict}` : '–'}, ` +
-          `r2:proc ${r2 ? `${pct(r2.change)} ${r2.verdict}` : '–'}; load ${loadAverage()}` +
+          `r2:proc ${r2 ? `${pct(r2.change)} ${r2.verdict}` : '–'}; ${sharesCheck(k)}; ` +
+          `set aside ${k.setAside.length ? k.setAside.map(i => i + 1).join(', ') : 'none'}; load ${loadAverage()}` +
           (looks.length ? `\n    ${looks.join('\n    ')}` : '')
       )
     }

@@ -1,16 +1,10 @@
 import type Docker from 'dockerode'
-import { healthConfig } from '../docker/spec'
+import { healthConfig, type ContainerPlace } from '../docker/spec'
 import type { ServicePlan } from '../plan/types'
 import { serviceSpec } from './services'
 
-/** Where one Swarm service goes: its deployment's side of the spec. */
-export interface SwarmPlace {
-  name: string
-  image: string
-  labels: Record<string, string>
-  network: string
-  cpus: number | null
-  memoryBytes: number | null
+/** Where one Swarm service goes: its deployment's side of the spec, as a container's and more. */
+export interface SwarmPlace extends ContainerPlace {
   /** The node it must run on (the manager this engine talks to), or null: where placement says. */
   pinnedTo: string | null
   endpointMode: string
