@@ -184,7 +184,7 @@ describeDocker('docker engine', () => {
       expect(error).not.toBeInstanceOf(InputError)
       expect(error.message).toMatch(
         new RegExp(
-          `^building the GNES 0.0.47 image from PyPI on ${baseImage} failed at Step 3/\\d+ : RUN `
+          `^building the compiler and GNES's dependencies on ${baseImage} \\(for the GNES 0\\.0\\.47 image from PyPI on ${baseImage}\\) failed at Step 3/\\d+ : RUN `
         )
       )
       expect(error.message).toContain('last lines of the build:')

@@ -59,10 +59,10 @@ async function fromArchive(
  */
 async function ensureDeps(
   docker: Docker,
-  baseImage: string,
-  archives: string | null,
+  o: { baseImage: string; archives: string | null; forWhat: string },
   log: Log
 ): Promise<string> {
+  const { baseImage, archives } = o
   const tag = depsImageTag(baseImage)
   const image = await fromArchive(docker, tag, archives, log)
   if (image.present) {
@@ -73,7 +73,7 @@ async function ensureDeps(
       docker,
       [{ name: 'Dockerfile', content: shipped('deps.Dockerfile') }],
       { t: tag, buildargs: { BASE_IMAGE: baseImage }, labels: { [BASE_LABEL]: baseImage } },
-      `the compiler and GNES's dependencies on ${baseImage}`,
+      `the compiler and GNES's dependencies on ${baseImage} (for ${o.forWhat})`,
       log
     )
   }
@@ -128,7 +128,12 @@ export async function ensurePypiImage(
     const how = image.loaded ? 'loaded from its archive' : 'built before'
     log(`using ${tag} (GNES ${src.version} on ${src.baseImage}, ${how})`)
   } else {
-    const deps = await ensureDeps(docker, src.baseImage, null, log)
+    const what = `the GNES ${src.version} image from PyPI on ${src.baseImage}`
+    const deps = await ensureDeps(
+      docker,
+      { baseImage: src.baseImage, archives: null, forWhat: what },
+      log
+    )
     log(`pip inside the build fetches GNES ${src.version} from the index and compiles it`)
     await buildGnes(
       docker,
@@ -138,7 +143,7 @@ export async function ensurePypiImage(
         deps,
         gnesSrc: [{ name: 'gnes-src/.keep', content: Buffer.alloc(0) }],
         args: { GNES_VERSION: src.version },
-        what: `the GNES ${src.version} image from PyPI on ${src.baseImage}`
+        what
       },
       log
     )
@@ -166,15 +171,17 @@ export async function ensureSourceImage(
     log(`using ${tag} (GNES from ${tree.dir} on ${src.baseImage}, built before)`)
     return tag
   }
+  const what = `GNES from ${tree.dir} on ${src.baseImage}`
+  const depsFor = { baseImage: src.baseImage, archives: src.archives, forWhat: what }
   await buildGnes(
     docker,
     {
       tag,
       baseImage: src.baseImage,
-      deps: await ensureDeps(docker, src.baseImage, src.archives, log),
+      deps: await ensureDeps(docker, depsFor, log),
       gnesSrc: sourceFiles(tree.dir).map(f => ({ ...f, name: `gnes-src/${f.name}` })),
       args: { GNES_VERSION: '', GNES_VCS_VERSION: tree.commit ?? '' },
-      what: `GNES from ${tree.dir} on ${src.baseImage}`
+      what
     },
     log
   )
