@@ -24,6 +24,7 @@ import { PROFILE_KINDS, unanswered } from '../../profile/definition'
 import { isPairedKind, traitsOf } from '../../profile/traits'
 import { runPairedCase, SIDES, type PairedProfile, type PairedSettings } from './paired-case'
 import { caseShare, pairSeconds } from './budget'
+import { count } from '../../text/count'
 
 /** The planned looks in a log line: `looks at 6, 9, 14, 21, 30 pairs`. */
 const lookText = (looks: readonly number[]): string =>
@@ -230,7 +231,7 @@ async function runCases(
     const share = caseShare(left, costs.slice(i))
     suite.log.info(
       `case ${pair.head.topology.id}: ${Math.round(share)} s of the ${Math.max(0, Math.round(left))} s ` +
-        `left of paired-budget-minutes for its pairs, shared by the ${pairs.length - i} cases still to run`
+        `left of paired-budget-minutes for its pairs, shared by the ${count(pairs.length - i, 'case')} still to run`
     )
     const run = await runPair(inputs, engines, pair, { ...settings, budgetSec: share }, suite)
     for (const side of SIDES) cases[side].push(run.sides[side])
