@@ -3,6 +3,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { assetPath } from '../paths'
 import { cacheRoot, imageArchiveDir } from './cache-dir'
+import { depsRecipe } from './docker/gnes-image'
 import { BUILD_PINS, RUNTIME_PINS } from './local/venv'
 
 /** Bumped when what the cache holds changes shape, so no job restores an older layout. */
@@ -48,11 +49,7 @@ export interface Runner {
 export function provisioningCache(needs: ProvisioningNeeds, runner: Runner): ProvisioningCache {
   const head = [`gnes-latency-bench-${LAYOUT}`, runner.platform, runner.arch, needs.engine]
   if (needs.source) {
-    const deps = createHash('sha256')
-      .update(fs.readFileSync(assetPath('docker', 'deps.Dockerfile')))
-      .update(needs.baseImage)
-      .digest('hex')
-      .slice(0, 16)
+    const deps = depsRecipe(needs.baseImage)
     return { key: [...head, 'gnes-deps', deps].join('-'), venvs: [], archives: imageArchiveDir() }
   }
   const versions = [...new Set(needs.gnesVersions)].sort()

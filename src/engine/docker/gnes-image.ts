@@ -15,7 +15,7 @@ import { build, ensureBase, imageExists } from './image-build'
 const shipped = (file: string): Buffer => fs.readFileSync(assetPath('docker', file))
 
 /** The label that marks every image built here with the base it was built on. */
-export const BASE_LABEL = 'io.gnes-latency-bench.base-image'
+const BASE_LABEL = 'io.gnes-latency-bench.base-image'
 
 const hashOf = (...parts: (string | Buffer)[]): string => {
   const hash = createHash('sha256')
@@ -23,9 +23,12 @@ const hashOf = (...parts: (string | Buffer)[]): string => {
   return hash.digest('hex')
 }
 
-/** The deps image of a base: its tag follows the base and docker/deps.Dockerfile. */
-export const depsImageTag = (baseImage: string): string =>
-  `gnes-latency-bench/gnes-deps:${hashOf(baseImage, shipped('deps.Dockerfile')).slice(0, 16)}`
+/** What the deps image of a base is made from: the base and docker/deps.Dockerfile. */
+export const depsRecipe = (baseImage: string): string =>
+  hashOf(baseImage, shipped('deps.Dockerfile')).slice(0, 16)
+
+const depsImageTag = (baseImage: string): string =>
+  `gnes-latency-bench/gnes-deps:${depsRecipe(baseImage)}`
 
 /** The tag of a PyPI build: its version, base and both shipped Dockerfiles. */
 export function pypiImageTag(version: string, baseImage: string): string {
