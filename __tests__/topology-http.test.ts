@@ -1,3 +1,4 @@
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { containerStartOrder } from '../src/topology/containers'
 import { parseTopology, TopologyError } from '../src/topology/load'
@@ -161,4 +162,22 @@ describe('generic (kind: http) topology files', () => {
       /dependsOn forms a cycle: (gateway → leaf → gateway|leaf → gateway → leaf)/
     )
   })
+})
+
+test('a build context is resolved beside the file, whose directory may hold a +', () => {
+  const file = path.join(os.tmpdir(), 'team+bench', 'topology.yml')
+  const t = parseTopology(
+    [
+      'id: web',
+      'name: web',
+      'kind: http',
+      'services:',
+      '  - { name: web, image: octo/web, build: { context: web }, port: 8080 }',
+      'load: { service: web }'
+    ].join('\n'),
+    file
+  )
+  expect(t.kind === 'http' && t.services[0].build?.context).toBe(
+    path.join(os.tmpdir(), 'team+bench', 'web')
+  )
 })

@@ -49,20 +49,29 @@ export function parseTopology(text: string, file: string): Topology {
   const data = yamlData(text, file)
   return isCompose(data)
     ? composeTopology([{ file, data }])
-    : nativeTopology(data, file, nativePlace)
+    : nativeTopology(data, { file, dir: path.dirname(path.resolve(file)) }, nativePlace)
 }
 
 /** Compose files, merged in order, as the native topology they compile to. */
 function composeTopology(files: ComposeFile[]): Topology {
   const data = compileCompose(files)
-  return nativeTopology(data, files.map(f => f.file).join('+'), composePlace(data), false)
+  const named = {
+    file: files.map(f => f.file).join('+'),
+    dir: path.dirname(path.resolve(files[0].file))
+  }
+  return nativeTopology(data, named, composePlace(data), false)
 }
 
 /**
  * The native topology `data` holds, validated. A Compose file's errors are one at a time: it was
  * written for Compose, so its first problem is the clear one.
  */
-function nativeTopology(data: unknown, file: string, place: Place, all = true): Topology {
+function nativeTopology(
+  data: unknown,
+  { file, dir }: { file: string; dir: string },
+  place: Place,
+  all = true
+): Topology {
   const parsed = TopologySchema.safeParse(data)
   if (!parsed.success) {
     const issues = parsed.error.issues
@@ -80,8 +89,8 @@ function nativeTopology(data: unknown, file: string, place: Place, all = true): 
     return t
   }
   checkHttpTopology(t, fail)
-  // Build contexts are relative to the file, so the engine needs no idea where it was read from.
-  const dir = path.dirname(path.resolve(file.split('+')[0]))
+  // Build contexts are relative to the (first) file, so the engine needs no idea where it was read
+  // from; `file` is only a label (Compose files joined by '+', a character a path may hold).
   return {
     ...t,
     services: t.services.map(s =>
