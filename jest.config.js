@@ -1,10 +1,32 @@
-/** Unit tests run everywhere; integration tests need GNES (venv cache) and, for Docker ones, a daemon. */
-module.exports = {
+/**
+ * Two projects. `shared` suites are pure or start only in-process servers: they run on every core.
+ * `alone` suites start services (real GNES, Docker, act) or time a schedule: scripts/test.sh runs
+ * them one at a time after the others, so no figure they check is another suite's noise. A suite is
+ * `alone` when it uses a helper that starts services, or says `@runs-alone` in its header.
+ */
+const fs = require('node:fs')
+const path = require('node:path')
+
+const ALONE =
+  /describeDocker|RunnerTwin|runSuite|runPairedSuite|create(Local|Docker|Swarm)Engine|gnesEdits|gnesRepository|buildEntry|@runs-alone/
+const dir = path.join(__dirname, '__tests__')
+const alone = fs
+  .readdirSync(dir)
+  .filter(f => f.endsWith('.test.ts') && ALONE.test(fs.readFileSync(path.join(dir, f), 'utf8')))
+  .map(f => `<rootDir>/__tests__/${f}`)
+
+const base = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
-  testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', {}] },
+  transform: { '^.+\\.ts$': ['ts-jest', {}] }
+}
+
+module.exports = {
   testTimeout: 600000,
-  verbose: true
+  verbose: true,
+  projects: [
+    { ...base, displayName: 'shared', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: alone },
+    { ...base, displayName: 'alone', testMatch: alone }
+  ]
 }

@@ -1,6 +1,6 @@
 /**
  * The HTTP load driver against real node:http servers on loopback (started here, no mocks), and
- * the HTTP metrics on its records and on constructed ones.
+ * the HTTP metrics on its records and on constructed ones. @runs-alone: it times the schedule.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'

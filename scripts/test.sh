@@ -55,5 +55,11 @@ if ! diff -rq dist "$fresh"; then
 fi
 rm -rf "$fresh"
 
-step "jest"
-npx jest "$@"
+# Suites that share the cores first (both), then those that start services one at a time
+# (jest.config.js says which are which); both passes run, and either failing fails the test.
+status=0
+step "jest: suites that share the cores"
+npx jest --selectProjects shared --maxWorkers 2 --passWithNoTests "$@" || status=$?
+step "jest: suites that start services, one at a time"
+npx jest --selectProjects alone --maxWorkers 1 --passWithNoTests "$@" || status=$?
+exit "$status"

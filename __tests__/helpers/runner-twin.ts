@@ -52,7 +52,7 @@ async function forgetBuiltImages(docker: Docker): Promise<void> {
   await docker.pruneImages()
 }
 
-export const commitAll = (dir: string, message: string): string => {
+const commitAll = (dir: string, message: string): string => {
   gitIn(dir, 'add', '-A')
   gitIn(dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', message)
   return gitIn(dir, 'rev-parse', 'HEAD')
@@ -75,14 +75,19 @@ export class RunnerTwin {
   private readonly actionsCache = path.join(this.root, 'actions-cache')
   private readonly provisioned = path.join(this.root, 'runner-cache', 'gnes-latency-bench')
   github!: FakeGitHub
-  master = ''
+  private masterHead = ''
+
+  /** master's head: the commit that put the workflow in. */
+  get master(): string {
+    return this.masterHead
+  }
 
   /** `repo` with `workflow` committed on master, pushed to the bare remote. */
   async start(repo: string, workflow: string): Promise<void> {
     this.github = await startFakeGitHub()
     fs.mkdirSync(path.join(repo, '.github', 'workflows'), { recursive: true })
     fs.writeFileSync(path.join(repo, '.github', 'workflows', 'latency.yml'), workflow)
-    this.master = commitAll(repo, 'the latency workflow of README’s Quick start')
+    this.masterHead = commitAll(repo, 'the latency workflow of README’s Quick start')
     fs.mkdirSync(this.remote, { recursive: true })
     gitIn(this.remote, 'init', '-q', '--bare')
     gitIn(repo, 'push', '-q', this.remote, 'master')
@@ -92,11 +97,10 @@ export class RunnerTwin {
     this.github?.close()
   }
 
-  /** A push of master's head (after `before`) as GitHub sends it. */
-  push(repo: string, before?: string): Promise<ActRun> {
+  /** The first push of master's head as GitHub sends it. */
+  push(repo: string): Promise<ActRun> {
     const payload = {
       ref: 'refs/heads/master',
-      ...(before ? { before } : {}),
       after: this.master,
       repository,
       head_commit: { id: this.master, message: gitIn(repo, 'log', '-1', '--format=%s') }
