@@ -56,7 +56,7 @@ fi
 rm -rf "$fresh"
 
 # Suites that share the cores first (both), then those that start services one at a time
-# (jest.config.js says which are which); both passes run, and either failing fails the test.
+# (jest.config.mjs says which are which); both passes run, and either failing fails the test.
 status=0
 step "jest: suites that share the cores"
 npx jest --selectProjects shared --maxWorkers 2 --passWithNoTests "$@" || status=$?

@@ -4,12 +4,13 @@
  * them one at a time after the others, so no figure they check is another suite's noise. A suite is
  * `alone` when it uses a helper that starts services, or says `@runs-alone` in its header.
  */
-const fs = require('node:fs')
-const path = require('node:path')
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 const ALONE =
   /describeDocker|RunnerTwin|runSuite|runPairedSuite|create(Local|Docker|Swarm)Engine|gnesEdits|gnesRepository|buildEntry|@runs-alone/
-const dir = path.join(__dirname, '__tests__')
+const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '__tests__')
 const alone = fs
   .readdirSync(dir)
   .filter(f => f.endsWith('.test.ts') && ALONE.test(fs.readFileSync(path.join(dir, f), 'utf8')))
@@ -22,7 +23,7 @@ const base = {
   transform: { '^.+\\.ts$': ['ts-jest', {}] }
 }
 
-module.exports = {
+export default {
   testTimeout: 600000,
   verbose: true,
   projects: [
