@@ -3,10 +3,10 @@
  * paired run, rendered as GitHub renders Markdown: marked, GitHub's table and details styles), the
  * dashboard at 1400 and 390 px, and one chart of each kind, each drawn by Chromium.
  *
- *   node scripts/run-ts.mjs scripts/screenshots.ts --result out/result.json \
+ *   node scripts/run-ts.mjs scripts/screenshots.ts [--result out/result.json] \
  *     [--comment out-paired/report.md] [--out docs/img]
  *
- * Without --comment the comment's picture is left as it is.
+ * Without --result the dashboard and charts are left as they are, without --comment the comment.
  *
  * The report is rendered from the result's entries on top of the imported legacy history
  * (test fixtures), so trends have a past; nothing is fetched from outside localhost. The comment's
@@ -32,8 +32,10 @@ const { values } = parseArgs({
     out: { type: 'string', default: path.join('docs', 'img') }
   }
 })
-if (!values.result) {
-  throw new Error('screenshots needs --result FILE (a run of the four cases)')
+if (!values.result && !values.comment) {
+  throw new Error(
+    'screenshots needs --result FILE (a run of the four cases) or --comment FILE (a report.md)'
+  )
 }
 const out = values.out!
 fs.mkdirSync(out, { recursive: true })
@@ -83,9 +85,9 @@ async function shot(page: Page, name: string, whole: boolean): Promise<void> {
   console.log(`${file}: ${(fs.statSync(file).size / 1024).toFixed(0)} kB`)
 }
 
-async function main(): Promise<void> {
-  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'screenshots-'))
-  const result = ResultSchema.parse(JSON.parse(fs.readFileSync(values.result!, 'utf8')))
+/** The report of `resultFile` on top of the legacy history, rendered into `site`. */
+async function renderSite(resultFile: string, site: string): Promise<void> {
+  const result = ResultSchema.parse(JSON.parse(fs.readFileSync(resultFile, 'utf8')))
   const legacy = path.join(__dirname, '..', '__tests__', 'fixtures', 'legacy')
   await renderReport({
     entries: [...importLegacy(legacy), ...entriesFromResult(result)],
@@ -93,6 +95,47 @@ async function main(): Promise<void> {
     outDir: site,
     maxEntries: 50
   })
+}
+
+async function commentShot(page: Page, base: string): Promise<void> {
+  await page.setViewportSize({ width: 920, height: 600 })
+  await page.goto(`${base}comment.html`)
+  await shot(page, 'comment', true)
+}
+
+async function dashboardShots(page: Page, base: string): Promise<void> {
+  for (const width of [1400, 390]) {
+    // The charts and the table's first rows: the table goes on for every entry.
+    await page.setViewportSize({ width, height: width > 1000 ? 1100 : 1600 })
+    // A fresh load at this width: the page fits its legends to the screen it is drawn on.
+    await page.goto('about:blank')
+    await page.goto(`${base}#1/burst/roundtrip`)
+    await page.waitForSelector('body[data-rendered]', { timeout: 60_000 })
+    await shot(page, `dashboard-${width}`, false)
+  }
+}
+
+async function chartShots(page: Page, base: string, site: string): Promise<void> {
+  const charts = fs.readdirSync(path.join(site, 'charts')).filter(f => f.endsWith('.svg'))
+  // One chart of each kind: the last word of its name (roundtrip, rate, legacy, hops, latency,
+  // throughput, curve), case 1's where it has one.
+  const kinds = new Map<string, string>()
+  for (const f of charts.sort()) {
+    const kind = /-([a-z]+)\.svg$/.exec(f)![1]
+    if (!kinds.has(kind) || f.startsWith('case-1-')) kinds.set(kind, f)
+  }
+  for (const [kind, f] of kinds) {
+    await page.setViewportSize({ width: 800, height: 400 })
+    await page.goto(`${base}charts/${f}`)
+    const file = path.join(out, `chart-${kind}.png`)
+    await page.locator('svg').screenshot({ path: file })
+    console.log(`${file}: ${f}`)
+  }
+}
+
+async function main(): Promise<void> {
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'screenshots-'))
+  if (values.result) await renderSite(values.result, site)
   if (values.comment) {
     const html = `<!doctype html><meta charset="utf-8"><style>${COMMENT_CSS}</style><div class="box">${await marked.parse(fs.readFileSync(values.comment, 'utf8'))}</div>`
     fs.writeFileSync(path.join(site, 'comment.html'), html)
@@ -108,37 +151,10 @@ async function main(): Promise<void> {
       route.request().url().startsWith(base) ? route.continue() : route.abort()
     )
     const page = await context.newPage()
-    if (values.comment) {
-      await page.setViewportSize({ width: 920, height: 600 })
-      await page.goto(`${base}comment.html`)
-      await shot(page, 'comment', true)
-    }
-
-    for (const width of [1400, 390]) {
-      // The charts and the table's first rows: the table goes on for every entry.
-      await page.setViewportSize({ width, height: width > 1000 ? 1100 : 1600 })
-      // A fresh load at this width: the page fits its legends to the screen it is drawn on.
-      await page.goto('about:blank')
-      await page.goto(`${base}#1/burst/roundtrip`)
-      await page.waitForSelector('body[data-rendered]', { timeout: 60_000 })
-      await shot(page, `dashboard-${width}`, false)
-    }
-
-    const charts = fs.readdirSync(path.join(site, 'charts')).filter(f => f.endsWith('.svg'))
-    // One chart of each kind: the last word of its name (roundtrip, rate, legacy, hops, latency,
-    // throughput, curve), case 1's where it has one.
-    const kinds = new Map<string, string>()
-    for (const f of charts.sort()) {
-      const kind = /-([a-z]+)\.svg$/.exec(f)![1]
-      if (!kinds.has(kind) || f.startsWith('case-1-')) kinds.set(kind, f)
-    }
-    for (const [kind, f] of kinds) {
-      await page.setViewportSize({ width: 800, height: 400 })
-      await page.goto(`${base}charts/${f}`)
-      const svg = page.locator('svg')
-      const file = path.join(out, `chart-${kind}.png`)
-      await svg.screenshot({ path: file })
-      console.log(`${file}: ${f}`)
+    if (values.comment) await commentShot(page, base)
+    if (values.result) {
+      await dashboardShots(page, base)
+      await chartShots(page, base, site)
     }
   } finally {
     await browser.close()
