@@ -50,6 +50,8 @@ export interface RequestRecord {
   headers?: Record<string, string>
   /** The W3C trace id sent in `traceparent`, when this request was traced. */
   traceId?: string
+  /** Per-hop figures joined from its trace, [name, seconds] (metrics/trace-hops.ts). */
+  hops?: [string, number][]
 }
 
 /**
