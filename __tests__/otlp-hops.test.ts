@@ -1,6 +1,7 @@
 /** Per-hop figures from spans: self times as Jaeger computes them, and the calls between services. */
 import type { RequestRecord } from '../src/client/http-load'
 import { pacedHttpSamples } from '../src/metrics/http'
+import { describeMetric } from '../src/render/metrics'
 import { joinTraceHops, traceHops } from '../src/metrics/trace-hops'
 import type { Span, SpanKind } from '../src/traces/span'
 
@@ -86,4 +87,9 @@ test('traced requests get their trace hops; requests outside the share miss noth
   expect(samples.samples['hop:relay1']).toEqual([us(300)])
   expect(samples.samples.latency).toHaveLength(3)
   expect(samples.hopsMissing).toBe(1)
+})
+
+test('the report tells a call between services from a service’s own time', () => {
+  expect(describeMetric('hop:relay1->relay2', true)).toMatch(/call between two services/)
+  expect(describeMetric('hop:relay1', true)).toMatch(/self time from its spans/)
 })
