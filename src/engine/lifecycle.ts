@@ -368,8 +368,9 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
       return { plan, site: await this.platform.open(plan, ++this.count), traces: null }
     }
     const addressing = await this.platform.httpAddressing(topology)
-    const site = await this.platform.open(httpPlan(topology, addressing), ++this.count)
-    if (!tracesWanted(topology)) return { plan: httpPlan(topology, addressing), site, traces: null }
+    const plan = httpPlan(topology, addressing)
+    const site = await this.platform.open(plan, ++this.count)
+    if (!tracesWanted(topology)) return { plan, site, traces: null }
     try {
       const traces = await startTraceReceiver(await site.traceHost())
       return { plan: httpPlan(topology, withTraces(addressing, traces)), site, traces }
