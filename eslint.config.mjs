@@ -9,6 +9,7 @@ export default tseslint.config(
       'node_modules/',
       'out/',
       'coverage/',
+      '.cache/',
       'templates/dashboard/vendor/'
     ]
   },

@@ -24,7 +24,7 @@ const STAGES = [
   'render',
   'report'
 ]
-const LEAVES = ['text', 'stats', 'profile', 'log.ts', 'paths.ts', 'safe-write.ts']
+const LEAVES = ['text', 'stats', 'profile', 'traces', 'log.ts', 'paths.ts', 'safe-write.ts']
 const PIPELINE = STAGES.length + 1
 const FRONT = PIPELINE + 1
 

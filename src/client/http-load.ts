@@ -7,6 +7,7 @@
  * lacks the response bodies the per-hop figures come from. So this driver keeps each request's due
  * time, actual send and completion, and the response part the hop figures need.
  */
+import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import * as http from 'node:http'
 import { Worker } from 'node:worker_threads'
@@ -47,6 +48,20 @@ export interface RequestRecord {
   /** The body (keep 'body') or headers (keep 'headers') of an accepted answer. */
   body?: string
   headers?: Record<string, string>
+  /** The W3C trace id sent in `traceparent`, when this request was traced. */
+  traceId?: string
+  /** Per-hop figures joined from its trace, [name, seconds] (metrics/trace-hops.ts). */
+  hops?: [string, number][]
+}
+
+/**
+ * Tracing: a `sample` share of requests carries a W3C `traceparent` of a fresh trace id and parent
+ * span id (sampled flag set), each handed to `started` before the request leaves, so the services'
+ * spans can be joined to the request that caused them.
+ */
+export interface TraceStart {
+  sample: number
+  started(traceId: string, parentSpanId: string): void
 }
 
 export interface SendOptions {
@@ -57,6 +72,7 @@ export interface SendOptions {
    * drivers can share one clock; by default once the ticker runs.
    */
   startAtMs?: number
+  trace?: TraceStart
 }
 
 /** A kept body is for hop figures only: a larger one is cut, and its hops then fail to parse. */
@@ -75,10 +91,11 @@ interface Prepared {
   accepted: Set<number>
   timeoutMs: number
   keep: Keep
+  trace: TraceStart | null
 }
 
 /** Validates the target once, so a bad one throws here and never per request. */
-function prepare(target: HttpTarget, agent: http.Agent): Prepared {
+function prepare(target: HttpTarget, agent: http.Agent, trace?: TraceStart): Prepared {
   const parsed = HttpTargetSchema.safeParse(target)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
@@ -107,8 +124,19 @@ function prepare(target: HttpTarget, agent: http.Agent): Prepared {
     body,
     accepted: new Set(t.status),
     timeoutMs: t.timeoutMs,
-    keep: t.keep
+    keep: t.keep,
+    trace: trace ?? null
   }
+}
+
+/** The request's options, with a `traceparent` when it is one of the sampled share. */
+function traced(p: Prepared): { options: http.RequestOptions; traceId?: string } {
+  if (!p.trace || !(Math.random() < p.trace.sample)) return { options: p.options }
+  const traceId = randomBytes(16).toString('hex')
+  const parent = randomBytes(8).toString('hex')
+  p.trace.started(traceId, parent)
+  const traceparent = `00-${traceId}-${parent}-01`
+  return { options: { ...p.options, headers: { ...p.options.headers, traceparent } }, traceId }
 }
 
 const flatHeaders = (h: http.IncomingHttpHeaders): Record<string, string> =>
@@ -119,6 +147,7 @@ const flatHeaders = (h: http.IncomingHttpHeaders): Record<string, string> =>
 /** Sends one request; always resolves, a failure becomes the record's error. */
 function send(p: Prepared, scheduled: number | null): Promise<RequestRecord> {
   return new Promise(resolve => {
+    const { options, traceId } = traced(p)
     const sent = nowMs()
     let settled = false
     const finish = (done: number, rest: Omit<RequestRecord, 'scheduled' | 'sent' | 'done'>) => {
@@ -129,11 +158,12 @@ function send(p: Prepared, scheduled: number | null): Promise<RequestRecord> {
         scheduled: scheduled === null ? null : scheduled / 1000,
         sent: sent / 1000,
         done: done / 1000,
-        ...rest
+        ...rest,
+        ...(traceId && { traceId })
       })
     }
     const fail = (error: string, status: number | null = null) => finish(nowMs(), { status, error })
-    const req = http.request(p.options, res => {
+    const req = http.request(options, res => {
       const status = res.statusCode ?? null
       const ok = status !== null && p.accepted.has(status)
       const chunks: Buffer[] = []
@@ -223,7 +253,7 @@ export async function sendPaced(
   if (!(rate > 0 && Number.isFinite(rate))) throw new Error(`bad rate ${rate}: must be > 0`)
   if (!Number.isInteger(count) || count < 0) throw new Error(`bad request count ${count}`)
   return withAgent(opts, async agent => {
-    const p = prepare(target, agent)
+    const p = prepare(target, agent, opts.trace)
     if (count === 0) return []
     const pending: Promise<RequestRecord>[] = []
     const worker = new Worker(TICKER, { eval: true })
@@ -261,7 +291,7 @@ export async function sendBurst(
 ): Promise<RequestRecord[]> {
   if (!Number.isInteger(count) || count < 0) throw new Error(`bad request count ${count}`)
   return withAgent(opts, agent => {
-    const p = prepare(target, agent)
+    const p = prepare(target, agent, opts.trace)
     return Promise.all(Array.from({ length: count }, () => send(p, null)))
   })
 }

@@ -2,7 +2,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
-import type { GnesTopology, Topology } from '../topology/schema'
+import type { ContainerAddressing } from '../topology/containers'
+import type { GnesTopology, HttpTopology, Topology } from '../topology/schema'
+import { startTraceReceiver, type TraceReceiver } from '../traces/receiver'
 import { withDeadline } from './deadline'
 import { drainedText, LogTail } from './log-tail'
 import { gnesDeployment } from './gnes-deployment'
@@ -53,6 +55,7 @@ interface DeployHooks {
   /** The site's remove, run at most once however many paths ask for it. */
   remove(urgent?: boolean): Promise<void>
   onStop(d: Deployment): void
+  traces: TraceReceiver | null
 }
 
 /** One started instance, as the lifecycle watches it. */
@@ -152,6 +155,7 @@ function deploymentOf(r: Rollout, site: Site): Deployment {
   let stopped: Promise<void> | null = null
   const base: Deployment = {
     failed: r.failed,
+    traces: hooks.traces,
     get frontend() {
       if (!r.entry) throw new Error(`${plan.id}: ${entryService(plan)?.service} has not started`)
       return r.entry
@@ -304,6 +308,13 @@ function notReady(r: Rollout): ServiceFailure {
   )
 }
 
+const tracesWanted = (t: HttpTopology): boolean => t.hops !== null && 'otlp' in t.hops
+
+const withTraces = (a: ContainerAddressing, traces: TraceReceiver): ContainerAddressing => ({
+  ...a,
+  otlp: { http: traces.httpEndpoint, grpc: traces.grpcEndpoint }
+})
+
 /** The one Engine: the lifecycle above over a platform's sites. */
 export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engine {
   private closed = false
@@ -343,24 +354,44 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
     }
   }
 
-  /** The topology's plan, its addresses the platform's. */
-  private async plan(topology: Topology, logDir: string): Promise<Plan> {
-    return topology.kind === 'gnes'
-      ? gnesPlan(topology, await this.platform.gnesAddressing(topology, logDir))
-      : httpPlan(topology, await this.platform.httpAddressing(topology))
+  /**
+   * The topology's plan, its addresses the platform's, and its site. A topology with `hops: {
+   * otlp }` gets its trace receiver on the site's trace host, which exists only once the site
+   * does (a network's gateway), so its plan is made again with the receiver's endpoints.
+   */
+  private async place(
+    topology: Topology,
+    logDir: string
+  ): Promise<{ plan: Plan; site: Site; traces: TraceReceiver | null }> {
+    if (topology.kind === 'gnes') {
+      const plan = gnesPlan(topology, await this.platform.gnesAddressing(topology, logDir))
+      return { plan, site: await this.platform.open(plan, ++this.count), traces: null }
+    }
+    const addressing = await this.platform.httpAddressing(topology)
+    const plan = httpPlan(topology, addressing)
+    const site = await this.platform.open(plan, ++this.count)
+    if (!tracesWanted(topology)) return { plan, site, traces: null }
+    try {
+      const traces = await startTraceReceiver(await site.traceHost())
+      return { plan: httpPlan(topology, withTraces(addressing, traces)), site, traces }
+    } catch (err) {
+      await site.remove(true)
+      throw err
+    }
   }
 
   private async startOnce(topology: Topology, options: StartOptions): Promise<Deployment> {
     if (this.closed) throw new Error(`${this.kind} engine: shut down`)
     fs.mkdirSync(options.logDir, { recursive: true })
-    const plan = await this.plan(topology, options.logDir)
-    const site = await this.platform.open(plan, ++this.count)
+    const { plan, site, traces } = await this.place(topology, options.logDir)
     let removal: Promise<void> | null = null
     const hooks: DeployHooks = {
       kind: this.kind,
       isClosed: () => this.closed,
-      remove: (urgent = false) => (removal ??= site.remove(urgent)),
-      onStop: d => this.live.delete(d)
+      remove: (urgent = false) =>
+        (removal ??= Promise.all([site.remove(urgent), traces?.close()]).then(() => undefined)),
+      onStop: d => this.live.delete(d),
+      traces
     }
     // Registered before it is ready, so a shutdown during start-up removes it too, at once.
     const pending = { stop: () => hooks.remove(true) }

@@ -64,6 +64,11 @@ export interface Site {
    * services have nothing to finish, so they need no grace.
    */
   remove(urgent: boolean): Promise<void>
+  /**
+   * The host address the trace receiver listens on: one this deployment's services reach (its
+   * network's gateway on this host), and nothing beyond them needs to.
+   */
+  traceHost(): Promise<string>
 }
 
 export interface Platform<K extends EngineKind = EngineKind> {

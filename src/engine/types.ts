@@ -1,6 +1,7 @@
 import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
 import type { GnesTopology, Topology } from '../topology/schema'
+import type { TraceReceiver } from '../traces/receiver'
 
 export interface StartOptions {
   /** Directory for this case's service logs. */
@@ -31,6 +32,11 @@ export interface Deployment {
   readonly frontend: { host: string; port: number }
   /** The Swarm node of each service's instances, by service name; empty on a single host. */
   readonly nodes: Record<string, string[]>
+  /**
+   * The OTLP receiver the services export spans to, for a topology with `hops: { otlp }`; closed
+   * with the deployment.
+   */
+  readonly traces: TraceReceiver | null
   /** Stops every service of this topology; idempotent. */
   stop(): Promise<void>
 }

@@ -22,7 +22,7 @@ export interface HttpSamples extends RequestSamples {
 
 /** The response part the driver must keep for a hop source. */
 export const keepFor = (hops: HopSource | null): Keep =>
-  hops === null ? 'none' : 'json' in hops ? 'body' : 'headers'
+  hops === null || 'otlp' in hops ? 'none' : 'json' in hops ? 'body' : 'headers'
 
 const clamp = (x: number): number => (x < 0 ? 0 : x)
 
@@ -103,6 +103,7 @@ function jsonHops(body: string, path: string): [string, number][] | null {
 
 /** One answer's raw hop figures, seconds, or null when the source is absent or malformed. */
 export function readHops(record: RequestRecord, source: HopSource): [string, number][] | null {
+  if ('otlp' in source) return record.hops ?? null
   if ('json' in source) return record.body === undefined ? null : jsonHops(record.body, source.json)
   const value = record.headers?.[source.header.toLowerCase()]
   return value === undefined ? null : parseServerTiming(value)
@@ -127,7 +128,8 @@ function collect(
       continue
     }
     for (const [m, value] of base) samples[m].push(clamp(value(r)))
-    if (!hops) continue
+    // A request outside the traced share has no hops to miss.
+    if (!hops || ('otlp' in hops && r.traceId === undefined)) continue
     const figures = readHops(r, hops)
     if (!figures) {
       hopsMissing++
@@ -135,7 +137,8 @@ function collect(
     }
     const seen = new Set<string>()
     for (const [raw, seconds] of figures) {
-      const metric = `hop:${cleanHopName(raw)}`
+      // Trace hops are named from cleaned service names already, `a->b` for a call.
+      const metric = `hop:${'otlp' in hops ? raw : cleanHopName(raw)}`
       let values = hopSamples.get(metric)
       if (metric === 'hop:' || seen.has(metric) || (!values && hopSamples.size >= MAX_HOPS)) {
         hopsDropped++

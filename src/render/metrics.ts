@@ -37,8 +37,12 @@ const GENERIC_DOCS: Record<string, string> = {
  * generic case's metrics are the HTTP driver's and the hops its system reports.
  */
 export function describeMetric(name: string, generic = false): string {
+  // Only a trace's calls are named a->b: a reported hop name keeps no '>'.
+  if (name.startsWith('hop:') && name.includes('->')) {
+    return 'Time of the call between two services, from their spans: the client span less the server span (network and queueing).'
+  }
   if (name.startsWith('hop:')) {
-    return 'Time the system itself reports for this hop in each answer (its own share, as it measures it).'
+    return 'Time the system itself reports for this hop: in each answer, or a service’s self time from its spans (its own share, as it measures it).'
   }
   if (generic) return GENERIC_DOCS[name] ?? 'Custom metric, seconds.'
   if (name === 'roundtrip') {

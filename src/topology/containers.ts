@@ -45,6 +45,8 @@ export interface ContainerAddressing {
   port(service: string, replica: number): number | null
   addr(service: string): string
   addrs(service: string): string[]
+  /** The trace receiver's endpoints for `${otlp}` and `${otlp-grpc}`; set once it listens. */
+  otlp?: { http: string; grpc: string }
 }
 
 function readiness(s: ContainerService, oneShot: boolean): Readiness {
@@ -73,7 +75,8 @@ export function containerStartOrder(
             port,
             replica,
             addr: addressing.addr,
-            addrs: addressing.addrs
+            addrs: addressing.addrs,
+            otlp: addressing.otlp
           })
         return {
           kind: 'container',

@@ -24,7 +24,8 @@ export function checkHttpTopology(t: HttpTopology, fail: Fail): void {
       if (d.service === s.name) fail(where, `'${s.name}' cannot depend on itself`)
     })
     for (const [where, text] of placeholderTexts(s, i)) {
-      const problem = placeholderProblem(text, names) ?? portProblem(t, s, text)
+      const traced = t.hops !== null && 'otlp' in t.hops
+      const problem = placeholderProblem(text, names, traced) ?? portProblem(t, s, text)
       if (problem) fail(where, problem)
     }
     checkReady(s, i, fail)

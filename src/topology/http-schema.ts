@@ -137,14 +137,30 @@ const HttpLoadSchema = z
   .strict()
 export type HttpLoad = z.infer<typeof HttpLoadSchema>
 
-/** Where the system reports its own per-hop times: a JSON field path, or a Server-Timing-style header. */
+/**
+ * Per-hop times from OpenTelemetry spans the services export to the benchmark's receiver: `sample`
+ * is the share of requests traced, `flushSec` how long after a run's last answer to wait for spans.
+ */
+const OtlpSchema = z
+  .object({
+    sample: z.number().gt(0).max(1).default(1),
+    flushSec: z.number().positive().max(60).default(2)
+  })
+  .strict()
+export type OtlpHops = z.infer<typeof OtlpSchema>
+
+/**
+ * Where per-hop times come from: the system's own figures at a JSON field path or in a
+ * Server-Timing-style header, or the spans of its traces (`otlp`).
+ */
 const HopsSchema = z.union([
   z
     .object({
       json: z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'a dotted field path')
     })
     .strict(),
-  z.object({ header: z.string().regex(header, 'an HTTP header name') }).strict()
+  z.object({ header: z.string().regex(header, 'an HTTP header name') }).strict(),
+  z.object({ otlp: OtlpSchema }).strict()
 ])
 export type HopSource = z.infer<typeof HopsSchema>
 

@@ -74,10 +74,14 @@ class Hop(BaseHTTPRequestHandler):
             return body
         return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
+    def outgoing_headers(self):
+        """Headers of the request to NEXT (relay_otel.py adds the trace context)."""
+        return {"Content-Type": self.headers.get("Content-Type", "application/octet-stream")}
+
     def forward(self, body):
         """Sends the request to NEXT; returns (status, parsed JSON answer)."""
         path = NEXT.path or "/"
-        headers = {"Content-Type": self.headers.get("Content-Type", "application/octet-stream")}
+        headers = self.outgoing_headers()
         for attempt in (1, 2):  # a kept-alive connection may have been closed: retry once
             if self.downstream is None:
                 self.downstream = http.client.HTTPConnection(NEXT.netloc, timeout=30)

@@ -13,7 +13,7 @@ import { containerAddressing } from './command'
 import { removeContainer, startContainer } from './container'
 import { DaemonContext, type DockerEngineOptions } from './daemon'
 import { untilHealthy } from './health'
-import { removeNetwork } from './network'
+import { gatewayOf, removeNetwork } from './network'
 import { openPlace } from './place'
 import { containerSpec } from './spec'
 
@@ -99,6 +99,7 @@ class DockerPlatform implements Platform<'docker'> {
           void io.started(i, started)
         }).then(() => undefined),
       runScript: place.runScript,
+      traceHost: () => gatewayOf(network),
       async remove() {
         await Promise.allSettled(containers.map(c => removeContainer(c)))
         await removeNetwork(network)

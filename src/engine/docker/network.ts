@@ -29,3 +29,14 @@ export async function removeNetwork(network: Docker.Network): Promise<void> {
     if (statusOf(err) !== 404 && !/not found/.test((err as Error).message)) throw err
   }
 }
+
+/**
+ * The network's gateway: this host's address on it, which its containers reach and nothing outside
+ * the network does (a bridge's; on Swarm, the manager's end of the gateway bridge instead).
+ */
+export async function gatewayOf(network: Docker.Network): Promise<string> {
+  const info = (await network.inspect()) as { IPAM?: { Config?: { Gateway?: string }[] } }
+  const gateway = info.IPAM?.Config?.find(c => c.Gateway)?.Gateway
+  if (!gateway) throw new Error(`network ${network.id}: no gateway address to receive traces on`)
+  return gateway
+}

@@ -47,6 +47,7 @@ export function localSite(runId: string, venv: () => GnesVenv): Site {
         void Promise.race([io.started(i, started), started.exited]).then(release, release)
       }
     },
+    traceHost: async () => HOST,
     async runScript(_name, script, args, output: LogTail, cancel) {
       const proc = spawn({
         python: venv().python,

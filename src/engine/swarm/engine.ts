@@ -6,6 +6,7 @@ import type { ContainerAddressing } from '../../topology/containers'
 import type { GnesTopology, HttpTopology } from '../../topology/schema'
 import { daemonAddress } from '../docker/client'
 import { removeNetworkWhenFree, sweep } from '../docker/cleanup'
+import { gatewayOf } from '../docker/network'
 import { containerAddressing } from '../docker/command'
 import { readContainerFile } from '../docker/archive'
 import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../docker/daemon'
@@ -135,6 +136,8 @@ class SwarmPlatform implements Platform<'swarm'> {
         })
       },
       runScript: place.runScript,
+      // An overlay has no gateway on this host: tasks here reach it through the gateway bridge.
+      traceHost: () => gatewayOf(docker.getNetwork(GATEWAY_NETWORK)),
       async remove() {
         watcher.stop()
         await removeServices(docker, services)

@@ -172,7 +172,14 @@ function httpRunner(dep: Deployment, topology: HttpTopology): CaseRunner {
     // The driver's per-request timeout bounds a profile; there is no client process to outlive.
     profile: (profile, load, _timeoutSec, log, startAt) =>
       Promise.race([
-        runHttpProfile(target, topology.hops, profile, load, log, startAt),
+        runHttpProfile(
+          target,
+          { source: topology.hops, traces: dep.traces },
+          profile,
+          load,
+          log,
+          startAt
+        ),
         dep.failed
       ]),
     sweepStep: httpSweepStep(target)

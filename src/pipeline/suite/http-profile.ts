@@ -12,11 +12,11 @@ import type { Deployment } from '../../engine/types'
 import { httpRunInput, keepFor, measuredHttpStep } from '../../metrics/http'
 import { summarizeRun } from '../../metrics/run'
 import type { Load, RunResult } from '../../result/schema'
-import type { HopSource } from '../../topology/http-schema'
 import type { HttpTopology } from '../../topology/schema'
 import type { Log } from '../../log'
 import { profileOutcome, type ProfileOutcome } from './profile'
 import type { SweepStep } from './sweep'
+import { joinTraces, traceStart, type HopReading } from './trace-join'
 
 const ms = (s: number | undefined): string =>
   s === undefined ? '-' : `${(s * 1000).toFixed(1)} ms`
@@ -53,7 +53,7 @@ function checkAnswered(records: RequestRecord[], target: HttpTarget): void {
  */
 export async function runHttpProfile(
   target: HttpTarget,
-  hops: HopSource | null,
+  hops: HopReading,
   profile: RunProfile,
   load: Load,
   log: Log,
@@ -75,20 +75,23 @@ export async function runHttpProfile(
   try {
     for (const stream of parts) {
       const total = stream.reduce((n, p) => n + p.requests, 0)
-      const records =
+      const trace = traceStart(hops)
+      const sent =
         rate === null
-          ? await sendBurst(target, total, { agent })
+          ? await sendBurst(target, total, { agent, trace })
           : await sendPaced(target, rate, total, {
               agent,
+              trace,
               ...(startAt === undefined ? {} : { startAtMs: startAt * 1000 })
             })
-      checkAnswered(records, target)
+      checkAnswered(sent, target)
+      const records = await joinTraces(sent, hops, log)
       let first = 0
       for (const part of stream) {
         const own = records.slice(first, (first += part.requests))
         const input = httpRunInput(
           { index: runs.length, warmup: part.warmup, rate, records: own, bodyBytes },
-          hops
+          hops.source
         )
         const run = summarizeRun(input)
         runs.push(run)

@@ -42,8 +42,11 @@ type Obj = Record<string, unknown>
 
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
-/** Native commands and environment expand `${...}` placeholders: a Compose value is literal. */
-const literal = (s: string): string => s.replace(/\$/g, '$$$$')
+/**
+ * Native commands and environment expand `${...}` placeholders: a Compose value is literal, but
+ * for the trace receiver's endpoints, `${otlp}` and `${otlp-grpc}` (written `$${otlp}` in Compose).
+ */
+const literal = (s: string): string => s.replace(/\$(?!\{otlp(?:-grpc)?\})/g, '$$$$')
 
 /**
  * `command` or `entrypoint`: a string split as Compose splits it, or the list as given. An empty
