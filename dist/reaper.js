@@ -42414,9 +42414,9 @@ var require_type2 = __commonJS({
   }
 });
 
-// node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js
+// node_modules/@grpc/proto-loader/build/src/util.js
 var require_util3 = __commonJS({
-  "node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js"(exports2) {
+  "node_modules/@grpc/proto-loader/build/src/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.addCommonProtos = exports2.loadProtosWithOptionsSync = exports2.loadProtosWithOptions = void 0;
@@ -42484,9 +42484,9 @@ var require_util3 = __commonJS({
   }
 });
 
-// node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js
+// node_modules/@grpc/proto-loader/build/src/index.js
 var require_src3 = __commonJS({
-  "node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js"(exports2) {
+  "node_modules/@grpc/proto-loader/build/src/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.loadFileDescriptorSetFromObject = exports2.loadFileDescriptorSetFromBuffer = exports2.fromJSON = exports2.loadSync = exports2.load = exports2.IdempotencyLevel = exports2.isAnyExtension = exports2.Long = void 0;
@@ -53288,9 +53288,9 @@ var require_src4 = __commonJS({
   }
 });
 
-// node_modules/@grpc/proto-loader/build/src/util.js
+// node_modules/dockerode/node_modules/@grpc/proto-loader/build/src/util.js
 var require_util4 = __commonJS({
-  "node_modules/@grpc/proto-loader/build/src/util.js"(exports2) {
+  "node_modules/dockerode/node_modules/@grpc/proto-loader/build/src/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.addCommonProtos = exports2.loadProtosWithOptionsSync = exports2.loadProtosWithOptions = void 0;
@@ -53358,9 +53358,9 @@ var require_util4 = __commonJS({
   }
 });
 
-// node_modules/@grpc/proto-loader/build/src/index.js
+// node_modules/dockerode/node_modules/@grpc/proto-loader/build/src/index.js
 var require_src5 = __commonJS({
-  "node_modules/@grpc/proto-loader/build/src/index.js"(exports2) {
+  "node_modules/dockerode/node_modules/@grpc/proto-loader/build/src/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.loadFileDescriptorSetFromObject = exports2.loadFileDescriptorSetFromBuffer = exports2.fromJSON = exports2.loadSync = exports2.load = exports2.IdempotencyLevel = exports2.isAnyExtension = exports2.Long = void 0;
