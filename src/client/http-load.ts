@@ -7,10 +7,9 @@
  * lacks the response bodies the per-hop figures come from. So this driver keeps each request's due
  * time, actual send and completion, and the response part the hop figures need.
  */
-import { once } from 'node:events'
 import * as http from 'node:http'
-import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
+import { checkSchedule, nowMs, openLoop } from './open-loop'
 
 /** Which part of a response the caller keeps for hop figures. */
 export type Keep = 'none' | 'body' | 'headers'
@@ -61,9 +60,6 @@ export interface SendOptions {
 
 /** A kept body is for hop figures only: a larger one is cut, and its hops then fail to parse. */
 export const KEPT_BODY_LIMIT = 1 << 20
-
-/** Epoch milliseconds from the monotonic clock: sub-millisecond, never steps back. */
-const nowMs = (): number => performance.timeOrigin + performance.now()
 
 /** Keep-alive with no cap on sockets: an open loop must never queue a request behind another. */
 export const keepAliveAgent = (): http.Agent =>
@@ -173,34 +169,6 @@ function send(p: Prepared, scheduled: number | null): Promise<RequestRecord> {
   })
 }
 
-/**
- * Ticks the schedule from a worker thread. Node's timers resolve whole milliseconds and fire up to
- * one late; a worker sleeping in Atomics.wait wakes within some 0.1 ms and costs no CPU while it
- * waits, unlike spinning on the event loop. Measured with bench/http-driver.ts at 100–1000 req/s:
- * c:lag p50 0.2–0.5 ms against 0.5–0.8 ms with setTimeout, for about 0.1 ms more CPU per request
- * (one more thread wake-up, which costs that much on the project's 2-core VM).
- * It only wakes the main thread, which sends whatever is due when it runs: a stalled event loop
- * catches up at once, and `sent` shows it.
- */
-const TICKER = `
-const { parentPort } = require('node:worker_threads')
-const cell = new Int32Array(new SharedArrayBuffer(4))
-const now = () => { const [s, ns] = process.hrtime(); return s * 1e3 + ns / 1e6 }
-parentPort.once('message', ({ start, rate, count }) => {
-  for (let i = 0; i < count; i++) {
-    const wait = start + (i * 1000) / rate - now()
-    if (wait > 0) Atomics.wait(cell, 0, 0, wait)
-    parentPort.postMessage(i)
-  }
-})
-`
-
-/** The monotonic clock the ticker reads (process.hrtime), in milliseconds. */
-const hrMs = (): number => {
-  const [s, ns] = process.hrtime()
-  return s * 1e3 + ns / 1e6
-}
-
 async function withAgent<T>(opts: SendOptions, work: (a: http.Agent) => Promise<T>): Promise<T> {
   const agent = opts.agent ?? keepAliveAgent()
   try {
@@ -220,36 +188,10 @@ export async function sendPaced(
   count: number,
   opts: SendOptions = {}
 ): Promise<RequestRecord[]> {
-  if (!(rate > 0 && Number.isFinite(rate))) throw new Error(`bad rate ${rate}: must be > 0`)
-  if (!Number.isInteger(count) || count < 0) throw new Error(`bad request count ${count}`)
-  return withAgent(opts, async agent => {
+  checkSchedule(rate, count)
+  return withAgent(opts, agent => {
     const p = prepare(target, agent)
-    if (count === 0) return []
-    const pending: Promise<RequestRecord>[] = []
-    const worker = new Worker(TICKER, { eval: true })
-    try {
-      // The schedule starts once the ticker runs, or its start-up (tens of ms) would be lag.
-      await once(worker, 'online')
-      const now = nowMs()
-      const t0 = opts.startAtMs ?? now
-      worker.postMessage({ start: hrMs() + (t0 - now), rate, count })
-      await new Promise<void>((resolve, reject) => {
-        worker.on('error', reject)
-        // Tick i says request i is due; any later one already due goes too (a stall's backlog).
-        worker.on('message', (tick: number) => {
-          const now = nowMs()
-          while (pending.length < count) {
-            const due = t0 + (pending.length * 1000) / rate
-            if (pending.length > tick && due > now) break
-            pending.push(send(p, due))
-          }
-          if (pending.length === count) resolve()
-        })
-      })
-    } finally {
-      await worker.terminate()
-    }
-    return Promise.all(pending)
+    return openLoop(rate, count, due => send(p, due), opts.startAtMs)
   })
 }
 
@@ -259,7 +201,7 @@ export async function sendBurst(
   count: number,
   opts: SendOptions = {}
 ): Promise<RequestRecord[]> {
-  if (!Number.isInteger(count) || count < 0) throw new Error(`bad request count ${count}`)
+  checkSchedule(null, count)
   return withAgent(opts, agent => {
     const p = prepare(target, agent)
     return Promise.all(Array.from({ length: count }, () => send(p, null)))
