@@ -78,6 +78,9 @@ function checkLoad(t: HttpTopology, fail: Fail): void {
   if (oneShots(t.services).has(entry.name)) {
     fail('load.service', `'${entry.name}' is a dependency with condition completed: it exits`)
   }
+  if ('grpc' in t.load && t.hops && ('json' in t.hops || 'header' in t.hops)) {
+    fail('hops', 'a gRPC load keeps no answer body or headers to read hops from')
+  }
 }
 
 /** A cycle of dependsOn edges, as the names along it, or null. */
