@@ -1,4 +1,4 @@
-// A gRPC echo service (echo.proto) on @grpc/grpc-js. Environment: PORT (default 50051), HOP (its
+// A gRPC echo service (echo.proto) on @grpc/grpc-js. Environment: PORT (default 50051; 0: any free one), HOP (its
 // name, default echo), NEXT (host:port of the next echo service: the call is relayed there and
 // its answer extended, so services form a chain), REFLECTION=1 (serve gRPC server reflection,
 // needs @grpc/reflection). A request's `status` and `sleep_ms` make it fail or wait, for tests.
@@ -43,8 +43,8 @@ if (process.env.REFLECTION === '1') {
   new ReflectionService(definition).addToServer(server)
 }
 const port = process.env.PORT || '50051'
-server.bindAsync(`0.0.0.0:${port}`, grpc.ServerCredentials.createInsecure(), err => {
+server.bindAsync(`0.0.0.0:${port}`, grpc.ServerCredentials.createInsecure(), (err, bound) => {
   if (err) throw err
-  console.log(`${hop} listening on ${port}`)
+  console.log(`${hop} listening on ${bound}`)
 })
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.forceShutdown())
