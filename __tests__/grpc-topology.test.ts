@@ -155,6 +155,16 @@ describe('a gRPC load', () => {
       /data\.items: a list/
     ],
     [
+      'a map value of the wrong type',
+      `{ proto: protos/shop.proto, call: shop.v1.Orders/Place, data: { items: [{ tags: { colour: 5 } }] } }`,
+      /data\.items\.0\.tags\.colour: a value of type string/
+    ],
+    [
+      'a field named after an object property',
+      '{ proto: protos/echo.proto, call: echo.Echo/Say, data: { constructor: x } }',
+      /data\.constructor: message echo\.EchoRequest has no field 'constructor'/
+    ],
+    [
       'both proto and reflection',
       '{ proto: protos/echo.proto, reflection: true, call: echo.Echo/Say }',
       /exactly one of proto .* or reflection: true/

@@ -40,55 +40,57 @@ export function protoCall(root: protobuf.Root, call: string): ProtoCall | string
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-const INTEGER_64 = ['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']
-const NUMERIC = ['double', 'float', 'int32', 'uint32', 'sint32', 'fixed32', 'sfixed32']
+const integer64 = (v: unknown): boolean =>
+  Number.isInteger(v) || (typeof v === 'string' && /^-?\d+$/.test(v))
+const isNumber = (v: unknown): boolean => typeof v === 'number'
+const isString = (v: unknown): boolean => typeof v === 'string'
+
+/** What protobufjs takes for each scalar type from a JSON-like object. */
+const SCALARS: Record<string, (v: unknown) => boolean> = {
+  bool: v => typeof v === 'boolean',
+  string: isString,
+  bytes: isString,
+  ...Object.fromEntries(
+    ['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64'].map(t => [t, integer64])
+  ),
+  ...Object.fromEntries(
+    ['double', 'float', 'int32', 'uint32', 'sint32', 'fixed32', 'sfixed32'].map(t => [t, isNumber])
+  )
+}
 
 /** What is wrong with one value of a field's type, or null. */
 function valueProblem(field: protobuf.Field, v: unknown, at: string): string | null {
   const type = field.resolvedType
   if (type instanceof protobuf.Type) return messageProblem(type, v, at)
   if (type instanceof protobuf.Enum) {
-    const ok = typeof v === 'string' ? v in type.values : Number.isInteger(v)
+    const ok = typeof v === 'string' ? Object.hasOwn(type.values, v) : Number.isInteger(v)
     return ok ? null : `${at}: one of ${Object.keys(type.values).join(', ')}`
   }
-  const t = field.type
-  const ok =
-    t === 'bool'
-      ? typeof v === 'boolean'
-      : t === 'string' || t === 'bytes'
-        ? typeof v === 'string'
-        : INTEGER_64.includes(t)
-          ? Number.isInteger(v) || (typeof v === 'string' && /^-?\d+$/.test(v))
-          : NUMERIC.includes(t) && typeof v === 'number'
-  return ok ? null : `${at}: a value of type ${t}`
+  return SCALARS[field.type]?.(v) ? null : `${at}: a value of type ${field.type}`
+}
+
+/** A field's values with where each is (a list's index, a map's key), or null when not so shaped. */
+function fieldValues(field: protobuf.Field, v: unknown, at: string): [string, unknown][] | null {
+  if (field.map) return isObject(v) ? Object.entries(v).map(([k, x]) => [`${at}.${k}`, x]) : null
+  if (field.repeated) return Array.isArray(v) ? v.map((x, i) => [`${at}.${i}`, x]) : null
+  return [[at, v]]
 }
 
 /** What is wrong with `data` as a `type` message, or null: unknown fields, values of a wrong type. */
 export function messageProblem(type: protobuf.Type, data: unknown, at = 'data'): string | null {
-  if (!isObject(data)) return `${at}: an object (message ${type.fullName.slice(1)})`
+  const name = type.fullName.slice(1)
+  if (!isObject(data)) return `${at}: an object (message ${name})`
   for (const [key, v] of Object.entries(data)) {
-    const field = type.fields[key]
     const where = `${at}.${key}`
-    if (!field) {
+    if (!Object.hasOwn(type.fields, key)) {
       const known = Object.keys(type.fields).join(', ') || 'none'
-      return `${where}: message ${type.fullName.slice(1)} has no field '${key}' (its fields: ${known})`
+      return `${where}: message ${name} has no field '${key}' (its fields: ${known})`
     }
-    const values = field.map
-      ? isObject(v)
-        ? Object.values(v)
-        : null
-      : field.repeated
-        ? Array.isArray(v)
-          ? v
-          : null
-        : [v]
+    const field = type.fields[key]
+    const values = fieldValues(field, v, where)
     if (values === null) return `${where}: ${field.map ? 'an object (a map)' : 'a list'}`
-    for (const [i, item] of values.entries()) {
-      const problem = valueProblem(
-        field,
-        item,
-        values.length > 1 || field.repeated ? `${where}.${i}` : where
-      )
+    for (const [place, item] of values) {
+      const problem = valueProblem(field, item, place)
       if (problem) return problem
     }
   }
