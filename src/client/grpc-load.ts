@@ -94,6 +94,9 @@ function prepare(target: GrpcTarget, opts: GrpcSendOptions): Prepared {
 
 const bytes = (b: Buffer): Buffer => b
 
+/** The service's own words on a failed call are its text: kept to a line's worth. */
+const MAX_DETAILS = 200
+
 /** Makes one call; always resolves, a status outside the accepted ones becomes the error. */
 function call(p: Prepared, client: grpc.Client, scheduled: number | null): Promise<GrpcRecord> {
   return new Promise(resolve => {
@@ -105,7 +108,7 @@ function call(p: Prepared, client: grpc.Client, scheduled: number | null): Promi
     client.makeUnaryRequest(p.path, bytes, bytes, p.request, metadata, options, err => {
       const done = nowMs()
       const status = err ? err.code : grpc.status.OK
-      const detail = err?.details ? `: ${err.details}` : ''
+      const detail = err?.details ? `: ${err.details.slice(0, MAX_DETAILS)}` : ''
       resolve({
         scheduled: scheduled === null ? null : scheduled / 1000,
         sent: sent / 1000,
