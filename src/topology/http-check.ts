@@ -1,5 +1,5 @@
 import { dependencies, oneShots } from './depends'
-import type { ContainerService } from './http-schema'
+import { isGrpcLoad, type ContainerService } from './http-schema'
 import { addressedServices, placeholderProblem, usesPort } from './placeholders'
 import type { HttpTopology } from './schema'
 import { inWaves } from './waves'
@@ -78,7 +78,7 @@ function checkLoad(t: HttpTopology, fail: Fail): void {
   if (oneShots(t.services).has(entry.name)) {
     fail('load.service', `'${entry.name}' is a dependency with condition completed: it exits`)
   }
-  if ('grpc' in t.load && t.hops && ('json' in t.hops || 'header' in t.hops)) {
+  if (isGrpcLoad(t.load) && t.hops && ('json' in t.hops || 'header' in t.hops)) {
     fail('hops', 'a gRPC load keeps no answer body or headers to read hops from')
   }
 }
