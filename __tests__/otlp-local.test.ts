@@ -33,7 +33,7 @@ beforeAll(() => {
   execFileSync(path.join(ROOT, 'scripts', 'otel-venv.sh'), { stdio: 'ignore', timeout: 300_000 })
 })
 
-test('each relay: the self time of its spans agrees with the time it reports itself', async () => {
+test('each relay: the self time of its spans is the time it reports itself plus the span’s own cost, request by request', async () => {
   const topology = resolveTopology(CHAIN).topology as HttpTopology
   const engine = new LocalEngine({ version: '0.0.47' }, randomUUID(), () => undefined)
   await engine.prepare(false)
@@ -66,10 +66,14 @@ test('each relay: the self time of its spans agrees with the time it reports its
     for (const relay of RELAYS) {
       const own = joined.map(r => Object.fromEntries(readHops(r, { json: 'hops' })!)[relay])
       const traced = joined.map(r => Object.fromEntries(r.hops!)[relay])
-      const spread = Math.max(spreadOf(own), spreadOf(traced))
-      // The span also holds what the relay's own clock leaves out (writing the answer, the SDK's
-      // own work): a shift that stays within how much either figure moves between requests.
-      expect(Math.abs(median(traced) - median(own))).toBeLessThanOrEqual(spread)
+      // The span holds the relay's own interval and more: writing the answer and the SDK's work on
+      // its two spans. Per request the trace's self time is the relay's own plus that shift
+      // (0.27 ms at the median on this machine, docs/topology.md), which is positive, under 1 ms,
+      // and steadier than either figure: the two move together request by request.
+      const shift = traced.map((t, k) => t - own[k])
+      expect(quantile(sorted(shift), 0.05)).toBeGreaterThan(0)
+      expect(median(shift)).toBeLessThan(0.001)
+      expect(spreadOf(shift)).toBeLessThan(Math.max(spreadOf(own), spreadOf(traced)))
     }
     expect(traces.counts().dropped).toMatchObject({ malformed: 0, tooLarge: 0, overflow: 0 })
   } finally {

@@ -7,11 +7,10 @@
  * lacks the response bodies the per-hop figures come from. So this driver keeps each request's due
  * time, actual send and completion, and the response part the hop figures need.
  */
-import { randomBytes } from 'node:crypto'
-import { once } from 'node:events'
 import * as http from 'node:http'
-import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
+import { checkSchedule, nowMs, openLoop } from './open-loop'
+import { startTrace, type TraceStart } from './trace-context'
 
 /** Which part of a response the caller keeps for hop figures. */
 export type Keep = 'none' | 'body' | 'headers'
@@ -54,16 +53,6 @@ export interface RequestRecord {
   hops?: [string, number][]
 }
 
-/**
- * Tracing: a `sample` share of requests carries a W3C `traceparent` of a fresh trace id and parent
- * span id (sampled flag set), each handed to `started` before the request leaves, so the services'
- * spans can be joined to the request that caused them.
- */
-export interface TraceStart {
-  sample: number
-  started(traceId: string, parentSpanId: string): void
-}
-
 export interface SendOptions {
   /** Reuses connections across calls (e.g. runs of one profile); by default each call has its own. */
   agent?: http.Agent
@@ -77,9 +66,6 @@ export interface SendOptions {
 
 /** A kept body is for hop figures only: a larger one is cut, and its hops then fail to parse. */
 export const KEPT_BODY_LIMIT = 1 << 20
-
-/** Epoch milliseconds from the monotonic clock: sub-millisecond, never steps back. */
-const nowMs = (): number => performance.timeOrigin + performance.now()
 
 /** Keep-alive with no cap on sockets: an open loop must never queue a request behind another. */
 export const keepAliveAgent = (): http.Agent =>
@@ -131,11 +117,9 @@ function prepare(target: HttpTarget, agent: http.Agent, trace?: TraceStart): Pre
 
 /** The request's options, with a `traceparent` when it is one of the sampled share. */
 function traced(p: Prepared): { options: http.RequestOptions; traceId?: string } {
-  if (!p.trace || !(Math.random() < p.trace.sample)) return { options: p.options }
-  const traceId = randomBytes(16).toString('hex')
-  const parent = randomBytes(8).toString('hex')
-  p.trace.started(traceId, parent)
-  const traceparent = `00-${traceId}-${parent}-01`
+  const started = startTrace(p.trace ?? undefined)
+  if (!started) return { options: p.options }
+  const { traceId, traceparent } = started
   return { options: { ...p.options, headers: { ...p.options.headers, traceparent } }, traceId }
 }
 
@@ -203,34 +187,6 @@ function send(p: Prepared, scheduled: number | null): Promise<RequestRecord> {
   })
 }
 
-/**
- * Ticks the schedule from a worker thread. Node's timers resolve whole milliseconds and fire up to
- * one late; a worker sleeping in Atomics.wait wakes within some 0.1 ms and costs no CPU while it
- * waits, unlike spinning on the event loop. Measured with bench/http-driver.ts at 100–1000 req/s:
- * c:lag p50 0.2–0.5 ms against 0.5–0.8 ms with setTimeout, for about 0.1 ms more CPU per request
- * (one more thread wake-up, which costs that much on the project's 2-core VM).
- * It only wakes the main thread, which sends whatever is due when it runs: a stalled event loop
- * catches up at once, and `sent` shows it.
- */
-const TICKER = `
-const { parentPort } = require('node:worker_threads')
-const cell = new Int32Array(new SharedArrayBuffer(4))
-const now = () => { const [s, ns] = process.hrtime(); return s * 1e3 + ns / 1e6 }
-parentPort.once('message', ({ start, rate, count }) => {
-  for (let i = 0; i < count; i++) {
-    const wait = start + (i * 1000) / rate - now()
-    if (wait > 0) Atomics.wait(cell, 0, 0, wait)
-    parentPort.postMessage(i)
-  }
-})
-`
-
-/** The monotonic clock the ticker reads (process.hrtime), in milliseconds. */
-const hrMs = (): number => {
-  const [s, ns] = process.hrtime()
-  return s * 1e3 + ns / 1e6
-}
-
 async function withAgent<T>(opts: SendOptions, work: (a: http.Agent) => Promise<T>): Promise<T> {
   const agent = opts.agent ?? keepAliveAgent()
   try {
@@ -250,36 +206,10 @@ export async function sendPaced(
   count: number,
   opts: SendOptions = {}
 ): Promise<RequestRecord[]> {
-  if (!(rate > 0 && Number.isFinite(rate))) throw new Error(`bad rate ${rate}: must be > 0`)
-  if (!Number.isInteger(count) || count < 0) throw new Error(`bad request count ${count}`)
-  return withAgent(opts, async agent => {
+  checkSchedule(rate, count)
+  return withAgent(opts, agent => {
     const p = prepare(target, agent, opts.trace)
-    if (count === 0) return []
-    const pending: Promise<RequestRecord>[] = []
-    const worker = new Worker(TICKER, { eval: true })
-    try {
-      // The schedule starts once the ticker runs, or its start-up (tens of ms) would be lag.
-      await once(worker, 'online')
-      const now = nowMs()
-      const t0 = opts.startAtMs ?? now
-      worker.postMessage({ start: hrMs() + (t0 - now), rate, count })
-      await new Promise<void>((resolve, reject) => {
-        worker.on('error', reject)
-        // Tick i says request i is due; any later one already due goes too (a stall's backlog).
-        worker.on('message', (tick: number) => {
-          const now = nowMs()
-          while (pending.length < count) {
-            const due = t0 + (pending.length * 1000) / rate
-            if (pending.length > tick && due > now) break
-            pending.push(send(p, due))
-          }
-          if (pending.length === count) resolve()
-        })
-      })
-    } finally {
-      await worker.terminate()
-    }
-    return Promise.all(pending)
+    return openLoop(rate, count, due => send(p, due), opts.startAtMs)
   })
 }
 
@@ -289,7 +219,7 @@ export async function sendBurst(
   count: number,
   opts: SendOptions = {}
 ): Promise<RequestRecord[]> {
-  if (!Number.isInteger(count) || count < 0) throw new Error(`bad request count ${count}`)
+  checkSchedule(null, count)
   return withAgent(opts, agent => {
     const p = prepare(target, agent, opts.trace)
     return Promise.all(Array.from({ length: count }, () => send(p, null)))

@@ -1,6 +1,7 @@
 import { mermaidLabel as label } from '../text/escape'
 import { dependencies } from '../topology/depends'
 import { routerModel } from '../topology/model'
+import { isGrpcLoad } from '../topology/http-schema'
 import { addressedServices } from '../topology/placeholders'
 import type { HttpTopology, RouterService, Topology } from '../topology/schema'
 
@@ -72,7 +73,8 @@ const MIB = 2 ** 20
  */
 function genericMermaid(t: HttpTopology): string {
   const id = new Map(t.services.map((s, i) => [s.name, `s${i + 1}`]))
-  const lines = ['flowchart LR', `  load(["load<br/>${label(`${t.load.method} ${t.load.path}`)}"])`]
+  const call = isGrpcLoad(t.load) ? `gRPC ${t.load.grpc.call}` : `${t.load.method} ${t.load.path}`
+  const lines = ['flowchart LR', `  load(["load<br/>${label(call)}"])`]
   for (const s of t.services) {
     const limits = [
       s.resources.cpus ? `${s.resources.cpus} CPU` : '',

@@ -1,5 +1,5 @@
 import { dependencies, oneShots } from './depends'
-import type { ContainerService } from './http-schema'
+import { isGrpcLoad, type ContainerService } from './http-schema'
 import { addressedServices, placeholderProblem, usesPort } from './placeholders'
 import type { HttpTopology } from './schema'
 import { inWaves } from './waves'
@@ -78,6 +78,9 @@ function checkLoad(t: HttpTopology, fail: Fail): void {
   if (entry.port === undefined) fail('load.service', `'${entry.name}' has no port to send to`)
   if (oneShots(t.services).has(entry.name)) {
     fail('load.service', `'${entry.name}' is a dependency with condition completed: it exits`)
+  }
+  if (isGrpcLoad(t.load) && t.hops && ('json' in t.hops || 'header' in t.hops)) {
+    fail('hops', 'a gRPC load keeps no answer body or headers to read hops from')
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { memoryBytes, MIN_MEMORY } from '../config/memory-size'
 import { args, DeploySchema, instancesBounded, LIMITS, name, value } from './fields'
+import { GrpcLoadSchema, type GrpcLoad } from './grpc-schema'
 
 /**
  * A generic topology (`kind: http`): any services, each a container image (or a command on the
@@ -137,6 +138,21 @@ const HttpLoadSchema = z
   .strict()
 export type HttpLoad = z.infer<typeof HttpLoadSchema>
 
+/** A load that sends gRPC calls rather than HTTP requests. */
+export const isGrpcLoad = (load: HttpLoad | GrpcLoad): load is GrpcLoad => 'grpc' in load
+
+/**
+ * The load: HTTP's fields, or `service` and `grpc`. The `grpc` key says which, so an error is
+ * reported against the kind the file means (a plain union would only say neither fits).
+ */
+const LoadSchema = z.unknown().transform((v, ctx): HttpLoad | GrpcLoad => {
+  const grpc = typeof v === 'object' && v !== null && 'grpc' in v
+  const parsed = (grpc ? GrpcLoadSchema : HttpLoadSchema).safeParse(v)
+  if (parsed.success) return parsed.data
+  parsed.error.issues.forEach(issue => ctx.addIssue(issue))
+  return z.NEVER
+})
+
 /**
  * Per-hop times from OpenTelemetry spans the services export to the benchmark's receiver: `sample`
  * is the share of requests traced, `flushSec` how long after a run's last answer to wait for spans.
@@ -171,6 +187,6 @@ export const HttpTopologySchema = z.object({
     .min(1)
     .max(LIMITS.services, `at most ${LIMITS.services} services`)
     .refine(instancesBounded, `at most ${LIMITS.instances} instances (replicas) in all`),
-  load: HttpLoadSchema,
+  load: LoadSchema,
   hops: HopsSchema.nullable().default(null)
 })

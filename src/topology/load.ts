@@ -2,7 +2,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { assetPath } from '../paths'
 import { compileCompose, isCompose, type ComposeFile } from './compose/read'
+import { checkGrpcLoad } from './grpc-check'
 import { checkHttpTopology } from './http-check'
+import { isGrpcLoad } from './http-schema'
 import { TopologySchema, type GnesTopology, type Service, type Topology } from './schema'
 import { TopologyError } from './errors'
 import { LIMITS } from './fields'
@@ -89,10 +91,11 @@ function nativeTopology(
     return t
   }
   checkHttpTopology(t, fail)
-  // Build contexts are relative to the (first) file, so the engine needs no idea where it was read
-  // from; `file` is only a label (Compose files joined by '+', a character a path may hold).
+  // Build contexts and a .proto are relative to the (first) file, so the engine needs no idea where
+  // it was read from; `file` is only a label (Compose files joined by '+', a character a path may hold).
   return {
     ...t,
+    load: isGrpcLoad(t.load) ? checkGrpcLoad(t.load, dir, fail) : t.load,
     services: t.services.map(s =>
       s.build ? { ...s, build: { ...s.build, context: path.resolve(dir, s.build.context) } } : s
     )

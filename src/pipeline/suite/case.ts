@@ -7,7 +7,8 @@ import type { HttpTopology, Topology } from '../../topology/schema'
 import { DumpCursor } from './dump'
 import type { Log } from '../../log'
 import { runProfile, type ProfileOutcome } from './profile'
-import { httpSweepStep, httpTarget, runHttpProfile } from './http-profile'
+import { httpSweepStep, runHttpProfile } from './http-profile'
+import { loadDriver } from './load-driver'
 import { gnesSweepStep, runSweep, type SweepSettings, type SweepStep } from './sweep'
 
 export const READY_TIMEOUT_MS = 120_000
@@ -167,13 +168,13 @@ function gnesRunner(dep: GnesDeployment): CaseRunner {
 }
 
 function httpRunner(dep: Deployment, topology: HttpTopology): CaseRunner {
-  const target = httpTarget(dep, topology)
+  const open = loadDriver(dep, topology)
   return {
     // The driver's per-request timeout bounds a profile; there is no client process to outlive.
     profile: (profile, load, _timeoutSec, log, startAt) =>
       Promise.race([
         runHttpProfile(
-          target,
+          open,
           { source: topology.hops, traces: dep.traces },
           profile,
           load,
@@ -182,6 +183,6 @@ function httpRunner(dep: Deployment, topology: HttpTopology): CaseRunner {
         ),
         dep.failed
       ]),
-    sweepStep: httpSweepStep(target)
+    sweepStep: httpSweepStep(open)
   }
 }

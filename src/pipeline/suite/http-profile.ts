@@ -1,19 +1,12 @@
-import {
-  keepAliveAgent,
-  sendBurst,
-  sendPaced,
-  type HttpTarget,
-  type RequestRecord
-} from '../../client/http-load'
+import type { RequestRecord } from '../../client/http-load'
 import { profilePlan, warmupRequestsOf } from '../../client/plan'
 import { profileLabel } from '../../profile/definition'
 import { headlineMetric, type RunProfile } from '../../profile/traits'
-import type { Deployment } from '../../engine/types'
-import { httpRunInput, keepFor, measuredHttpStep } from '../../metrics/http'
+import { httpRunInput, measuredHttpStep } from '../../metrics/http'
 import { summarizeRun } from '../../metrics/run'
 import type { Load, RunResult } from '../../result/schema'
-import type { HttpTopology } from '../../topology/schema'
 import type { Log } from '../../log'
+import type { LoadDriver, OpenDriver } from './load-driver'
 import { profileOutcome, type ProfileOutcome } from './profile'
 import type { SweepStep } from './sweep'
 import { joinTraces, traceStart, type HopReading } from './trace-join'
@@ -21,38 +14,32 @@ import { joinTraces, traceStart, type HopReading } from './trace-join'
 const ms = (s: number | undefined): string =>
   s === undefined ? '-' : `${(s * 1000).toFixed(1)} ms`
 
-/** Where and what the driver sends: the load service's first replica, as this host reaches it. */
-export function httpTarget(dep: Deployment, topology: HttpTopology): HttpTarget {
-  const { host, port } = dep.frontend
-  const { load, hops } = topology
-  return {
-    url: `http://${host}:${port}${load.path}`,
-    method: load.method,
-    headers: load.headers,
-    body: load.body,
-    status: load.status,
-    timeoutMs: load.timeoutSec * 1000,
-    keep: keepFor(hops)
-  }
-}
-
-/** Fails on any failed request: a latency of the requests that happened to succeed hides them. */
-function checkAnswered(records: RequestRecord[], target: HttpTarget): void {
+/**
+ * Fails on any failed request: a latency of the requests that happened to succeed hides them.
+ * A driver that names its errors (gRPC's statuses) has them counted by name.
+ */
+function checkAnswered(records: RequestRecord[], driver: LoadDriver): void {
   const failed = records.filter(r => r.error !== null)
   if (failed.length === 0) return
+  const counts = new Map<string, number>()
+  for (const r of driver.errorKind ? failed : []) {
+    const kind = driver.errorKind!(r)
+    counts.set(kind, (counts.get(kind) ?? 0) + 1)
+  }
+  const byKind = counts.size ? ` (${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')})` : ''
   throw new Error(
-    `${failed.length} of ${records.length} requests to ${target.method} ${target.url} failed; ` +
+    `${failed.length} of ${records.length} requests to ${driver.what} failed${byKind}; ` +
       `the first: ${failed[0].error}`
   )
 }
 
 /**
- * A burst or paced profile over HTTP, shaped as GNES's: a paced profile is ONE schedule, its
- * warm-up then `runs` blocks of `requests`; a burst hands each run's requests over at once. One
- * keep-alive agent serves the whole profile, so only the warm-up opens connections.
+ * A burst or paced profile of a generic topology (HTTP or gRPC), shaped as GNES's: a paced profile
+ * is ONE schedule, its warm-up then `runs` blocks of `requests`; a burst hands each run's requests
+ * over at once. One driver serves the whole profile, so only the warm-up opens connections.
  */
 export async function runHttpProfile(
-  target: HttpTarget,
+  open: OpenDriver,
   hops: HopReading,
   profile: RunProfile,
   load: Load,
@@ -60,31 +47,26 @@ export async function runHttpProfile(
   startAt?: number
 ): Promise<ProfileOutcome> {
   const { parts } = profilePlan(profile, load)
+  const driver = await open()
   const warmup = warmupRequestsOf(profile, load)
   const rate = 'rate' in profile ? profile.rate : null
   const runRequests = parts[parts.length - 1][parts[parts.length - 1].length - 1].requests
   log.info(
     `${profileLabel(profile)}: ${warmup ? `${warmup} warm-up requests, then ` : ''}` +
-      `${load.runs} runs of ${runRequests} requests to ${target.method} ${target.url}`
+      `${load.runs} runs of ${runRequests} requests to ${driver.what}`
   )
   const headline = headlineMetric(profile)
-  const agent = keepAliveAgent()
-  const bodyBytes = Buffer.byteLength(target.body ?? '')
+  const bodyBytes = driver.requestBytes
   const runs: RunResult[] = []
   let metrics: string[] = []
   try {
     for (const stream of parts) {
       const total = stream.reduce((n, p) => n + p.requests, 0)
-      const trace = traceStart(hops)
-      const sent =
-        rate === null
-          ? await sendBurst(target, total, { agent, trace })
-          : await sendPaced(target, rate, total, {
-              agent,
-              trace,
-              ...(startAt === undefined ? {} : { startAtMs: startAt * 1000 })
-            })
-      checkAnswered(sent, target)
+      const sent = await driver.send(rate, total, {
+        trace: traceStart(hops),
+        ...(startAt === undefined ? {} : { startAtMs: startAt * 1000 })
+      })
+      checkAnswered(sent, driver)
       const records = await joinTraces(sent, hops, log)
       let first = 0
       for (const part of stream) {
@@ -106,22 +88,22 @@ export async function runHttpProfile(
       }
     }
   } finally {
-    agent.destroy()
+    driver.close()
   }
   return { ...profileOutcome(profile, metrics, runs, load), dataRateMBps: null, legacyMBps: null }
 }
 
-/** A sweep step over HTTP: its lead-in, then its requests, at the step's rate. */
+/** A sweep step of a generic topology: its lead-in, then its requests, at the step's rate. */
 export const httpSweepStep =
-  (target: HttpTarget): SweepStep =>
+  (open: OpenDriver): SweepStep =>
   async (rate, step) => {
     const sizes = step.parts[0].map(p => p.requests)
     const total = sizes.reduce((a, b) => a + b, 0)
-    const agent = keepAliveAgent()
+    const driver = await open()
     try {
-      const records = await sendPaced(target, rate, total, { agent })
+      const records = await driver.send(rate, total)
       return measuredHttpStep(rate, records.slice(total - sizes[sizes.length - 1]))
     } finally {
-      agent.destroy()
+      driver.close()
     }
   }

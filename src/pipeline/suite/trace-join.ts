@@ -1,4 +1,5 @@
-import type { RequestRecord, TraceStart } from '../../client/http-load'
+import type { RequestRecord } from '../../client/http-load'
+import type { TraceStart } from '../../client/trace-context'
 import { joinTraceHops } from '../../metrics/trace-hops'
 import type { HopSource } from '../../topology/http-schema'
 import type { TraceReceiver } from '../../traces/receiver'

@@ -5,8 +5,8 @@ import { text } from '../fields'
 
 /**
  * `x-latency-bench`, the one block of a Compose file that only the benchmark reads: the load
- * (as the native `load`, plus the container port it enters) and, as in a native topology, the
- * id, name, hops and minimal rate. docs/topology.md documents it.
+ * (as the native `load`, HTTP's fields or `grpc`, plus the container port it enters) and, as in a
+ * native topology, the id, name, hops and minimal rate. docs/topology.md documents it.
  */
 export const BenchBlockSchema = z
   .object({
