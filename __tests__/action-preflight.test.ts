@@ -2,6 +2,7 @@
  * The action's main and post steps as a runner starts them (INPUT_*, GITHUB_* and STATE_*
  * variables, files for outputs and state): bad input fails before anything is installed, started
  * or written, and the post step says nothing about Docker after a local-engine run.
+ * @shares-cores: it starts no service.
  */
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'

@@ -2,7 +2,7 @@
  * The action with `result-file`, as a runner starts it (INPUT_* and GITHUB_* variables, files for
  * outputs and job summary): it runs no suite and records the file in the history on a real bare
  * remote, in one commit; the combinations that contradict it, and a bad file, are refused before
- * anything is written.
+ * anything is written. @shares-cores: it starts no service.
  */
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'

@@ -194,12 +194,14 @@ describe('the action (local engine, local bare remote, local server speaking Git
     // Identical sides, a 1 % threshold, and a budget that stops the case at its first look (2
     // pairs) of up to 100: its interval, at the level of 11 looks (α′ ≈ 0.006) with one degree of
     // freedom, is far wider than ±1 %, so the run cannot show "no change"; a false change has
-    // α′ of chance, so this test fails about once in 150 runs.
+    // α′ of chance, so this test fails about once in 150 runs. Runs of 10 requests: what is
+    // tested is the answer's path, not the size of a run.
     const payload = pullRequest(9, 'unknown', 'a'.repeat(40), 'e'.repeat(40))
     const inputs = {
       INPUT_BASELINE: 'paired',
       'INPUT_BASELINE-GNES-VERSION': '0.0.47',
       INPUT_PROFILES: 'minimal',
+      INPUT_REQUESTS: '10',
       'INPUT_DOC-BYTES': '1000',
       'INPUT_ALERT-THRESHOLD': '1%',
       'INPUT_FAIL-ON-REGRESSION': 'true',

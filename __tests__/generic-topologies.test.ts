@@ -177,8 +177,7 @@ describeDocker('generic topologies on Docker (containers with limits, no publish
     const docker = new Docker()
     const relay = path.join(__dirname, '..', 'examples', 'services', 'relay')
     const copy = tmp()
-    for (const f of ['relay.py', 'Dockerfile'])
-      fs.copyFileSync(path.join(relay, f), path.join(copy, f))
+    fs.cpSync(relay, copy, { recursive: true })
     const service = (context: string) => ({
       name: 'relay',
       image: 'gnes-latency-bench/example-relay:1',

@@ -30,7 +30,15 @@ export interface ActRun {
 
 /** What a release of the action holds: its manifest, the bundles and the assets they read. */
 function actionRelease(dir: string): string {
-  for (const part of ['action.yml', 'dist', 'docker', 'python', 'templates', 'topologies']) {
+  for (const part of [
+    'action.yml',
+    'dist',
+    'docker',
+    'python',
+    'templates',
+    'topologies',
+    'src/traces/proto'
+  ]) {
     fs.cpSync(path.join(project, part), path.join(dir, part), { recursive: true })
   }
   return dir
