@@ -1,7 +1,7 @@
 /**
  * Per-hop figures from traces on the local engine: the chain of five relays instrumented with the
  * OpenTelemetry SDK (relay_otel.py, from scripts/otel-venv.sh) exporting to the benchmark's own
- * receiver. Real processes on loopback, real spans; nothing is stubbed.
+ * receiver. Real processes on loopback, real spans, no mocks.
  */
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'

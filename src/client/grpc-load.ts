@@ -29,9 +29,6 @@ export const GrpcTargetSchema = z
   .strict()
 export type GrpcTarget = z.infer<typeof GrpcTargetSchema>
 
-/** A call's fate, as an HTTP request's; `status` is the gRPC status code. */
-export type GrpcRecord = RequestRecord
-
 export interface GrpcSendOptions {
   /** Epoch milliseconds at which a paced schedule starts (as the HTTP driver's `startAtMs`). */
   startAtMs?: number
@@ -93,7 +90,7 @@ const bytes = (b: Buffer): Buffer => b
 const MAX_DETAILS = 200
 
 /** Makes one call; always resolves, a status outside the accepted ones becomes the error. */
-function call(p: Prepared, client: grpc.Client, scheduled: number | null): Promise<GrpcRecord> {
+function call(p: Prepared, client: grpc.Client, scheduled: number | null): Promise<RequestRecord> {
   return new Promise(resolve => {
     const traced = startTrace(p.trace)
     const metadata = traced ? p.metadata.clone() : p.metadata
@@ -123,7 +120,7 @@ export async function callPaced(
   rate: number,
   count: number,
   opts: GrpcSendOptions = {}
-): Promise<GrpcRecord[]> {
+): Promise<RequestRecord[]> {
   checkSchedule(rate, count)
   const p = prepare(target, opts)
   return openLoop(rate, count, due => call(p, client, due), opts.startAtMs)
@@ -135,7 +132,7 @@ export async function callBurst(
   target: GrpcTarget,
   count: number,
   opts: GrpcSendOptions = {}
-): Promise<GrpcRecord[]> {
+): Promise<RequestRecord[]> {
   checkSchedule(null, count)
   const p = prepare(target, opts)
   return Promise.all(Array.from({ length: count }, () => call(p, client, null)))

@@ -3,7 +3,8 @@ import * as path from 'node:path'
 import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
 import type { ContainerAddressing } from '../topology/containers'
-import type { GnesTopology, HttpTopology, Topology } from '../topology/schema'
+import { fromTraces } from '../topology/http-schema'
+import type { GnesTopology, Topology } from '../topology/schema'
 import { startTraceReceiver, type TraceReceiver } from '../traces/receiver'
 import { withDeadline } from './deadline'
 import { drainedText, LogTail } from './log-tail'
@@ -308,8 +309,6 @@ function notReady(r: Rollout): ServiceFailure {
   )
 }
 
-const tracesWanted = (t: HttpTopology): boolean => t.hops !== null && 'otlp' in t.hops
-
 const withTraces = (a: ContainerAddressing, traces: TraceReceiver): ContainerAddressing => ({
   ...a,
   otlp: { http: traces.httpEndpoint, grpc: traces.grpcEndpoint }
@@ -370,7 +369,7 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
     const addressing = await this.platform.httpAddressing(topology)
     const plan = httpPlan(topology, addressing)
     const site = await this.platform.open(plan, ++this.count)
-    if (!tracesWanted(topology)) return { plan, site, traces: null }
+    if (!fromTraces(topology.hops)) return { plan, site, traces: null }
     try {
       const traces = await startTraceReceiver(await site.traceHost())
       return { plan: httpPlan(topology, withTraces(addressing, traces)), site, traces }

@@ -1,5 +1,5 @@
 import type { Keep, RequestRecord } from '../client/http-load'
-import type { HopSource } from '../topology/http-schema'
+import { fromTraces, type HopSource } from '../topology/http-schema'
 import { latencyHistogram } from './histogram'
 import type { RunInput } from './run'
 import type { RequestSamples } from './samples'
@@ -22,7 +22,7 @@ export interface HttpSamples extends RequestSamples {
 
 /** The response part the driver must keep for a hop source. */
 export const keepFor = (hops: HopSource | null): Keep =>
-  hops === null || 'otlp' in hops ? 'none' : 'json' in hops ? 'body' : 'headers'
+  hops === null || fromTraces(hops) ? 'none' : 'json' in hops ? 'body' : 'headers'
 
 const clamp = (x: number): number => (x < 0 ? 0 : x)
 

@@ -1,5 +1,5 @@
 import { dependencies, oneShots } from './depends'
-import { isGrpcLoad, type ContainerService } from './http-schema'
+import { fromTraces, isGrpcLoad, type ContainerService } from './http-schema'
 import { addressedServices, placeholderProblem, usesPort } from './placeholders'
 import type { HttpTopology } from './schema'
 import { inWaves } from './waves'
@@ -24,8 +24,7 @@ export function checkHttpTopology(t: HttpTopology, fail: Fail): void {
       if (d.service === s.name) fail(where, `'${s.name}' cannot depend on itself`)
     })
     for (const [where, text] of placeholderTexts(s, i)) {
-      const traced = t.hops !== null && 'otlp' in t.hops
-      const problem = placeholderProblem(text, names, traced) ?? portProblem(t, s, text)
+      const problem = placeholderProblem(text, names, fromTraces(t.hops)) ?? portProblem(t, s, text)
       if (problem) fail(where, problem)
     }
     checkReady(s, i, fail)

@@ -180,6 +180,10 @@ const HopsSchema = z.union([
 ])
 export type HopSource = z.infer<typeof HopsSchema>
 
+/** Whether the hop figures come from traces (`hops: { otlp }`), which the services export. */
+export const fromTraces = (hops: HopSource | null): hops is { otlp: OtlpHops } =>
+  hops !== null && 'otlp' in hops
+
 export const HttpTopologySchema = z.object({
   kind: z.literal('http'),
   services: z

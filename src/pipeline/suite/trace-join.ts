@@ -1,7 +1,7 @@
 import type { RequestRecord } from '../../client/http-load'
 import type { TraceStart } from '../../client/trace-context'
 import { joinTraceHops } from '../../metrics/trace-hops'
-import type { HopSource } from '../../topology/http-schema'
+import { fromTraces, type HopSource } from '../../topology/http-schema'
 import type { TraceReceiver } from '../../traces/receiver'
 import type { Log } from '../../log'
 
@@ -16,7 +16,7 @@ const QUIET_MS = 100
 
 /** What the driver needs to start traces, when the hops come from them. */
 export function traceStart({ source, traces }: HopReading): TraceStart | undefined {
-  if (!source || !('otlp' in source) || !traces) return undefined
+  if (!fromTraces(source) || !traces) return undefined
   return { sample: source.otlp.sample, started: (id, parent) => traces.expect(id, parent) }
 }
 
@@ -29,7 +29,7 @@ export async function joinTraces(
   { source, traces }: HopReading,
   log: Log
 ): Promise<RequestRecord[]> {
-  if (!source || !('otlp' in source) || !traces) return records
+  if (!fromTraces(source) || !traces) return records
   const ids = records.flatMap(r => (r.traceId === undefined ? [] : [r.traceId]))
   await traces.settle(ids, { maxMs: source.otlp.flushSec * 1000, quietMs: QUIET_MS })
   const joined = joinTraceHops(records, id => traces.take(id))
