@@ -179,7 +179,7 @@ describe('an answer that cannot tell', () => {
     ])
     expect(md).toContain('### GNES latency: 🟡 inconclusive in 1 case')
     expect(md).toMatch(
-      /cannot tell a change from none\. They could have seen a change of about ±\d/
+      /cannot tell a change from none\. They would find a change of ±\d[\d.]*\s?% with 80 % power/
     )
     expect(md).not.toContain('⚪')
   })

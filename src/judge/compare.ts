@@ -5,6 +5,7 @@ import { selectBaseline, type BaselineChoice } from './baseline'
 import { median } from '../stats/sample'
 import { trimmedMean } from '../stats/trimmed'
 import { TRIMMED_T_TEST, trimmedTTest } from './trimmed-t-test'
+import { shiftFound, valuesFor } from '../stats/power'
 import { verdictMetric } from '../metrics/verdict-metric'
 import { caseVerdicts, judgement, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
 import { traitsOf } from '../profile/traits'
@@ -48,9 +49,9 @@ export interface MetricComparison {
   method: Method
   note: string | null
   verdict: Verdict
-  /** Half the interval's width (see `detectableChange`); null without a test. */
+  /** The change the test finds with 80 % power at this spread (see `Seen`); null without a test. */
   detectable: number | null
-  /** About how many runs a side would have told it (see `runsNeeded`); null without a test. */
+  /** About how many runs a side would give it that power to tell this case; null without a test. */
   needed: number | null
 }
 
@@ -168,7 +169,7 @@ function thresholdOnly(
     runs,
     method: 'threshold-only',
     note,
-    ...judgement(change, null, 0, threshold)
+    ...judgement(change, null, threshold, { detectable: null, needed: null })
   }
 }
 
@@ -217,7 +218,27 @@ export function compareMetric(
     runs,
     method: 'run-medians',
     note: null,
-    ...judgement(change, ci, Math.min(a.length, b.length), threshold)
+    ...judgement(change, ci, threshold, seen(w, Math.min(a.length, b.length), threshold, alpha))
+  }
+}
+
+/**
+ * What the test of `runs` runs a side could have seen, on the log scale of its difference: the
+ * shift found with 80 % power, and the runs a side giving that power for this case. The runs are
+ * counted as a one-sample test of spread se·√runs counts them (df n − 1 where Welch's has about
+ * 2n − 2), so the count errs high.
+ */
+function seen(
+  w: { diff: number; se: number; df: number },
+  runs: number,
+  threshold: number,
+  alpha: number
+): { detectable: number; needed: number | null } {
+  const size = Math.abs(w.diff)
+  const room = Math.log1p(threshold)
+  return {
+    detectable: Math.exp(shiftFound(w.se, w.df, alpha)) - 1,
+    needed: valuesFor(w.se * Math.sqrt(runs), size < room ? room - size : size, alpha)
   }
 }
 

@@ -12,6 +12,8 @@ interface TTestResult {
   ci: [number, number]
   /** Two-sided p-value for diff = 0. */
   p: number
+  /** Standard error of diff. */
+  se: number
   df: number
 }
 
@@ -41,9 +43,9 @@ export function trimmedTTest(
   const [sa, sb] = [side(a), side(b)]
   const diff = sb.m - sa.m
   const se = Math.sqrt(sa.d + sb.d)
-  if (se === 0) return { diff, ci: [diff, diff], p: diff === 0 ? 1 : 0, df: Infinity }
+  if (se === 0) return { diff, ci: [diff, diff], p: diff === 0 ? 1 : 0, se, df: Infinity }
   const df = (sa.d + sb.d) ** 2 / (sa.d ** 2 / (sa.h - 1) + sb.d ** 2 / (sb.h - 1))
   const p = Math.min(1, 2 * studentTCdf(-Math.abs(diff / se), df))
   const q = studentTQuantile(1 - (1 - level) / 2, df)
-  return { diff, ci: [diff - q * se, diff + q * se], p, df }
+  return { diff, ci: [diff - q * se, diff + q * se], p, se, df }
 }

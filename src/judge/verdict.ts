@@ -36,54 +36,24 @@ export function judge(
 }
 
 /**
- * Half the interval's width: about the smallest change this run could have told from none (a
- * change that large lands outside the interval about half the time).
+ * What a comparison could have seen: the change its test finds with 80 % power at the spread it
+ * measured, and about how many runs (pairs) a side would give that power to tell this case (to
+ * show no change, the room left between the estimate and the threshold; to call a change, the
+ * estimate itself). Null without a test.
  */
-export const detectableChange = (ci: readonly [number, number]): number => (ci[1] - ci[0]) / 2
-
-/**
- * About how many runs (pairs) a side would have told this case apart: the interval narrows with
- * the square root of the runs. To show no change it must fit inside ± the threshold around the
- * estimate; to call a change as large as the estimate, exclude zero. Null when no number of runs
- * would (no change against a threshold of 0).
- */
-export function runsNeeded(
-  change: number,
-  ci: readonly [number, number],
-  runs: number,
-  threshold: number
-): number | null {
-  const half = detectableChange(ci)
-  const size = Math.abs(change)
-  const room = size < threshold ? threshold - size : size
-  if (room <= 0 || half <= 0) return null
-  return Math.ceil(runs * (half / room) ** 2)
+export interface Seen {
+  detectable: number | null
+  needed: number | null
 }
 
-/** A comparison's answer with what it could have seen; without an interval, only the answer. */
-export function judgement(
-  change: number,
-  ci: readonly [number, number],
-  runs: number,
-  threshold: number
-): { verdict: Verdict; detectable: number; needed: number | null }
-export function judgement(
-  change: number,
-  ci: null,
-  runs: number,
-  threshold: number
-): { verdict: Verdict; detectable: null; needed: null }
+/** A comparison's answer with what it could have seen. */
 export function judgement(
   change: number,
   ci: readonly [number, number] | null,
-  runs: number,
-  threshold: number
-): { verdict: Verdict; detectable: number | null; needed: number | null } {
-  return {
-    verdict: judge(change, ci, threshold),
-    detectable: ci && detectableChange(ci),
-    needed: ci && runsNeeded(change, ci, runs, threshold)
-  }
+  threshold: number,
+  seen: Seen
+): Seen & { verdict: Verdict } {
+  return { verdict: judge(change, ci, threshold), ...seen }
 }
 
 /** How a comparison was judged, in the words the reports print. */

@@ -28,14 +28,11 @@ export interface Judged extends Moved {
   needed: number | null
 }
 
-/**
- * The table's verdict cell: an inconclusive one says what it could have detected (`powered`: the
- * change found with 80 % power, as a paired run states it; else about half the interval).
- */
-export function verdictCell(m: Judged, powered = false): string {
+/** The table's verdict cell: an inconclusive one says the change it finds with 80 % power. */
+export function verdictCell(m: Judged): string {
   const text = VERDICT_TEXT[m.verdict]
   if (m.verdict !== 'inconclusive' || m.detectable === null) return text
-  return `${text} (${fmtPlusMinus(m.detectable)} detectable${powered ? ' at 80 % power' : ''})`
+  return `${text} (${fmtPlusMinus(m.detectable)} detectable at 80 % power)`
 }
 
 /** Past this many runs a job cannot go; the estimate is then only "more". */
@@ -121,9 +118,7 @@ export function answerLine(
       const could =
         gate.detectable === null
           ? ''
-          : (unit.word === 'pair'
-              ? ` They would find a change of ${fmtPlusMinus(gate.detectable)} with 80 % power`
-              : ` They could have seen a change of about ${fmtPlusMinus(gate.detectable)}`) +
+          : ` They would find a change of ${fmtPlusMinus(gate.detectable)} with 80 % power` +
             (gate.needed === null
               ? '.'
               : gate.needed > MOST_RUNS

@@ -32,7 +32,7 @@ function metricRow(c: PairedCase, m: PairedCase['metrics'][number]): string {
     fmtInterval(shown(m).ci),
     fmtP(m.p),
     String(m.ratios.length),
-    m.gating ? verdictCell(m, true) : evidenceCell(m)
+    m.gating ? verdictCell(m) : evidenceCell(m)
   ]
   return `| ${cells.join(' | ')} |`
 }

@@ -11,8 +11,17 @@ import { studentTQuantile } from './student-t'
 export function detectableShift(sd: number, n: number, level: number, power = 0.8): number {
   if (!Number.isInteger(n) || n < 2)
     throw new RangeError(`power needs at least 2 values (got ${n})`)
-  const df = n - 1
-  return ((studentTQuantile(1 - level / 2, df) + studentTQuantile(power, df)) * sd) / Math.sqrt(n)
+  return shiftFound(sd / Math.sqrt(n), n - 1, level, power)
+}
+
+/**
+ * The same for any t-test given its standard error and degrees of freedom (Welch's or Yuen's
+ * fractional ones included): (t(1 − level/2, df) + t(power, df)) · se. An exact difference (se 0)
+ * finds every shift.
+ */
+export function shiftFound(se: number, df: number, level: number, power = 0.8): number {
+  if (se === 0) return 0
+  return (studentTQuantile(1 - level / 2, df) + studentTQuantile(power, df)) * se
 }
 
 /**
