@@ -12,10 +12,12 @@ import * as path from 'node:path'
 import { cleanupCommand } from '../src/commands/cleanup'
 import { parseInputs } from '../src/config/inputs'
 import { createSwarmEngine } from '../src/engine/swarm/engine'
+import { ensureServiceImage } from '../src/engine/docker/image'
 import { ServiceFailure } from '../src/engine/types'
 import { expectStorableResult } from './helpers/result'
 import { runSuite } from '../src/pipeline'
 import { parseTopology, resolveTopology } from '../src/topology/load'
+import type { HttpTopology } from '../src/topology/schema'
 import {
   BASE_IMAGE,
   daemonSuite,
@@ -252,6 +254,56 @@ describeDocker('swarm engine on two nodes (a second dockerd in a network namespa
     expect(nodes.Router2).toEqual([WORKER])
     expect(nodes.Frontend).not.toEqual([WORKER])
     expect(result.cases[0].best['r1->r2:send']).toBeGreaterThan(0)
+    expect(await leftovers(runId)).toBe(0)
+  })
+
+  /**
+   * The traced chain of five with relay3 and relay4 pinned to the worker and the others to the
+   * manager: spans come to the receiver from both nodes, and two calls cross between them.
+   */
+  function tracedAcrossNodes(): string {
+    const shipped = path.join(root, 'topologies', 'examples', 'http', 'chain-otlp.yml')
+    const dir = tmp()
+    const text = fs
+      .readFileSync(shipped, 'utf8')
+      .replace(/context: \.\.\/\.\.\/\.\.\/examples/g, `context: ${path.join(root, 'examples')}`)
+      .replace(/^ {2}- name: (relay\d)\n/gm, (line, name: string) => {
+        const node = ['relay3', 'relay4'].includes(name)
+          ? `node.hostname==${WORKER}`
+          : 'node.role==manager'
+        return `${line}    deploy: { placement: { constraints: ['${node}'] } }\n`
+      })
+    fs.writeFileSync(path.join(dir, 'chain-otlp-2nodes.yml'), text)
+    return path.join(dir, 'chain-otlp-2nodes.yml')
+  }
+
+  it('traces a chain across both nodes: every request traced, every hop from spans', async () => {
+    const file = tracedAcrossNodes()
+    const topology = parseTopology(fs.readFileSync(file, 'utf8'), file) as HttpTopology
+    // Built here, then loaded into the worker's daemon, as a user ships an image to every node.
+    const docker = new Docker()
+    const image = await ensureServiceImage(docker, topology.services[0], () => undefined)
+    const worker = new Docker({ socketPath: '/var/run/gnes-latency-bench/worker-1/docker.sock' })
+    await worker.loadImage(await docker.getImage(image).get())
+    const runId = randomUUID()
+    const result = await daemonSuite(
+      'swarm',
+      { topology: file, runs: '2', requests: '20', 'warmup-requests': '20', profiles: 'minimal' },
+      runId
+    )
+    expectStorableResult(result)
+    const [c] = result.cases
+    const nodes = Object.fromEntries(c.services.map(s => [s.name, s.nodes]))
+    expect(nodes).toMatchObject({ relay3: [WORKER], relay4: [WORKER] })
+    expect(nodes.relay2).not.toEqual([WORKER])
+    // Five services' self times and four calls, two of them between the nodes.
+    const hops = c.metrics.filter(m => m.startsWith('hop:'))
+    expect(hops).toEqual(
+      expect.arrayContaining(['hop:relay2->relay3', 'hop:relay3', 'hop:relay4->relay5'])
+    )
+    expect(hops).toHaveLength(9)
+    for (const name of ['relay1', 'relay2', 'relay3', 'relay4', 'relay5'])
+      expect(c.best[`hop:${name}`]).toBeGreaterThan(0)
     expect(await leftovers(runId)).toBe(0)
   })
 

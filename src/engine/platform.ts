@@ -65,8 +65,9 @@ export interface Site {
    */
   remove(urgent: boolean): Promise<void>
   /**
-   * The host address the trace receiver listens on: one this deployment's services reach (its
-   * network's gateway on this host), and nothing beyond them needs to.
+   * The host address the trace receiver listens on: one every service of this deployment reaches
+   * (its network's gateway on this host; on Swarm, the node address the manager advertises, which
+   * tasks on any node reach).
    */
   traceHost(): Promise<string>
 }

@@ -6,7 +6,6 @@ import type { ContainerAddressing } from '../../topology/containers'
 import type { GnesTopology, HttpTopology } from '../../topology/schema'
 import { daemonAddress } from '../docker/client'
 import { removeNetworkWhenFree, sweep } from '../docker/cleanup'
-import { gatewayOf } from '../docker/network'
 import { containerAddressing } from '../docker/command'
 import { readContainerFile } from '../docker/archive'
 import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../docker/daemon'
@@ -16,7 +15,7 @@ import type { Plan } from '../plan/types'
 import type { Platform, Site, Started } from '../platform'
 import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
-import { GATEWAY_NETWORK, gatewayAddressWithin } from './gateway'
+import { GATEWAY_NETWORK, gatewayAddressWithin, nodeAddress } from './gateway'
 import { removeServices } from './services'
 import { swarmServiceSpec } from './spec'
 import { TaskSlot, TaskWatcher } from './tasks'
@@ -136,8 +135,7 @@ class SwarmPlatform implements Platform<'swarm'> {
         })
       },
       runScript: place.runScript,
-      // An overlay has no gateway on this host: tasks here reach it through the gateway bridge.
-      traceHost: () => gatewayOf(docker.getNetwork(GATEWAY_NETWORK)),
+      traceHost: () => nodeAddress(docker),
       async remove() {
         watcher.stop()
         await removeServices(docker, services)

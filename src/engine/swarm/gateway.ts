@@ -43,3 +43,14 @@ export async function gatewayAddressWithin(
     if (host || ended || Date.now() > until) return host
   }
 }
+
+/**
+ * The address this node advertises to the swarm: tasks on every node reach it (a gateway bridge
+ * is each node's own), so it is where a receiver on this host must listen for all of them.
+ */
+export async function nodeAddress(docker: Docker): Promise<string> {
+  const info = (await docker.info()) as { Swarm?: { NodeAddr?: string } }
+  const address = info.Swarm?.NodeAddr
+  if (!address) throw new Error('the swarm manager reports no node address')
+  return address
+}
