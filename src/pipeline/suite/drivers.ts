@@ -31,7 +31,7 @@ interface RunDriver<P extends RunProfile> {
   plan(p: P, load: Load, warmup: number, startAt?: number): ProfilePlan
 }
 
-export interface Driver<K extends ProfileKind> {
+interface Driver<K extends ProfileKind> {
   /** Its load on a deployment, `first` when no other profile ran there before it. */
   load(load: Load, first: boolean): Load
   /** How its runs are planned; null for a sweep, whose steps search their rates (./sweep.ts). */
