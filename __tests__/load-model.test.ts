@@ -5,14 +5,10 @@
  */
 import * as hdr from 'hdr-histogram-js'
 import type { StreamReport } from '../src/client/load-client'
-import {
-  profilePlan,
-  scheduledSeconds,
-  sweepStepPlan,
-  SWEEP_MIN_REQUESTS,
-  warmupRequestsOf
-} from '../src/client/plan'
-import { profileKey } from '../src/profile/definition'
+import { scheduledSeconds, sweepStepPlan, SWEEP_MIN_REQUESTS } from '../src/client/plan'
+import { DRIVERS, profilePlan, warmupRequestsOf } from '../src/pipeline/suite/drivers'
+import { PROFILE_KINDS, profileKey } from '../src/profile/definition'
+import { PROFILE_TRAITS } from '../src/profile/traits'
 import type { DumpedEnvelope } from '../src/metrics/envelope'
 import { latencyHistogram } from '../src/metrics/histogram'
 import { completions, pacedMetricNames, pacedSamples, splitStream } from '../src/metrics/paced'
@@ -168,6 +164,29 @@ const answered = (sentAt: number[]): DumpedEnvelope[] =>
   sentAt.map((s, j) =>
     envelope(j, [s + 0.01, s + 0.5], [s + 0.015, s + 0.016], [s + 0.021, s + 0.022])
   )
+
+describe('the drivers table', () => {
+  it('plans runs for every kind that publishes them, and a paired profile for every kind that pairs', () => {
+    for (const kind of PROFILE_KINDS) {
+      const traits = PROFILE_TRAITS[kind]
+      expect([kind, DRIVERS[kind].runs !== null]).toEqual([kind, traits.publishes !== 'sweep'])
+      expect([kind, DRIVERS[kind].paired !== null]).toEqual([kind, traits.pairs !== null])
+    }
+  })
+  it('takes each rate from its input, a minimal rate left unset from the case', () => {
+    const unset = { 'minimal-rate': null, rate: 3 }
+    expect(DRIVERS.minimal.runs.profile(unset, 0.5)).toEqual({ kind: 'minimal', rate: 0.5 })
+    expect(DRIVERS.minimal.runs.profile({ ...unset, 'minimal-rate': 2 }, 0.5).rate).toBe(2)
+    expect(DRIVERS.paced.runs.profile(unset, 0.5)).toEqual({ kind: 'paced', rate: 3 })
+  })
+  it("drops a burst's warm-up after another profile warmed the deployment; paced streams keep theirs", () => {
+    expect(DRIVERS.burst.load(LOAD, true)).toEqual(LOAD)
+    expect(DRIVERS.burst.load(LOAD, false)).toEqual({ ...LOAD, warmupRequests: 0 })
+    for (const kind of ['minimal', 'paced', 'sweep'] as const) {
+      expect(DRIVERS[kind].load(LOAD, false)).toEqual(LOAD)
+    }
+  })
+})
 
 describe('paced metrics', () => {
   it('keep every hop the timestamps bound and leave out what the schedule sets', () => {

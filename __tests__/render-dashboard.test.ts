@@ -9,6 +9,7 @@ import { appendToBranch, entriesFromResult, importLegacy } from '../src/history'
 import { ResultSchema } from '../src/result/schema'
 import { renderHook } from '../src/pipeline'
 import { renderReport } from '../src/render'
+import { dashboardTraits } from '../src/render/dashboard'
 import { resolveTopology } from '../src/topology/load'
 import { git, initBare, lsTree } from './fixtures/history/git'
 import { benchEntry, pacedEntry, sweepEntry, withTail } from './fixtures/render/entries'
@@ -195,6 +196,37 @@ test('a minimal-load series is drawn in milliseconds, its hops from the client o
   expect((await rows.nth(1).locator('td').allTextContents()).slice(-2)).toEqual(['–', '–'])
   // Data rates belong to bursts only.
   expect(head.filter(h => h.includes('MB'))).toEqual([])
+})
+
+test('the page draws a series as its traits say, never by its kind', async () => {
+  const text = fs.readFileSync(path.join(tmp, 'data', 'cases.js'), 'utf8')
+  const data = JSON.parse(text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')))
+  const minimal = data.cases.find((c: { id: string }) => c.id === '1/minimal@0.5')
+  // The data names no kind: each series carries its profile's traits.
+  expect(minimal).not.toHaveProperty('kind')
+  expect(minimal.traits).toEqual(dashboardTraits({ kind: 'minimal', rate: 0.5 }, true))
+  // The same series with a burst's traits: data rates, no tail, hop bars of means.
+  minimal.traits = dashboardTraits({ kind: 'burst' }, true)
+  const body = `window.glbData.cases(${JSON.stringify(data).replace(/</g, '\\u003c')});\n`
+  const other = await page.context().newPage()
+  try {
+    await other.route('**/data/cases.js', route =>
+      route.fulfill({ contentType: 'text/javascript', body })
+    )
+    await other.goto(base)
+    await other.waitForSelector('body[data-rendered="1/minimal@0.5/latency"]')
+    const head = await other.locator('#table thead th').allTextContents()
+    expect(head).toEqual(expect.arrayContaining([data.labels.dataRateMBps, data.labels.legacyMBps]))
+    expect(head.filter(h => / p9\d /.test(h))).toEqual([])
+    expect(await other.locator('#metric option').allTextContents()).toEqual(
+      expect.arrayContaining([data.labels.dataRateMBps, data.labels.legacyMBps])
+    )
+    expect(await other.locator('#hops .role-axis-title text').allTextContents()).toContain(
+      'mean ms per request, stacked by hop'
+    )
+  } finally {
+    await other.close()
+  }
 })
 
 test('a sweep series draws maximum throughput per entry and the throughput–latency curves', async () => {

@@ -12,7 +12,7 @@ export const LoadSchema = z.object({
   requests: z.number().int().positive(),
   /**
    * Requests sent before the measured runs of each profile, measured but never published; `auto`
-   * sizes them per profile (`warmupRequestsOf` in ./plan.ts).
+   * sizes them per profile (`warmupRequestsOf` in pipeline/suite/drivers.ts).
    */
   warmupRequests: z.union([z.literal('auto'), z.number().int().nonnegative()])
 })

@@ -1,7 +1,5 @@
 import type { Load } from './load'
 import type { ClientPlan, ClientStream } from './load-client'
-import { unanswered } from '../profile/definition'
-import type { RunProfile } from '../profile/traits'
 
 /** Consecutive requests of one stream that form one run, or its warm-up. */
 interface StreamPart {
@@ -10,7 +8,7 @@ interface StreamPart {
 }
 
 /** A client plan, and how each of its streams divides into runs. */
-interface ProfilePlan {
+export interface ProfilePlan {
   plan: ClientPlan
   /** Per stream, its parts in request order. */
   parts: StreamPart[][]
@@ -61,47 +59,18 @@ export const pairedRunRequests = (rate: number): number =>
     Math.max(PAIRED_MIN_RUN_REQUESTS, Math.ceil(rate * PAIRED_RUN_SECONDS))
   )
 
-const AUTO_BURST_WARMUP_REQUESTS = 10
+/** What `warmup-requests: auto` means for a burst: a warm-up stream of this many requests. */
+export const AUTO_BURST_WARMUP_REQUESTS = 10
 
-/** The warm-up requests a profile sends before its measured runs. */
-export function warmupRequestsOf(profile: RunProfile, load: Load): number {
-  if (load.warmupRequests !== 'auto') return load.warmupRequests
-  switch (profile.kind) {
-    case 'burst':
-      return AUTO_BURST_WARMUP_REQUESTS
-    case 'minimal':
-    case 'paced':
-      return Math.max(AUTO_WARMUP_MIN_REQUESTS, Math.ceil(profile.rate * AUTO_WARMUP_SECONDS))
-    default:
-      return unanswered(profile)
-  }
-}
+/** What `warmup-requests: auto` means for a stream paced at `rate`: AUTO_WARMUP_SECONDS of it. */
+export const pacedAutoWarmup = (rate: number): number =>
+  Math.max(AUTO_WARMUP_MIN_REQUESTS, Math.ceil(rate * AUTO_WARMUP_SECONDS))
 
 /**
- * A burst profile: an optional warm-up stream (`warmupRequests` handed over at once), then `runs`
+ * A burst profile: an optional warm-up stream (`warmup` requests handed over at once), then `runs`
  * streams of `docs` documents, each a run as the legacy pipeline ran it.
- *
- * A paced profile: ONE stream at the profile's rate, its first `warmupRequests` requests the
- * warm-up and then `runs` consecutive blocks of `requests` requests. GNES's frontend opens new
- * ZeroMQ sockets for every StreamCall and the first requests of a call wait for the routers to
- * reconnect (about 100 ms, settling over some ten requests): one stream pays that once, inside
- * the warm-up, instead of at the start of every run. `startAt` (epoch seconds) fixes when a paced
- * stream's schedule starts, so that two topologies can be driven on one clock (paired mode).
  */
-export function profilePlan(profile: RunProfile, load: Load, startAt?: number): ProfilePlan {
-  const warmup = warmupRequestsOf(profile, load)
-  switch (profile.kind) {
-    case 'burst':
-      return burstPlan(load, warmup)
-    case 'minimal':
-    case 'paced':
-      return pacedPlan(profile.rate, load, warmup, startAt)
-    default:
-      return unanswered(profile)
-  }
-}
-
-function burstPlan(load: Load, warmup: number): ProfilePlan {
+export function burstPlan(load: Load, warmup: number): ProfilePlan {
   const streams: ClientStream[] = [
     ...(warmup > 0 ? [{ docs: warmup * load.batchSize, rate: null }] : []),
     ...Array.from({ length: load.runs }, () => ({ docs: load.docs, rate: null }))
@@ -114,7 +83,15 @@ function burstPlan(load: Load, warmup: number): ProfilePlan {
   }
 }
 
-function pacedPlan(rate: number, load: Load, warmup: number, startAt?: number): ProfilePlan {
+/**
+ * A paced profile: ONE stream at `rate`, its first `warmup` requests the warm-up and then `runs`
+ * consecutive blocks of `requests` requests. GNES's frontend opens new ZeroMQ sockets for every
+ * StreamCall and the first requests of a call wait for the routers to reconnect (about 100 ms,
+ * settling over some ten requests): one stream pays that once, inside the warm-up, instead of at
+ * the start of every run. `startAt` (epoch seconds) fixes when the schedule starts, so that two
+ * topologies can be driven on one clock (paired mode).
+ */
+export function pacedPlan(rate: number, load: Load, warmup: number, startAt?: number): ProfilePlan {
   const parts: StreamPart[] = [
     ...(warmup > 0 ? [{ warmup: true, requests: warmup }] : []),
     ...Array.from({ length: load.runs }, () => ({ warmup: false, requests: load.requests }))

@@ -118,3 +118,22 @@ export type PairedProfile = Extract<
 
 export const isPairedKind = (k: ProfileKind): k is PairedProfile['kind'] =>
   PROFILE_TRAITS[k].pairs !== null
+
+/** The profiles a rate schedules (their `rate` trait names its input): a stream paced open loop. */
+export type PacedProfile = Extract<
+  Profile,
+  { kind: { [K in ProfileKind]: Traits[K]['rate'] extends null ? never : K }[ProfileKind] }
+>
+
+/** Whether a rate schedules the profile's requests, so its length follows from its requests. */
+export const isPaced = (p: Profile): p is PacedProfile => traitsOf(p).rate !== null
+
+/** The profiles whose paired requests may alternate between the sides on one clock. */
+export type RequestPairedProfile = Extract<
+  Profile,
+  { kind: { [K in ProfileKind]: Traits[K]['pairs'] extends 'requests' ? K : never }[ProfileKind] }
+>
+
+/** Whether a paired run may interleave the profile's requests, not only whole runs. */
+export const pairsRequests = (p: Profile): p is RequestPairedProfile =>
+  traitsOf(p).pairs === 'requests'

@@ -1,4 +1,5 @@
 import type { Profile } from '../profile/definition'
+import { traitsOf, type ProfileTraits } from '../profile/traits'
 import { roundMicros } from '../result/resolution'
 import { encodeSegment } from '../site/layout'
 import { seriesKey, type HistoryEntry } from '../history/schema'
@@ -16,7 +17,7 @@ import {
   UNACCOUNTED
 } from './metrics'
 
-const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@2'
+const DASHBOARD_SCHEMA = 'gnes-latency-bench/dashboard@3'
 
 /** What the page shows of one entry: no samples or per-run summaries, to keep the data small. */
 interface DashboardEntry {
@@ -99,6 +100,32 @@ function dashboardEntry(e: HistoryEntry, repositoryUrl?: string): DashboardEntry
   }
 }
 
+/**
+ * What the page reads of a series' profile (profile/traits.ts), so that it never asks for a kind:
+ * a new kind draws as its traits say.
+ */
+export interface DashboardTraits {
+  /** Its charts and table: runs' metrics (`burst`, `paced`), or a sweep's throughput. */
+  chart: ProfileTraits['chart']
+  /** Whether it offers data rates: a burst chart's, of GNES (a generic case has none). */
+  rates: boolean
+  /** Whether its entries carry the headline's p90 and p99: a run's median is published. */
+  paced: boolean
+  /** What a run's hop bars stack: its means (the burst's figure) or its medians. */
+  figure: 'mean' | 'median'
+}
+
+/** The page's traits of a series of `profile`, of GNES or of generic services (`gnes`). */
+export function dashboardTraits(profile: Profile, gnes: boolean): DashboardTraits {
+  const t = traitsOf(profile)
+  return {
+    chart: t.chart,
+    rates: t.chart === 'burst' && gnes,
+    paced: t.publishes === 'run-median',
+    figure: t.publishes === 'run-mean' ? 'mean' : 'median'
+  }
+}
+
 /** One series of the page's selector: a case under one load profile. */
 interface DashboardCase {
   /** `<case id>/<profile key>`, as entries' `series`. */
@@ -107,9 +134,7 @@ interface DashboardCase {
   name: string
   /** The profile's label, e.g. `minimal load (paced, 5 req/s)`. */
   profile: string
-  kind: Profile['kind']
-  /** Whether a burst series shows GNES's data rates (a generic case's series has none). */
-  rates: boolean
+  traits: DashboardTraits
   /** Whether the series is of GNES (its points coloured by release) or of generic services. */
   gnes: boolean
   /** The x axis: GNES versions, or a generic case's commits. */

@@ -24,7 +24,14 @@ import {
   seriesCharts,
   ENTRY_AXIS_TITLE
 } from './charts'
-import { casesScript, chartsScript, dashboardCase, monthData, pairedOffer } from './dashboard'
+import {
+  casesScript,
+  chartsScript,
+  dashboardCase,
+  dashboardTraits,
+  monthData,
+  pairedOffer
+} from './dashboard'
 import { compareCaseIds, newestFirst } from './format'
 import { metricOrder } from './metrics'
 import { readmeContext, renderReadme } from './readme'
@@ -190,8 +197,10 @@ export async function reportSite(o: ReportOptions): Promise<Site> {
           caseId: s.caseId,
           name: s.caseName,
           profile: profileLabel(s.profile, s.shown[0]?.gnes === null),
-          kind: s.profile.kind,
-          rates: traitsOf(s.profile).chart === 'burst' && s.shown.some(e => e.gnes !== null),
+          traits: dashboardTraits(
+            s.profile,
+            s.shown.some(e => e.gnes !== null)
+          ),
           gnes: s.shown.some(e => e.gnes !== null),
           xTitle: ENTRY_AXIS_TITLE,
           description: o.topologies[s.caseId]?.description ?? '',

@@ -102,9 +102,9 @@
     return state.data.docs[c.gnes ? 'gnes' : 'generic'][metric] || ''
   }
 
-  // Data rates are GNES's (documents of a known size): a generic case's burst has none.
-  function hasRates(c) {
-    return c.kind === 'burst' && c.rates !== false
+  // A series' profile is known to the page only by its traits (src/render/dashboard.ts).
+  function isSweep(c) {
+    return c.traits.chart === 'sweep'
   }
 
   function isRate(metric) {
@@ -254,7 +254,7 @@
   }
 
   function columns(c) {
-    if (c.kind === 'sweep') {
+    if (isSweep(c)) {
       return [
         {
           title: state.data.labels.maxThroughput + ' (req/s)',
@@ -282,7 +282,7 @@
       }
     })
     // A paced series' tail: the headline's p90 and p99 in the run its median came from.
-    if (c.kind === 'minimal' || c.kind === 'paced') {
+    if (c.traits.paced) {
       ;['p90', 'p99'].forEach(function (p) {
         cols.push({
           title: c.headline + ' ' + p + ' (ms)',
@@ -306,7 +306,7 @@
         })
       })
     }
-    if (!hasRates(c)) return cols
+    if (!c.traits.rates) return cols
     return cols.concat([
       {
         title: state.data.labels.dataRateMBps,
@@ -434,13 +434,12 @@
   function fillMetrics(c, keep) {
     var select = $('metric')
     select.replaceChildren()
-    var metrics =
-      c.kind === 'sweep'
-        ? ['maxThroughput']
-        : hasRates(c)
-          ? c.metrics.concat(['dataRateMBps', 'legacyMBps'])
-          : c.metrics
-    if (c.paired && c.kind !== 'sweep') metrics = metrics.concat(c.paired.metrics)
+    var metrics = isSweep(c)
+      ? ['maxThroughput']
+      : c.traits.rates
+        ? c.metrics.concat(['dataRateMBps', 'legacyMBps'])
+        : c.metrics
+    if (c.paired && !isSweep(c)) metrics = metrics.concat(c.paired.metrics)
     metrics.forEach(function (m) {
       var option = cell('option', metricLabel(m))
       option.value = m
@@ -598,7 +597,6 @@
     var jobs = [embed('#trend', trend)]
     var rows = hopRows(entries, c.hops, 1000)
     if (rows.length) {
-      var burst = c.kind === 'burst'
       var hops = spec(
         state.charts.hops,
         {
@@ -607,8 +605,8 @@
           subtitle: 'where the time goes, newest ' + state.data.hopEntries + ' entries',
           hopOrder: c.hops,
           hopColors: c.hopColors,
-          yTitle: (burst ? 'mean' : 'median') + ' ms per request, stacked by hop',
-          valueTitle: (burst ? 'mean' : 'median') + ' (ms)',
+          yTitle: c.traits.figure + ' ms per request, stacked by hop',
+          valueTitle: c.traits.figure + ' (ms)',
           format: '.2f'
         },
         rows
@@ -617,7 +615,7 @@
     } else {
       $('hops').replaceChildren()
     }
-    var curves = c.kind === 'sweep' ? sweepRows(entries) : []
+    var curves = isSweep(c) ? sweepRows(entries) : []
     if (curves.length) {
       var sweep = spec(
         state.charts.sweep,

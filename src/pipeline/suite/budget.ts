@@ -1,6 +1,6 @@
 import { pairedWarmupRequests, streamLeadIn } from '../../client/plan'
 import type { Load } from '../../client/load'
-import type { PairedProfile } from '../../profile/traits'
+import { isPaced, type PairedProfile } from '../../profile/traits'
 import { caseLoad, CLIENT_START_SECONDS, type PairedSettings } from './paired-case'
 
 /**
@@ -20,7 +20,7 @@ const START_SECONDS = 1
 /**
  * What one pair of a case costs on schedule, seconds, from its profile and settings: the measured
  * run, the warm-up or lead-in of its streams, the clients' start and, per pair, the sides'
- * starts. Null for a burst, whose length no schedule says. A weight, not a promise: the budget's
+ * starts. Null for an unpaced profile (a burst), whose length no schedule says. A weight, not a promise: the budget's
  * stopping rule measures the case's own pace.
  */
 export function pairSeconds(
@@ -28,7 +28,7 @@ export function pairSeconds(
   suiteLoad: Load,
   settings: Pick<PairedSettings, 'redeploy' | 'interleave' | 'sizeRuns'>
 ): number | null {
-  if (profile.kind !== 'minimal') return null
+  if (!isPaced(profile)) return null
   const { rate } = profile
   const load = caseLoad(profile, suiteLoad, settings.sizeRuns)
   const lead = settings.redeploy ? pairedWarmupRequests(rate, load) : streamLeadIn(rate, load)

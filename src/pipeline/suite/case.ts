@@ -1,4 +1,4 @@
-import { unanswered } from '../../profile/definition'
+import type { ProfileKind } from '../../profile/definition'
 import type { RunProfile } from '../../profile/traits'
 import type { Deployment, Engine, GnesDeployment, StartOptions } from '../../engine/types'
 import type { CaseResult, Load } from '../../result/schema'
@@ -9,42 +9,22 @@ import type { Log } from '../../log'
 import { runProfile, type ProfileOutcome } from './profile'
 import { httpSweepStep, runHttpProfile } from './http-profile'
 import { loadDriver } from './load-driver'
+import { DRIVERS, type RateInputs } from './drivers'
 import { gnesSweepStep, runSweep, type SweepSettings, type SweepStep } from './sweep'
 
 export const READY_TIMEOUT_MS = 120_000
 
-/** A profile as the inputs ask for it; a minimal one takes the case's rate when it has none. */
-type ProfileRequest =
-  | { kind: 'burst' }
-  | { kind: 'minimal'; rate: number | null }
-  | { kind: 'paced'; rate: number }
-  | { kind: 'sweep' }
-
-/** The profile a request of runs asks for, a minimal one at the case's rate unless it has one. */
-function profileOf(
-  request: Exclude<ProfileRequest, { kind: 'sweep' }>,
-  minimalRate: number
-): RunProfile {
-  switch (request.kind) {
-    case 'minimal':
-      return { kind: 'minimal', rate: request.rate ?? minimalRate }
-    case 'burst':
-    case 'paced':
-      return request
-    default:
-      return unanswered(request)
-  }
-}
-
 /** A profile to run, and the load it runs at (its own warm-up). */
 export interface PlannedProfile {
-  request: ProfileRequest
+  kind: ProfileKind
   load: Load
 }
 
 export interface CaseSettings {
   /** In the order they run; a sweep is always last (a failed step may leave requests behind). */
   profiles: PlannedProfile[]
+  /** What the inputs set of the profiles' rates. */
+  rates: RateInputs
   sweep: SweepSettings
   caseTimeoutSec: number
 }
@@ -75,11 +55,12 @@ export async function runCase(
   const minimalRate = topology.minimalRate
   const outcomes: ProfileOutcome[] = []
   try {
-    for (const { request, load } of settings.profiles) {
+    for (const { kind, load } of settings.profiles) {
+      const runs = DRIVERS[kind].runs
       outcomes.push(
-        request.kind === 'sweep'
-          ? await runSweep(dep, run.sweepStep, minimalRate, settings.sweep, load, deadline, log)
-          : await run.profile(profileOf(request, minimalRate), load, remaining(), log)
+        runs
+          ? await run.profile(runs.profile(settings.rates, minimalRate), load, remaining(), log)
+          : await runSweep(dep, run.sweepStep, minimalRate, settings.sweep, load, deadline, log)
       )
     }
   } finally {

@@ -1,11 +1,11 @@
 import type { RequestRecord } from '../../client/http-load'
-import { profilePlan, warmupRequestsOf } from '../../client/plan'
 import { profileLabel } from '../../profile/definition'
-import { headlineMetric, type RunProfile } from '../../profile/traits'
+import { headlineMetric, isPaced, type RunProfile } from '../../profile/traits'
 import { httpRunInput, measuredHttpStep } from '../../metrics/http'
 import { summarizeRun } from '../../metrics/run'
 import type { Load, RunResult } from '../../result/schema'
 import type { Log } from '../../log'
+import { profilePlan, warmupRequestsOf } from './drivers'
 import type { LoadDriver, OpenDriver } from './load-driver'
 import { profileOutcome, type ProfileOutcome } from './profile'
 import type { SweepStep } from './sweep'
@@ -49,7 +49,7 @@ export async function runHttpProfile(
   const { parts } = profilePlan(profile, load)
   const driver = await open()
   const warmup = warmupRequestsOf(profile, load)
-  const rate = 'rate' in profile ? profile.rate : null
+  const rate = isPaced(profile) ? profile.rate : null
   const runRequests = parts[parts.length - 1][parts[parts.length - 1].length - 1].requests
   log.info(
     `${profileLabel(profile)}: ${warmup ? `${warmup} warm-up requests, then ` : ''}` +

@@ -1,7 +1,13 @@
 import * as path from 'node:path'
 import { abbaOrder, pairLead, pairSides, type Interleave, type Side } from '../../client/interleave'
 import { pairedRunRequests, pairedWarmupRequests, streamLeadIn } from '../../client/plan'
-import { headlineMetric, type PairedProfile } from '../../profile/traits'
+import {
+  headlineMetric,
+  isPaced,
+  pairsRequests,
+  type PairedProfile,
+  type RequestPairedProfile
+} from '../../profile/traits'
 import type { Deployment, Engine } from '../../engine/types'
 import type { Log } from '../../log'
 import { interimVerdict } from '../../judge/paired'
@@ -19,14 +25,14 @@ export const SIDES: readonly Side[] = ['base', 'head']
 /**
  * One block is one measured run. The first block on a deployment leads in with the whole warm-up;
  * a later paced block is a new StreamCall, whose first requests wait for the routers to reconnect,
- * so it leads in with about a second of requests; a later burst block needs none.
+ * so it leads in with about a second of requests; a later unpaced block (a burst) needs none.
  */
 export function blockLoad(load: Load, profile: PairedProfile, first: boolean): Load {
   const warmupRequests = first
     ? load.warmupRequests
-    : profile.kind === 'burst'
-      ? 0
-      : streamLeadIn(profile.rate, load)
+    : isPaced(profile)
+      ? streamLeadIn(profile.rate, load)
+      : 0
   return { ...load, runs: 1, warmupRequests }
 }
 
@@ -100,7 +106,7 @@ export interface SideOutcome {
 /**
  * Runs one case's pairs on both topologies, always stopping them.
  *
- * Interleaved by `requests` (minimal load): both sides run at once on one clock, one side's
+ * Interleaved by `requests` (a kind whose `pairs` trait allows it: minimal load): both sides run at once on one clock, one side's
  * requests half a period after the other's, so pair i is the i-th run of each side, taken in the
  * same seconds; each pair is a stream of its own, and the side ahead alternates (`pairLead`). A slowdown of the machine lasting longer than a request period falls on both
  * sides of the pairs it touches, instead of on whichever block it happened to meet. A request
@@ -150,9 +156,9 @@ export async function runPairedCase(
   }
 }
 
-/** A case's load: at minimal load, a paired run's warm-up and, with `sizeRuns`, run length. */
+/** A case's load: when paced, a paired run's warm-up and, with `sizeRuns`, run length. */
 export const caseLoad = (profile: PairedProfile, suiteLoad: Load, sizeRuns: boolean): Load =>
-  profile.kind === 'minimal'
+  isPaced(profile)
     ? {
         ...suiteLoad,
         requests: sizeRuns ? pairedRunRequests(profile.rate) : suiteLoad.requests,
@@ -210,7 +216,7 @@ async function measureLooks(
   let done = 0
   for (const [k, n] of looks.entries()) {
     const outcomes =
-      c.settings.interleave === 'requests' && c.profile.kind === 'minimal'
+      c.settings.interleave === 'requests' && pairsRequests(c.profile)
         ? await requestPairs(c, c.profile, live, done, n)
         : await blockPairs(c, live, done, n)
     measured = withOutcomes(measured, outcomes)
@@ -235,8 +241,6 @@ export function withOutcomes(m: Measured, outcomes: readonly SideOutcome[]): Mea
   return { runs, metrics }
 }
 
-type MinimalProfile = Extract<PairedProfile, { kind: 'minimal' }>
-
 /**
  * Pairs `from` to `to` (exclusive), both sides at once on one clock, each pair a stream of its own
  * so that the side ahead can alternate. The first stream on a deployment leads in with the whole
@@ -244,7 +248,7 @@ type MinimalProfile = Extract<PairedProfile, { kind: 'minimal' }>
  */
 async function requestPairs(
   c: PairedCase,
-  profile: MinimalProfile,
+  profile: RequestPairedProfile,
   live: Live,
   from: number,
   to: number
@@ -260,7 +264,7 @@ async function requestPairs(
 /** One pair as one stream of each side on one clock, the side that goes first half a period ahead. */
 async function requestPair(
   c: PairedCase,
-  profile: MinimalProfile,
+  profile: RequestPairedProfile,
   live: Live,
   pair: number
 ): Promise<SideOutcome[]> {

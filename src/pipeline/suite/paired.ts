@@ -20,10 +20,11 @@ import { inSuite, suiteEngine, type SuiteFrame, type SuiteOptions } from './setu
 import { checkoutBase, checkoutPairs, checkoutPath } from '../base-checkout'
 import { gitMeta } from '../../result/meta'
 import { lookSchedule, type Sequence } from '../../judge/sequential'
-import { PROFILE_KINDS, unanswered } from '../../profile/definition'
+import { PROFILE_KINDS } from '../../profile/definition'
 import { isPairedKind, traitsOf } from '../../profile/traits'
 import { runPairedCase, SIDES, type PairedProfile, type PairedSettings } from './paired-case'
 import { caseShare, pairSeconds } from './budget'
+import { DRIVERS } from './drivers'
 import { count } from '../../text/count'
 
 /** The planned looks in a log line: `looks at 6, 9, 14, 21, 30 pairs`. */
@@ -73,24 +74,15 @@ const pairedKind = (inputs: Inputs): PairedProfile['kind'] | undefined =>
   PROFILE_KINDS.filter(isPairedKind).find(k => inputs.profiles.includes(k))
 
 /**
- * The profile both sides are measured under: minimal load when listed, else the burst. Both sides
- * get the same offered load, so a minimal rate is the lower of the two topologies' own.
+ * The profile both sides are measured under (the first kind of PROFILE_KINDS that pairs and is
+ * listed), from its driver: both sides get the same offered load.
  */
 export function pairedProfile(inputs: Inputs, head: Topology, base: Topology): PairedProfile {
   const kind = pairedKind(inputs)
-  switch (kind) {
-    case 'minimal':
-      return {
-        kind,
-        rate: inputs['minimal-rate'] ?? Math.min(head.minimalRate, base.minimalRate)
-      }
-    case 'burst':
-      return { kind }
-    case undefined:
-      throw new Error('paired mode needs a profile that pairs (checked before the run)')
-    default:
-      return unanswered(kind)
+  if (kind === undefined) {
+    throw new Error('paired mode needs a profile that pairs (checked before the run)')
   }
+  return DRIVERS[kind].paired(inputs, head, base)
 }
 
 /**

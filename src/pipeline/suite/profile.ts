@@ -1,5 +1,4 @@
 import { runLoadClient } from '../../client/load-client'
-import { profilePlan, warmupRequestsOf } from '../../client/plan'
 import { profileLabel, unanswered } from '../../profile/definition'
 import { headlineMetric, traitsOf, type RunProfile } from '../../profile/traits'
 import type { GnesDeployment } from '../../engine/types'
@@ -7,6 +6,7 @@ import { splitStream } from '../../metrics/paced'
 import { bestOfRuns, bestRunMedians, runFigure, streamRun } from '../../metrics/run'
 import type { CaseResult, Load, RunResult } from '../../result/schema'
 import type { DumpCursor } from './dump'
+import { profilePlan, warmupRequestsOf } from './drivers'
 import type { Log } from '../../log'
 
 /** What a profile adds to a case's identity (the topology's part comes from the case). */

@@ -19,8 +19,9 @@ import type { CaseSpec } from '../../topology/cases'
 import type { CaseSettings, PlannedProfile } from './case'
 import { keepCpusAwake, NOT_HELD } from './cpus-awake'
 import { onInterrupt } from './signals'
-import { unanswered, type ProfileKind } from '../../profile/definition'
+import type { ProfileKind } from '../../profile/definition'
 import { traitsOf } from '../../profile/traits'
+import { DRIVERS } from './drivers'
 
 /**
  * The set-up a single suite and a paired one share: engines chosen, interrupts and CPUs held for
@@ -48,28 +49,13 @@ export const suiteEngine = (inputs: Inputs, options: SuiteOptions, id: string, l
     : selectEngine(engineSettings(inputs, options.keepRunId), id, log)
 
 /**
- * A sweep runs last on its deployment: a failed step may leave requests in the topology. A
- * burst's warm-up stream serves every profile after it on the topology, so a burst after another
- * profile has none; paced streams and sweep steps each lead in with requests of their own (every
- * StreamCall reconnects).
+ * The profiles in the order they run: a sweep last on its deployment (a failed step may leave
+ * requests in the topology), each with its load there (./drivers.ts).
  */
 function plannedProfiles(inputs: Inputs, load: Load): PlannedProfile[] {
   const last = (kind: ProfileKind) => Number(traitsOf({ kind }).last)
   const order = [...inputs.profiles].sort((a, b) => last(a) - last(b))
-  return order.map((kind, i) => {
-    switch (kind) {
-      case 'minimal':
-        return { request: { kind, rate: inputs['minimal-rate'] }, load }
-      case 'paced':
-        return { request: { kind, rate: inputs.rate! }, load }
-      case 'burst':
-        return { request: { kind }, load: i > 0 ? { ...load, warmupRequests: 0 } : load }
-      case 'sweep':
-        return { request: { kind }, load }
-      default:
-        return unanswered(kind)
-    }
-  })
+  return order.map((kind, i) => ({ kind, load: DRIVERS[kind].load(load, i === 0) }))
 }
 
 const loadOf = (inputs: Inputs): Load => ({
@@ -85,6 +71,7 @@ const loadOf = (inputs: Inputs): Load => ({
 function caseSettings(inputs: Inputs, load: Load): CaseSettings {
   return {
     profiles: plannedProfiles(inputs, load),
+    rates: { 'minimal-rate': inputs['minimal-rate'], rate: inputs.rate },
     sweep: {
       rates: inputs['sweep-rates'],
       stepSeconds: inputs['sweep-step-seconds'],
