@@ -12,7 +12,7 @@ import * as path from 'node:path'
 import { createDockerEngine } from '../src/engine/docker'
 import type { Deployment, Engine } from '../src/engine/types'
 import { loadTopologyFile } from '../src/topology/load'
-import { BASE_IMAGE, describeDocker, labelled, TEST_ENGINE } from './helpers/docker'
+import { BASE_IMAGE, describeDocker, dockerUp, labelled, TEST_ENGINE } from './helpers/docker'
 import { tmp } from './helpers/tmp'
 
 const FILE = path.join(__dirname, 'fixtures', 'compose-keys', 'compose.yaml')
@@ -56,23 +56,26 @@ async function inspectAll(runId: string): Promise<Map<string, Inspect>> {
 
 const variables = { KEYS_FROM_RUN: 'from the run', KEYS_IMAGE: BASE_IMAGE }
 
-describeDocker('every honoured Compose key, run on Docker', () => {
-  jest.setTimeout(300_000)
-  let engine: Engine
-  let dep: Deployment
-  let logDir: string
-  let answer: Answer
-  let c: Map<string, Inspect>
-  const at = (instance: string): Inspect => {
-    const found = c.get(instance)
-    if (!found) throw new Error(`no container ${instance} among ${[...c.keys()].join(', ')}`)
-    return found
-  }
-  const env = (instance: string) =>
-    Object.fromEntries(
-      at(instance).Config.Env.map(e => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])
-    )
+jest.setTimeout(300_000)
 
+/** The one deployment every check reads, and what was read from it once it was ready. */
+let engine: Engine
+let dep: Deployment
+let logDir: string
+let answer: Answer
+let c: Map<string, Inspect>
+
+const at = (instance: string): Inspect => {
+  const found = c.get(instance)
+  if (!found) throw new Error(`no container ${instance} among ${[...c.keys()].join(', ')}`)
+  return found
+}
+const env = (instance: string) =>
+  Object.fromEntries(
+    at(instance).Config.Env.map(e => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)])
+  )
+
+if (dockerUp) {
   beforeAll(async () => {
     Object.assign(process.env, variables)
     let topology
@@ -93,7 +96,9 @@ describeDocker('every honoured Compose key, run on Docker', () => {
     await dep?.stop()
     await engine?.shutdown()
   })
+}
 
+describeDocker('Compose keys on Docker: what runs, and with what', () => {
   test('profiles, scale and deploy.replicas: the containers that run', () => {
     const states = Object.fromEntries([...c].map(([name, i]) => [name, i.State.Status]))
     expect(states).toEqual({
@@ -150,7 +155,9 @@ describeDocker('every honoured Compose key, run on Docker', () => {
     })
     expect(env('leaf-1')).toMatchObject({ A: 'from-common', B: 'from-common', PORT: '8080' })
   })
+})
 
+describeDocker('Compose keys on Docker: how services are reached and started', () => {
   test('ports and expose: the load enters the container side of ports; nothing is published', () => {
     expect(dep.frontend.port).toBe(8080)
     expect(dep.frontend.host).toBe(Object.values(at('api-0').NetworkSettings.Networks)[0].IPAddress)
@@ -198,7 +205,9 @@ describeDocker('every honoured Compose key, run on Docker', () => {
     for (const n of ['db-0', 'leaf-0', 'leaf-1']) expect(at(n).State.Health?.Status).toBe('healthy')
     expect(at('static-0').Config.Healthcheck).toBeUndefined()
   })
+})
 
+describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () => {
   test('deploy.resources.limits, and cpus and mem_limit beside them: each container’s limits', () => {
     const limits = (n: string) => ({
       cpus: at(n).HostConfig.NanoCpus,
