@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
 import * as fs from 'node:fs'
-import * as http from 'node:http'
 import * as path from 'node:path'
 import { createDockerEngine } from '../src/engine/docker'
 import type { Deployment, Engine } from '../src/engine/types'
 import { loadTopologyFile } from '../src/topology/load'
 import { BASE_IMAGE, describeDocker, dockerUp, labelled, TEST_ENGINE } from './helpers/docker'
+import { getJson } from './helpers/get-json'
 import { tmp } from './helpers/tmp'
 
 const FILE = path.join(__dirname, 'fixtures', 'compose-keys', 'compose.yaml')
@@ -26,18 +26,6 @@ type Answer = {
   hostname: string
   peers: Record<string, { status?: number; greeting?: string | null; env?: Record<string, string> }>
   leaves: string[]
-}
-
-function get(host: string, port: number): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host, port, path: '/', agent: false, timeout: 10_000 }, res => {
-        let text = ''
-        res.on('data', d => (text += d))
-        res.on('end', () => resolve(JSON.parse(text) as Answer))
-      })
-      .on('error', reject)
-  })
 }
 
 /** The run's containers, inspected, by instance name (`leaf-1`). */
@@ -88,7 +76,7 @@ if (dockerUp) {
     await engine.prepare(false)
     logDir = tmp()
     dep = await engine.start(topology, { logDir, readyTimeoutMs: 180_000 })
-    answer = await get(dep.frontend.host, dep.frontend.port)
+    answer = await getJson<Answer>(dep.frontend.host, dep.frontend.port)
     c = await inspectAll(engine.runId)
   }, 300_000)
 

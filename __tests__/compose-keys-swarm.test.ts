@@ -6,7 +6,6 @@
  * node satisfies fails the start, naming the service and its constraints, with nothing left.
  */
 import Docker from 'dockerode'
-import * as http from 'node:http'
 import * as path from 'node:path'
 import { createSwarmEngine } from '../src/engine/swarm/engine'
 import { ServiceFailure } from '../src/engine/types'
@@ -21,6 +20,7 @@ import {
   swarmUp,
   TEST_ENGINE
 } from './helpers/docker'
+import { getJson } from './helpers/get-json'
 import { tmp } from './helpers/tmp'
 
 const FILE = path.join(__dirname, 'fixtures', 'compose-keys', 'swarm.yaml')
@@ -58,18 +58,6 @@ async function baseImageOnWorker(): Promise<void> {
   })
 }
 
-function get(host: string, port: number): Promise<{ peers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host, port, path: '/', agent: false, timeout: 10_000 }, res => {
-        let text = ''
-        res.on('data', d => (text += d))
-        res.on('end', () => resolve(JSON.parse(text)))
-      })
-      .on('error', reject)
-  })
-}
-
 /** The run's Swarm services by topology service name. */
 async function services(runId: string): Promise<Map<string, Docker.Service>> {
   const filters = JSON.stringify({ label: [`io.gnes-latency-bench.run-id=${runId}`] })
@@ -99,7 +87,10 @@ describeDocker('Compose keys on a two-node swarm', () => {
       const manager = ((await new Docker().info()) as { Name: string }).Name
       expect(dep.nodes).toEqual({ api: [manager], db: [manager], job: [manager], remote: [WORKER] })
       // api, on the manager, reached remote on the worker across the overlay.
-      const answer = await get(dep.frontend.host, dep.frontend.port)
+      const answer = await getJson<{ peers: Record<string, unknown> }>(
+        dep.frontend.host,
+        dep.frontend.port
+      )
       expect(answer.peers['http://remote:9000/']).toEqual({ status: 200 })
       const byName = await services(engine.runId)
       expect(byName.get('remote')!.Spec!.TaskTemplate).toMatchObject({
