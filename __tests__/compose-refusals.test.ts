@@ -5,6 +5,7 @@ import { specProblem } from '../src/topology/compose/spec'
 import spec from '../src/topology/compose/compose-spec.json'
 import { TopologyError } from '../src/topology/errors'
 import { loadTopologyFile } from '../src/topology/load'
+import { yamlData } from '../src/topology/yaml'
 import { composeDir } from './helpers/compose'
 
 /** A valid file: `web` (the load's service) and `db`, each with one port. */
@@ -332,4 +333,41 @@ test('the docs table lists every service key with its decision', () => {
     const word = typeof decision === 'object' ? 'refused' : decision
     expect(docs).toMatch(new RegExp(`^\\| \`${key}\` \\| ${word}`, 'm'))
   }
+})
+
+describe('every key the benchmark runs is in a file the Docker and Swarm tests run', () => {
+  type Obj = Record<string, unknown>
+  const keysOf = (v: unknown): string[] =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : []
+  // compose-keys-docker.test.ts runs compose.yaml; compose-keys-swarm.test.ts runs swarm.yaml.
+  const services = ['compose.yaml', 'swarm.yaml'].flatMap(name => {
+    const file = path.join(__dirname, 'fixtures', 'compose-keys', name)
+    const data = yamlData(fs.readFileSync(file, 'utf8'), file) as { services: Obj }
+    return Object.values(data.services) as Obj[]
+  })
+  /** The keys found at each nested table's place, over every service. */
+  const at = (s: Obj): Record<string, unknown[]> => {
+    const deploy = (s.deploy ?? {}) as Obj
+    const resources = (deploy.resources ?? {}) as Obj
+    return {
+      deploy: [deploy],
+      'deploy.resources': [resources],
+      'deploy.resources.limits': [resources.limits],
+      'deploy.placement': [deploy.placement],
+      build: [s.build],
+      network: Object.values((s.networks && !Array.isArray(s.networks) ? s.networks : {}) as Obj)
+    }
+  }
+  const runs = (table: Record<string, unknown>) =>
+    Object.keys(table).filter(k => typeof table[k] === 'string')
+
+  test('service keys, honoured or ignored', () => {
+    const present = new Set(services.flatMap(keysOf))
+    expect(runs(SERVICE_KEYS).filter(k => !present.has(k))).toEqual([])
+  })
+
+  test.each(Object.keys(NESTED_KEYS))('the keys of %s, honoured or ignored', table => {
+    const present = new Set(services.flatMap(s => at(s)[table].flatMap(keysOf)))
+    expect(runs(NESTED_KEYS[table]).filter(k => !present.has(k))).toEqual([])
+  })
 })

@@ -5,6 +5,11 @@ import { pipeOutput } from '../docker/container'
 /** Task states after which a task never runs again (RestartPolicy none). */
 const FINAL = new Set(['complete', 'failed', 'shutdown', 'rejected', 'orphaned', 'remove'])
 const POLL_MS = 250
+/**
+ * Swarm's word for a task no node may run (its constraints match no node, or a node each would
+ * need is gone): it stays pending until the nodes change, which a benchmark's start does not wait for.
+ */
+const UNPLACEABLE = /^no suitable node\b/
 
 interface TaskInfo {
   ID: string
@@ -17,6 +22,7 @@ interface TaskInfo {
     Err?: string
     ContainerStatus?: { ContainerID?: string; ExitCode?: number }
   }
+  Spec?: { Placement?: { Constraints?: string[] } }
 }
 
 /** One replica slot of a service, watched through its task. */
@@ -70,6 +76,12 @@ export class TaskSlot {
     if (FINAL.has(s.State)) {
       this.resolveCode(s.ContainerStatus?.ExitCode ?? null)
       this.resolveExit(this.reason(task, where))
+    } else if (s.State === 'pending' && UNPLACEABLE.test(s.Err ?? '')) {
+      const constraints = task.Spec?.Placement?.Constraints ?? []
+      this.resolveCode(null)
+      this.resolveExit(
+        `cannot be placed: ${s.Err}; its placement constraints: ${constraints.join(', ') || 'none'}`
+      )
     }
   }
 
