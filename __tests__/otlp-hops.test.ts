@@ -82,7 +82,15 @@ test('traced requests get their trace hops; requests outside the share miss noth
     { ...base, traceId: 't2' },
     { ...base }
   ]
-  const joined = joinTraceHops(records, id => traces.get(id) ?? [])
+  const joined = joinTraceHops(records, id => ({
+    spans: traces.get(id) ?? [],
+    complete: traces.has(id)
+  }))
+  expect(joined.map(r => r.trace)).toEqual([
+    { spans: 1, complete: true },
+    { spans: 0, complete: false },
+    undefined
+  ])
   const samples = pacedHttpSamples(joined, { otlp: { sample: 1, flushSec: 2 } })
   expect(samples.samples['hop:relay1']).toEqual([us(300)])
   expect(samples.samples.latency).toHaveLength(3)

@@ -58,7 +58,10 @@ test('each relay: the self time of its spans is the time it reports itself plus 
     const ids = records.map(r => r.traceId!)
     await traces.settle(ids, { maxMs: 5000, quietMs: 100 })
     // The first 50 requests warm the relays up (connections, the SDK's first exports).
-    const joined = joinTraceHops(records, id => traces.take(id)).slice(50)
+    const joined = joinTraceHops(records, id => ({
+      complete: traces.complete(id),
+      spans: traces.take(id)
+    })).slice(50)
     expect(joined.every(r => r.error === null && r.hops !== undefined)).toBe(true)
     expect(joined[0].hops!.map(([name]) => name)).toEqual(
       RELAYS.flatMap((r, k) => (k < 4 ? [r, `${r}->${RELAYS[k + 1]}`] : [r]))
@@ -103,6 +106,13 @@ test('a suite with hops: { otlp } publishes the trace hops beside latency', asyn
     'c:lag',
     ...hops.map(h => `hop:${h}`)
   ])
+  // Each relay's SERVER span, and a CLIENT span per call to the next one.
+  const spansPerTrace = 2 * RELAYS.length - 1
+  for (const run of minimal.runs) {
+    const t = run.traces!
+    expect([t.traced, t.complete, t.spans]).toEqual([20, 20, 20 * spansPerTrace])
+    expect(t.dropped).toMatchObject({ malformed: 0, tooLarge: 0, overflow: 0, afterClose: 0 })
+  }
   for (const run of minimal.runs.filter(r => !r.warmup)) {
     expect(run.summaries['hop:relay3'].n).toBe(20)
     expect(run.summaries['hop:relay1'].median).toBeLessThan(run.summaries.latency.median)

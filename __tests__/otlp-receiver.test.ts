@@ -181,3 +181,18 @@ test('settle waits for a trace to connect, and gives up at its bound without sta
   expect(Date.now() - t1).toBeLessThan(2000)
   expect(receiver.take(id)).toHaveLength(1)
 })
+
+test('a trace is complete once its root and every span’s parent came; an orphan keeps it open', async () => {
+  const [whole, orphaned] = [hex(16), hex(16)]
+  receiver.expect(whole, 'eeeeeeeeeeeeeeee')
+  receiver.expect(orphaned, 'ffffffffffffffff')
+  const json = { 'content-type': 'application/json' }
+  await post(receiver, JSON.stringify(jsonRequest(whole, 'eeeeeeeeeeeeeeee', 2)), json)
+  // Its root came, and a span whose parent never did.
+  await post(receiver, JSON.stringify(jsonRequest(orphaned, 'ffffffffffffffff', 1)), json)
+  await post(receiver, JSON.stringify(jsonRequest(orphaned, hex(8), 1)), json)
+  expect([receiver.complete(whole), receiver.complete(orphaned)]).toEqual([true, false])
+  expect(receiver.take(orphaned)).toHaveLength(2)
+  // Taken: nothing of it is held any more.
+  expect(receiver.complete(orphaned)).toBe(false)
+})

@@ -47,6 +47,25 @@ test('${otlp} and ${otlp-grpc} become the receiver endpoints in environment and 
   expect(i.argv).toEqual(['api', '--grpc', '172.30.0.1:4317'])
 })
 
+test('the shipped traced tree: Caddy exports over plaintext OTLP/gRPC, the nodes over OTLP/HTTP', () => {
+  const file = path.join(__dirname, '..', 'topologies', 'examples', 'http', 'tree-otlp.yml')
+  const tree = loadTopologyFile(file) as HttpTopology
+  expect(tree.hops).toEqual({ otlp: { sample: 1, flushSec: 2 } })
+  const [caddy] = containerStartOrder(tree, addressing)
+    .flat(2)
+    .filter(i => i.service === 'caddy')
+  expect(caddy.env).toMatchObject({
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://172.30.0.1:4317'
+  })
+  const nodes = containerStartOrder(tree, addressing)
+    .flat(2)
+    .filter(i => i.service === 'node')
+  expect(nodes.map(n => n.env.OTEL_EXPORTER_OTLP_ENDPOINT)).toEqual(
+    Array(2).fill(addressing.otlp!.http)
+  )
+})
+
 test('the placeholders without hops.otlp are refused, naming the key and the cure', () => {
   expect(() => parse(native('hops: { json: hops }').replace(", '${otlp-grpc}'", ''))).toThrow(
     /services\.0\.environment\.OTEL_EXPORTER_OTLP_ENDPOINT: \$\{otlp\} is the trace receiver's endpoint, which runs only with hops: \{ otlp: \{\} \}/

@@ -51,6 +51,8 @@ export interface RequestRecord {
   traceId?: string
   /** Per-hop figures joined from its trace, [name, seconds] (metrics/trace-hops.ts). */
   hops?: [string, number][]
+  /** What its trace brought back, once joined: the spans, and whether they were whole. */
+  trace?: { spans: number; complete: boolean }
 }
 
 export interface SendOptions {

@@ -90,7 +90,8 @@ export function entriesFromResult(
         warmup: r.warmup,
         summaries: Object.fromEntries(
           Object.entries(r.summaries).map(([m, summary]) => [m, roundSummary(summary)])
-        )
+        ),
+        ...(r.traces && { traces: r.traces })
       })),
       samples: c.sweep ? null : pooledSamples(c),
       sweep: c.sweep,

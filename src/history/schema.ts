@@ -1,7 +1,13 @@
 import { z } from 'zod'
 import { profileKey, ProfileSchema, type Profile } from '../profile/definition'
 import { slug } from '../text/escape'
-import { GnesMetaSchema, LoadSchema, SummarySchema, SweepResultSchema } from '../result/schema'
+import {
+  GnesMetaSchema,
+  LoadSchema,
+  SummarySchema,
+  SweepResultSchema,
+  TraceTallySchema
+} from '../result/schema'
 
 /** Version of one stored history entry; migrations upgrade older ones on read. */
 export const HISTORY_SCHEMA = 'gnes-latency-bench/history@2'
@@ -84,7 +90,14 @@ export const HistoryEntrySchema = z.object({
   best: z.record(z.number()),
   dataRateMBps: z.number().nullable(),
   legacyMBps: z.number().nullable(),
-  runs: z.array(z.object({ warmup: z.boolean(), summaries: z.record(SummarySchema) })),
+  runs: z.array(
+    z.object({
+      warmup: z.boolean(),
+      summaries: z.record(SummarySchema),
+      /** What the run's traces brought back, with hops from traces only; absent before it was kept. */
+      traces: TraceTallySchema.optional()
+    })
+  ),
   /** Per-request values of the non-warm-up runs, pooled; null where the source had none (legacy). */
   samples: z.record(SampleValuesSchema).nullable(),
   /** A rate sweep's steps and maximum throughput; null for other profiles. */

@@ -1,6 +1,6 @@
 import { profileKey } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
-import type { CaseResult, Result } from '../result/schema'
+import type { CaseResult, Result, TraceTally } from '../result/schema'
 import { selectBaseline, type BaselineChoice } from './baseline'
 import { median } from '../stats/sample'
 import { trimmedMean } from '../stats/trimmed'
@@ -10,6 +10,7 @@ import { verdictMetric } from '../metrics/verdict-metric'
 import { caseVerdicts, judgement, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
 import { traitsOf } from '../profile/traits'
 import { diagnose, type Diagnosed } from './multiplicity'
+import { sumTraceTallies } from '../metrics/trace-tally'
 
 export type { Verdict }
 
@@ -63,6 +64,8 @@ export interface CaseComparison {
   baseline: BaselineChoice
   /** Empty when there is no baseline; the diagnostics' p-values are adjusted across the case. */
   metrics: (MetricComparison & Diagnosed)[]
+  /** What this run's traces brought back over all its runs; null without hops from traces. */
+  traces: TraceTally | null
 }
 
 export interface Comparison {
@@ -313,7 +316,8 @@ export function compareResult(
       baseline,
       metrics: baseline.entry
         ? diagnose(compareCase(c, baseline.entry, options.threshold, alpha), alpha)
-        : []
+        : [],
+      traces: sumTraceTallies(c.runs.map(r => r.traces))
     }
   })
   return {

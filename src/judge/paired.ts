@@ -1,5 +1,5 @@
 import { profileKey } from '../profile/definition'
-import type { CaseResult, Result } from '../result/schema'
+import type { CaseResult, Result, TraceTally } from '../result/schema'
 import type { Block, Interleave } from '../client/interleave'
 import { logMedian } from './compare'
 import { lookSchedule, sequentialLevels, type Levels, type Sequence } from './sequential'
@@ -11,6 +11,7 @@ import { pairedInterval, pairedP, pairedT, SET_ASIDE_RULE, type PairedT } from '
 import { caseVerdicts, judge, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
 import { diagnose, type Diagnosed } from './multiplicity'
 import { hopShares, type HopShares } from './hop-shares'
+import { sumTraceTallies } from '../metrics/trace-tally'
 
 /**
  * The paired verdict: base and head measured in one job, their runs interleaved
@@ -70,6 +71,8 @@ export interface PairedCase {
   setAside: number[]
   /** With `canary`: the verdict metric of the base beside itself (A/A), at α; else null. */
   canary: PairedMetric | null
+  /** What each side's traces brought back over all its runs; null without hops from traces. */
+  traces: { base: TraceTally | null; head: TraceTally | null }
 }
 
 export interface PairedComparison {
@@ -249,7 +252,11 @@ function compareCase(
     level: levels.test,
     equivalenceLevel: levels.equivalence,
     setAside,
-    canary: canary && canaryMetric(gate, canary, threshold, alpha)
+    canary: canary && canaryMetric(gate, canary, threshold, alpha),
+    traces: {
+      base: sumTraceTallies(base.runs.map(r => r.traces)),
+      head: sumTraceTallies(head.runs.map(r => r.traces))
+    }
   }
 }
 

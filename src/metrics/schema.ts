@@ -15,6 +15,32 @@ export const SummarySchema = z.object({
 })
 export type Summary = z.infer<typeof SummarySchema>
 
+/** Spans not kept, by reason (traces/collector.ts): counted, never fatal. */
+export const DropCountsSchema = z.object({
+  malformed: z.number().int().nonnegative(),
+  tooLarge: z.number().int().nonnegative(),
+  unknownTrace: z.number().int().nonnegative(),
+  late: z.number().int().nonnegative(),
+  overflow: z.number().int().nonnegative(),
+  afterClose: z.number().int().nonnegative()
+})
+
+/** What a run's traces brought back (`hops: { otlp }`): metrics/trace-tally.ts. */
+export const TraceTallySchema = z.object({
+  /** Requests that carried a `traceparent`. */
+  traced: z.number().int().nonnegative(),
+  /** Traced requests whose trace came back whole: its root and every span's parent. */
+  complete: z.number().int().nonnegative(),
+  /** Spans joined to the run's requests. */
+  spans: z.number().int().nonnegative(),
+  /**
+   * Spans the receiver dropped while the run's stream was sent and joined; a stream of several
+   * runs (a paced profile's warm-up and runs) has them on its last run.
+   */
+  dropped: DropCountsSchema
+})
+export type TraceTally = z.infer<typeof TraceTallySchema>
+
 /** One measured (or warm-up) run of a profile, as metrics/run.ts summarizes it. */
 export const RunResultSchema = z.object({
   index: z.number().int().nonnegative(),
@@ -41,6 +67,8 @@ export const RunResultSchema = z.object({
    * `pairLead`): its block ran first, its requests led by half a period, and deployed per pair it
    * was started first. Absent outside paired runs and in results written before it was recorded.
    */
-  pairLead: z.enum(['base', 'head']).optional()
+  pairLead: z.enum(['base', 'head']).optional(),
+  /** With hops from traces only; absent in results written before it was recorded. */
+  traces: TraceTallySchema.optional()
 })
 export type RunResult = z.infer<typeof RunResultSchema>

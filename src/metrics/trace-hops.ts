@@ -64,17 +64,25 @@ export function traceHops(spans: readonly Span[]): [string, number][] {
   return [...hops].map(([name, ns]) => [name, seconds(ns)])
 }
 
+/** A trace's spans as the receiver releases them, and whether they were whole. */
+export interface TakenTrace {
+  spans: Span[]
+  complete: boolean
+}
+
 /**
- * Each traced request's hops from its trace, taken from `spansOf` (which releases them); a traced
- * request whose trace brought no span gets none, so it counts as an answer without hop figures.
+ * Each traced request's hops from its trace, taken from `takeTrace` (which releases it), and what
+ * the trace brought; a traced request whose trace brought no span gets no hops, so it counts as
+ * an answer without hop figures.
  */
 export function joinTraceHops(
   records: readonly RequestRecord[],
-  spansOf: (traceId: string) => Span[]
+  takeTrace: (traceId: string) => TakenTrace
 ): RequestRecord[] {
   return records.map(r => {
     if (r.traceId === undefined) return r
-    const spans = spansOf(r.traceId)
-    return spans.length === 0 ? r : { ...r, hops: traceHops(spans) }
+    const { spans, complete } = takeTrace(r.traceId)
+    const trace = { spans: spans.length, complete }
+    return spans.length === 0 ? { ...r, trace } : { ...r, hops: traceHops(spans), trace }
   })
 }

@@ -5,6 +5,7 @@ import type { CaseComparison, Comparison, MetricComparison } from '../judge/comp
 import type { Diagnosed } from '../judge/multiplicity'
 import { diagnosticsLegend, evidenceCell } from './evidence-text'
 import { fmtChange, fmtInterval, fmtP, fmtPlusMinus, fmtSeconds } from './format'
+import { traceNote } from './trace-text'
 
 export interface ReportLinks {
   /** The published dashboard (GitHub Pages). */
@@ -57,6 +58,13 @@ export const detailsBlock = (label: string, table: string[]): string[] => [
 
 const caseLabel = (c: CaseComparison): string =>
   `${escapeMarkdown(c.caseId)} ${escapeMarkdown(c.caseName)} · ${escapeMarkdown(c.profile)}`.trim()
+
+/** What traces missed, per case whose traces came back incomplete or dropped spans. */
+const traceNotes = (cases: CaseComparison[]): string[] =>
+  cases.flatMap(k => {
+    const note = traceNote(k.traces)
+    return note ? [`- Case ${caseLabel(k)}: ${note}`] : []
+  })
 
 /** Why some rows of a case were not tested, once per case instead of in every row. */
 function untestedNotes(cases: CaseComparison[]): string[] {
@@ -147,6 +155,8 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
     )
     .filter((l): l is string => l !== null)
   if (answers.length) lines.push(...answers.map(a => `- ${a}`), '')
+  const traces = traceNotes(c.cases)
+  if (traces.length) lines.push(...traces, '')
   const main = compared.flatMap(k =>
     k.metrics
       .filter(m => m.headline || m.gating || m.evidence !== null)

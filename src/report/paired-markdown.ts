@@ -7,6 +7,7 @@ import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdow
 import type { PairedCase, PairedComparison, PairedMetric } from '../judge/paired'
 import { SET_ASIDE_RULE } from '../judge/paired-test'
 import { count } from '../text/count'
+import { traceNote } from './trace-text'
 
 const pairsOf = (k: PairedCase): number => k.sequence.pairs
 
@@ -150,6 +151,13 @@ function ratioTable(c: PairedComparison): string[] {
   ]
 }
 
+/** Each side's trace note, when its traces came back incomplete or spans were dropped. */
+const traceLines = (k: PairedCase): (string | null)[] =>
+  (['base', 'head'] as const).map(side => {
+    const note = traceNote(k.traces[side])
+    return note && `${caseLabel(k)}, ${side}: ${note}`
+  })
+
 /**
  * The report of a paired run (comment and job summary): the mode, what each side is, the block
  * order, headline verdicts, each pair's ratio, and the per-hop metrics folded per case.
@@ -171,7 +179,7 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
     .map(k => caseAnswer(k, c.threshold))
     .filter((l): l is string => l !== null)
   const canaries = c.cases
-    .flatMap(k => [setAsideLine(k), canaryLine(k, c.threshold)])
+    .flatMap(k => [setAsideLine(k), canaryLine(k, c.threshold), ...traceLines(k)])
     .filter((l): l is string => l !== null)
   if (answers.length || canaries.length) {
     lines.push(...[...answers, ...canaries].map(a => `- ${a}`), '')

@@ -17,7 +17,13 @@ const isoTime = z.string().datetime({ offset: true })
 // The shapes the engine, the client and metrics fill in are theirs; the result holds them.
 export { LoadSchema, type Load } from '../client/load'
 export { GnesMetaSchema } from '../engine/gnes-meta'
-export { SummarySchema, type RunResult, type Summary } from '../metrics/schema'
+export {
+  SummarySchema,
+  TraceTallySchema,
+  type RunResult,
+  type Summary,
+  type TraceTally
+} from '../metrics/schema'
 
 const GitMetaSchema = z.object({
   sha: z.string().nullable(),

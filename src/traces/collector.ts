@@ -95,6 +95,12 @@ export class SpanCollector {
     }
   }
 
+  /** Whether `traceId`'s spans so far hold its root and every span's parent; ask before `take`. */
+  complete(traceId: string): boolean {
+    const e = this.expected.get(traceId)
+    return e !== undefined && connected(e)
+  }
+
   /** The spans of `traceId`, released: later spans of it count as late. */
   take(traceId: string): Span[] {
     const e = this.expected.get(traceId)

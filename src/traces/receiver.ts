@@ -17,6 +17,8 @@ export interface TraceReceiver {
   readonly grpcEndpoint: string
   expect(traceId: string, rootParent: string): void
   settle(traceIds: readonly string[], opts: SettleOptions): Promise<void>
+  /** Whether the trace is whole so far (its root and every span's parent); ask before `take`. */
+  complete(traceId: string): boolean
   take(traceId: string): Span[]
   counts(): TraceCounts
   /** Stops listening; later spans count as after close. Idempotent. */
@@ -47,6 +49,7 @@ export async function startTraceReceiver(
     grpcEndpoint: hostPort(host, grpcServer.port),
     expect: (traceId, rootParent) => collector.expect(traceId, rootParent),
     settle: (traceIds, opts) => collector.settle(traceIds, opts),
+    complete: traceId => collector.complete(traceId),
     take: traceId => collector.take(traceId),
     counts: () => collector.counts(),
     close: () =>

@@ -9,7 +9,8 @@ import { profilePlan, warmupRequestsOf } from './drivers'
 import type { LoadDriver, OpenDriver } from './load-driver'
 import { profileOutcome, type ProfileOutcome } from './profile'
 import type { SweepStep } from './sweep'
-import { joinTraces, traceStart, type HopReading } from './trace-join'
+import { NO_DROPS, runTraceTally } from '../../metrics/trace-tally'
+import { traceJoiner, traceStart, type HopReading } from './trace-join'
 
 const ms = (s: number | undefined): string =>
   s === undefined ? '-' : `${(s * 1000).toFixed(1)} ms`
@@ -59,6 +60,7 @@ export async function runHttpProfile(
   const bodyBytes = driver.requestBytes
   const runs: RunResult[] = []
   let metrics: string[] = []
+  const join = traceJoiner(hops, log)
   try {
     for (const stream of parts) {
       const total = stream.reduce((n, p) => n + p.requests, 0)
@@ -67,15 +69,17 @@ export async function runHttpProfile(
         ...(startAt === undefined ? {} : { startAtMs: startAt * 1000 })
       })
       checkAnswered(sent, driver)
-      const records = await joinTraces(sent, hops, log)
+      const { records, dropped } = await join(sent)
       let first = 0
       for (const part of stream) {
+        const last = part === stream[stream.length - 1]
         const own = records.slice(first, (first += part.requests))
         const input = httpRunInput(
           { index: runs.length, warmup: part.warmup, rate, records: own, bodyBytes },
           hops.source
         )
-        const run = summarizeRun(input)
+        const traces = dropped && runTraceTally(own, last ? dropped : NO_DROPS)
+        const run = { ...summarizeRun(input), ...(traces && { traces }) }
         runs.push(run)
         if (!part.warmup) metrics = Object.keys(run.summaries)
         const s = run.summaries[headline]
