@@ -14,8 +14,8 @@ export const HOST = '127.0.0.1'
 export function localPlacement(runId: string, venv: () => GnesVenv): Placement {
   const procs: ServiceProcess[] = []
   let removed = false
-  const spawn = (o: ConstructorParameters<typeof ServiceProcess>[0]): ServiceProcess => {
-    const p = new ServiceProcess({ ...o, env: { ...o.env, GNES_BENCH_SUITE: runId } })
+  const spawn = (o: Omit<ConstructorParameters<typeof ServiceProcess>[0], 'runId'>) => {
+    const p = new ServiceProcess({ ...o, runId })
     procs.push(p)
     return p
   }
