@@ -114,7 +114,7 @@ describe('the post step', () => {
   test('after a local-engine run it says nothing about Docker', () => {
     const r = runPost({ engine: 'local' })
     expect(r.status).toBe(0)
-    expect(r.stdout).toBe('the local engine stopped its own processes; nothing to clean up\n')
+    expect(r.stdout).toBe('the local engine left no process running; nothing to clean up\n')
     expect(r.stdout + r.stderr).not.toMatch(/docker/i)
   })
 

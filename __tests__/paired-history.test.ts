@@ -10,7 +10,7 @@ import { pairedBase, pairedChanges } from '../src/pipeline/record'
 import { comparePaired } from '../src/judge/paired'
 import { stepOutputs } from '../src/judge/alert'
 import { againstBase, ofVerdictMetric, searchSeries, seriesSteps } from '../src/trend/series'
-import { slowdownToBisect } from '../src/render/steps'
+import { slowdownToBisect } from '../src/judge/bisect-target'
 import { pacedEntry } from './fixtures/render/entries'
 import { makeResult, makeRuns, rng } from './fixtures/report/samples'
 

@@ -38,7 +38,7 @@ import { assetPath } from '../src/paths'
 import { comparePaired, type PairedComparison } from '../src/judge/paired'
 import { orderLetters } from '../src/client/interleave'
 import { runPairedSuite, type PairedRun } from '../src/pipeline/suite/paired'
-import { runSuite } from '../src/pipeline/suite/run'
+import { runSuite } from '../src/pipeline/suite/run-suite'
 import { resolveTopology } from '../src/topology/load'
 import { loadAverage } from './machine'
 

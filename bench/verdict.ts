@@ -38,7 +38,7 @@ import { compareResult } from '../src/judge/compare'
 import { comparePaired } from '../src/judge/paired'
 import type { Verdict } from '../src/judge/verdict'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
-import { runSuite } from '../src/pipeline/suite/run'
+import { runSuite } from '../src/pipeline/suite/run-suite'
 import { loadAverage } from './machine'
 
 const { values } = parseArgs({

@@ -16,7 +16,7 @@ const root = path.join(__dirname, '..', '..')
 const CHILD = `
 import { runIdKeeper } from '${root}/src/action/state'
 import { parseInputs } from '${root}/src/config/inputs'
-import { runSuite } from '${root}/src/pipeline/suite/run'
+import { runSuite } from '${root}/src/pipeline/suite/run-suite'
 // As the action's main step keeps the run id for its post step; as the CLI, a reaper removes it.
 const keepRunId = process.env.GITHUB_STATE ? runIdKeeper() : undefined
 const options = { suiteId: process.env.GLB_RUN_ID, keepRunId }

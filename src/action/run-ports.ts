@@ -20,7 +20,7 @@ import { restoreProvisioning } from './cache'
 import { actionsLog } from './log'
 import { mergeBase } from './merge-base'
 import { publishPullRequestReport } from './publish'
-import { runIdKeeper, STATE_ENGINE } from './state'
+import { keepProcessGroups, runIdKeeper, STATE_ENGINE } from './state'
 import { actionTargets, type ActionTargets } from './targets'
 import { count } from '../text/count'
 
@@ -65,8 +65,10 @@ async function publish(
  */
 export async function actionPorts(inputs: Inputs, ctx: WorkflowContext): Promise<RunPorts> {
   const targets = await actionTargets(inputs, ctx)
-  // Every Docker-based engine hands its run id over at prepare, for the post: step to clean up.
+  // Every Docker-based engine hands its run id over at prepare, and the local engine's services
+  // their process groups as they start, for the post: step to clean up.
   const keepRunId = runIdKeeper()
+  keepProcessGroups()
   const pr = ctx.pullRequest
   const workspace = process.env.GITHUB_WORKSPACE
   return {
@@ -90,7 +92,7 @@ export async function actionPorts(inputs: Inputs, ctx: WorkflowContext): Promise
       // After pre-flight, before the engine looks for GNES: bad input costs no download.
       await restoreProvisioning(inputs, actionsLog)
       const engine = await selectEngine(engineSettings(inputs, keepRunId), suiteId, actionsLog)
-      // The post: step cleans up after Docker only, by the run ids keepRunId saved.
+      // The post: step asks this engine to clean up, with what the keepers saved.
       core.saveState(STATE_ENGINE, engine.kind)
       return engine
     },

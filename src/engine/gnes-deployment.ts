@@ -2,7 +2,7 @@ import * as path from 'node:path'
 import { withDeadline } from './deadline'
 import { drainedText, LogTail } from './log-tail'
 import type { GnesPlan } from './plan/types'
-import type { Site, Started } from './platform'
+import type { Placement, Started } from './platform'
 import { ServiceFailure, type Deployment, type GnesDeployment, type ScriptRun } from './types'
 
 /** Past a script's own deadline, how long it may take to start, report and exit. */
@@ -15,7 +15,7 @@ const SCRIPT_GRACE_SEC = 30
 export function gnesDeployment(
   base: Deployment,
   plan: GnesPlan,
-  site: Site,
+  placement: Placement,
   logDir: string,
   frontend: () => Started | undefined
 ): GnesDeployment {
@@ -37,7 +37,7 @@ export function gnesDeployment(
         let cancel: (err: Error) => void = () => undefined
         const cancelled = new Promise<never>((_, reject) => (cancel = reject))
         cancelled.catch(() => undefined)
-        const running = site.runScript(name, script, args, output, cancelled)
+        const running = placement.runScript(name, script, args, output, cancelled)
         let code: number | null
         try {
           code = await withDeadline(

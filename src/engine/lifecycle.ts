@@ -12,7 +12,7 @@ import { gnesDeployment } from './gnes-deployment'
 import { gnesPlan } from './plan/gnes'
 import { httpPlan } from './plan/http'
 import type { HttpPlan, InstancePlan, Plan, ServicePlan } from './plan/types'
-import type { Platform, Site, Started, StartIo } from './platform'
+import type { Platform, Placement, Started, StartIo } from './platform'
 import { probeUntilReady } from './probe'
 import {
   ServiceFailure,
@@ -28,7 +28,7 @@ import {
  * probe), every instance is watched and the first exit fails the deployment with a
  * ServiceFailure naming it, and everything is torn down on every path; a GNES deployment also runs
  * scripts (the load client) under a deadline and reads the route dump. A platform only supplies
- * the sites that start, watch and remove its units (a process, a container, a Swarm service).
+ * the placements that start, watch and remove its units (a process, a container, a Swarm service).
  */
 
 /** How long a stopped service gets between SIGTERM and SIGKILL, on every engine. */
@@ -53,7 +53,7 @@ export async function settleAll<T, R>(
 interface DeployHooks {
   kind: EngineKind
   isClosed(): boolean
-  /** The site's remove, run at most once however many paths ask for it. */
+  /** The placement's remove, run at most once however many paths ask for it. */
   remove(urgent?: boolean): Promise<void>
   onStop(d: Deployment): void
   traces: TraceReceiver | null
@@ -93,15 +93,15 @@ interface Rollout {
 
 async function deploy(
   plan: Plan,
-  site: Site,
+  placement: Placement,
   options: StartOptions,
   hooks: DeployHooks
 ): Promise<Deployment> {
   const r = rollout(plan, options, hooks)
-  const deployment = deploymentOf(r, site)
+  const deployment = deploymentOf(r, placement)
   // The readiness deadline covers the whole start, creation included: on a slow daemon the first
   // services must not get the time the later ones took to create.
-  const starting = startWaves(r, site)
+  const starting = startWaves(r, placement)
   try {
     await withDeadline(
       starting.then(readiness => Promise.race([Promise.all(readiness), r.failed])),
@@ -151,7 +151,7 @@ function rollout(plan: Plan, options: StartOptions, hooks: DeployHooks): Rollout
 }
 
 /** The deployment the caller gets: its entry, nodes and stop() read the rollout as it goes on. */
-function deploymentOf(r: Rollout, site: Site): Deployment {
+function deploymentOf(r: Rollout, placement: Placement): Deployment {
   const { plan, hooks } = r
   let stopped: Promise<void> | null = null
   const base: Deployment = {
@@ -180,7 +180,7 @@ function deploymentOf(r: Rollout, site: Site): Deployment {
       ? gnesDeployment(
           base,
           plan,
-          site,
+          placement,
           r.options.logDir,
           () => r.instances.find(i => i.plan.name === plan.routeDump.instance)?.started
         )
@@ -192,7 +192,7 @@ function deploymentOf(r: Rollout, site: Site): Deployment {
  * Starts the plan's waves in order, each once the one before has started, and watches every
  * instance; resolves with each started instance's readiness.
  */
-async function startWaves(r: Rollout, site: Site): Promise<Promise<void>[]> {
+async function startWaves(r: Rollout, placement: Placement): Promise<Promise<void>[]> {
   const readiness: Promise<void>[] = []
   for (const wave of r.plan.waves) {
     await dependenciesMet(r, wave)
@@ -200,7 +200,7 @@ async function startWaves(r: Rollout, site: Site): Promise<Promise<void>[]> {
     if (r.hooks.isClosed()) throw new Error('engine shut down while starting')
     const started: [Instance, Promise<void>][] = []
     const io = waveIo(r, started)
-    await Promise.race([settleAll(wave, service => site.start(service, io)), r.failed])
+    await Promise.race([settleAll(wave, service => placement.start(service, io)), r.failed])
     for (const [i, isReady] of started) {
       r.instances.push(i)
       readiness.push(isReady)
@@ -225,7 +225,7 @@ async function dependenciesMet(r: Rollout, wave: readonly ServicePlan[]): Promis
   if (awaited.length) await Promise.race([Promise.all(awaited), r.failed, r.expiring])
 }
 
-/** What a wave's sites ask for: each instance's output, and `started` takes each started one. */
+/** What a wave's placements ask for: each instance's output, and `started` takes each started one. */
 function waveIo(r: Rollout, started: [Instance, Promise<void>][]): StartIo {
   const outputs = new Map<string, LogTail>()
   return {
@@ -314,7 +314,7 @@ const withTraces = (a: ContainerAddressing, traces: TraceReceiver): ContainerAdd
   otlp: { http: traces.httpEndpoint, grpc: traces.grpcEndpoint }
 })
 
-/** The one Engine: the lifecycle above over a platform's sites. */
+/** The one Engine: the lifecycle above over a platform's placements. */
 export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engine {
   private closed = false
   private shutdownDone: Promise<void> | null = null
@@ -354,27 +354,27 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
   }
 
   /**
-   * The topology's plan, its addresses the platform's, and its site. A topology with `hops: {
-   * otlp }` gets its trace receiver on the site's trace host, which exists only once the site
+   * The topology's plan, its addresses the platform's, and its placement. A topology with `hops: {
+   * otlp }` gets its trace receiver on the placement's trace host, which exists only once the placement
    * does (a network's gateway), so its plan is made again with the receiver's endpoints.
    */
   private async place(
     topology: Topology,
     logDir: string
-  ): Promise<{ plan: Plan; site: Site; traces: TraceReceiver | null }> {
+  ): Promise<{ plan: Plan; placement: Placement; traces: TraceReceiver | null }> {
     if (topology.kind === 'gnes') {
       const plan = gnesPlan(topology, await this.platform.gnesAddressing(topology, logDir))
-      return { plan, site: await this.platform.open(plan, ++this.count), traces: null }
+      return { plan, placement: await this.platform.open(plan, ++this.count), traces: null }
     }
     const addressing = await this.platform.httpAddressing(topology)
     const plan = httpPlan(topology, addressing)
-    const site = await this.platform.open(plan, ++this.count)
-    if (!fromTraces(topology.hops)) return { plan, site, traces: null }
+    const placement = await this.platform.open(plan, ++this.count)
+    if (!fromTraces(topology.hops)) return { plan, placement, traces: null }
     try {
-      const traces = await startTraceReceiver(await site.traceHost())
-      return { plan: httpPlan(topology, withTraces(addressing, traces)), site, traces }
+      const traces = await startTraceReceiver(await placement.traceHost())
+      return { plan: httpPlan(topology, withTraces(addressing, traces)), placement, traces }
     } catch (err) {
-      await site.remove(true)
+      await placement.remove(true)
       throw err
     }
   }
@@ -382,13 +382,15 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
   private async startOnce(topology: Topology, options: StartOptions): Promise<Deployment> {
     if (this.closed) throw new Error(`${this.kind} engine: shut down`)
     fs.mkdirSync(options.logDir, { recursive: true })
-    const { plan, site, traces } = await this.place(topology, options.logDir)
+    const { plan, placement, traces } = await this.place(topology, options.logDir)
     let removal: Promise<void> | null = null
     const hooks: DeployHooks = {
       kind: this.kind,
       isClosed: () => this.closed,
       remove: (urgent = false) =>
-        (removal ??= Promise.all([site.remove(urgent), traces?.close()]).then(() => undefined)),
+        (removal ??= Promise.all([placement.remove(urgent), traces?.close()]).then(
+          () => undefined
+        )),
       onStop: d => this.live.delete(d),
       traces
     }
@@ -397,7 +399,7 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
     this.live.add(pending)
     let deployment: Deployment
     try {
-      deployment = await deploy(plan, site, options, hooks)
+      deployment = await deploy(plan, placement, options, hooks)
     } finally {
       this.live.delete(pending)
     }

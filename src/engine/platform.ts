@@ -9,7 +9,7 @@ import type { ServiceFailure } from './types'
 
 /**
  * What a platform (local processes, Docker containers, Swarm services) provides to the lifecycle:
- * where instances reach each other, and one deployment's place (ports or a network, labels) that
+ * where instances reach each other, and one deployment's placement (ports or a network, labels) that
  * starts, watches and removes instances. Plans, readiness, failures and the load's entry are the
  * lifecycle's.
  */
@@ -35,7 +35,7 @@ export interface Started {
   fileName(file: string): string
 }
 
-/** What a site asks of the lifecycle for each instance of a service it starts. */
+/** What a placement asks of the lifecycle for each instance of a service it starts. */
 export interface StartIo {
   /** The instance's output: its log file, and the tail for messages. */
   output(instance: InstancePlan): LogTail
@@ -43,8 +43,11 @@ export interface StartIo {
   started(instance: InstancePlan, started: Started): Promise<void>
 }
 
-/** One deployment's place on a platform. */
-export interface Site {
+/**
+ * One deployment placed on a platform (a set of processes, a Docker network, a Swarm overlay): it
+ * starts the deployment's services there, runs scripts beside them and removes all it created.
+ */
+export interface Placement {
   /** Creates and starts one service's instances, at once where it can; resolves once all started. */
   start(service: ServicePlan, io: StartIo): Promise<void>
   /**
@@ -82,7 +85,7 @@ export interface Platform<K extends EngineKind = EngineKind> {
   /** Where a generic topology's instances serve and how peers name them here. */
   httpAddressing(topology: HttpTopology): Promise<ContainerAddressing>
   /** Makes a deployment's place; `index` counts the engine's deployments. */
-  open(plan: Plan, index: number): Promise<Site>
+  open(plan: Plan, index: number): Promise<Placement>
   /** Removes anything of this run still around (e.g. created while shutting down). */
   sweep(): Promise<void>
   /** True for a start failure worth a fresh attempt (the local engine's port race). */

@@ -4,12 +4,12 @@
  * (or a paired run of base and head), write the result, record it in the history with the report
  * re-rendered, compare it; and the recording of a result measured elsewhere (`recordResultFile`).
  */
-export { runBenchmark } from './run'
+export { runBenchmark } from './run-benchmark'
 export type { Append, RecordPorts, RunPorts, RunVerdict } from './ports'
 export { recordResultFile } from './record-file'
 export { engineSettings } from './engine-settings'
 export { preflight } from './preflight'
-export { runSuite } from './suite/run'
+export { runSuite } from './suite/run-suite'
 export { runPairedSuite, type PairedRun } from './suite/paired'
 export { readResult, writeResult } from './result-file'
 export { comparePairedRun, compareWithHistory } from './compare'

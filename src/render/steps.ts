@@ -1,58 +1,8 @@
-import { seriesKey, type HistoryEntry } from '../history/schema'
-import {
-  isRegression,
-  ofHeadline,
-  ofVerdictMetric,
-  searchSeries,
-  seriesSteps,
-  type TrendStep
-} from '../trend/series'
+import type { HistoryEntry } from '../history/schema'
+import { isRegression, newerFirst, ofHeadline, type TrendStep } from '../trend/series'
 import { profileLabel, type Profile } from '../profile/definition'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { commitRef, fmtTime } from './format'
-
-/**
- * The steps a series' entries show (entries newest first, as render holds them): change points
- * of its headline and of each other metric, found within each group of entries measured alike,
- * newest first.
- */
-export function stepsOfSeries(entries: readonly HistoryEntry[]): TrendStep[] {
-  return searchSeries([...entries].reverse(), seriesSteps).sort(newerFirst)
-}
-
-/** Steps by when their first entry at the new level was recorded, newest first. */
-const newerFirst = (a: TrendStep, b: TrendStep): number =>
-  Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval)
-
-/**
- * The slowdown a bisect searches, from a history's series (`shownSeries`, each newest first): the
- * newest step that made the metric a series is judged by slower (`path` for a GNES case at
- * minimal or paced load, else the headline; the metric the bisect's paired verdicts read), among
- * every series, or those of one case (`1`) or series (`1/minimal@5`). Both of its entries must
- * name the commit they measured; the error says what there is instead.
- */
-export function slowdownToBisect(series: readonly HistoryEntry[][], which: string): TrendStep {
-  const chosen = series
-    .filter(es => which === 'newest' || seriesKey(es[0]) === which || es[0].caseId === which)
-    .flatMap(stepsOfSeries)
-    .filter(s => ofVerdictMetric(s) && isRegression(s))
-    .sort(newerFirst)
-  const where = which === 'newest' ? 'the history' : `series ${which}`
-  if (!chosen.length) {
-    const entries = series.reduce((n, es) => n + es.length, 0)
-    throw new Error(
-      `no slowdown of a verdict metric (path or the headline) in ${where} (${entries} entries): nothing to bisect`
-    )
-  }
-  const [step] = chosen
-  const missing = [step.lastBefore, step.firstAfter].filter(e => !e.commit.sha)
-  if (missing.length) {
-    throw new Error(
-      `the newest slowdown in ${where} lies between entries without a commit (${missing.map(e => e.id).join(', ')}): give --good and --bad instead`
-    )
-  }
-  return step
-}
 
 const pct = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} %`
 
@@ -126,10 +76,7 @@ export function changeRows(
     markdownLink(escapeMarkdown(text), safeUrl(commitRef(e, repositoryUrl)?.url ?? null))
   return series
     .flatMap(s => s.steps.map(step => ({ s, step })))
-    .sort(
-      (a, b) =>
-        Date.parse(b.step.firstAfter.timestampEval) - Date.parse(a.step.firstAfter.timestampEval)
-    )
+    .sort((a, b) => newerFirst(a.step, b.step))
     .slice(0, max)
     .map(({ s, step }) => {
       const r = stepRange(step, repositoryUrl)

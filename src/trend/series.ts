@@ -86,6 +86,19 @@ export const searchSeries = (
   find: (series: HistoryEntry[], metric: string) => TrendStep[]
 ): TrendStep[] => alike(entries).flatMap(g => searchedMetrics(g).flatMap(metric => find(g, metric)))
 
+/**
+ * The steps a series' entries show (entries newest first, as render holds them): change points
+ * of its headline and of each other metric, found within each group of entries measured alike,
+ * newest first.
+ */
+export function stepsOfSeries(entries: readonly HistoryEntry[]): TrendStep[] {
+  return searchSeries([...entries].reverse(), seriesSteps).sort(newerFirst)
+}
+
+/** Steps by when their first entry at the new level was recorded, newest first. */
+export const newerFirst = (a: TrendStep, b: TrendStep): number =>
+  Date.parse(b.firstAfter.timestampEval) - Date.parse(a.firstAfter.timestampEval)
+
 /** Whether a step is of its series' headline: the figure its static trend chart plots and marks. */
 export const ofHeadline = (s: TrendStep): boolean => s.metric === s.firstAfter.headline
 

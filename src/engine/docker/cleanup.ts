@@ -1,6 +1,8 @@
 import type Docker from 'dockerode'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { dockerClient, statusOf } from './client'
+import type { Log } from '../../log'
+import type { CleanupRecord } from '../types'
+import { dockerAvailable, dockerClient, statusOf } from './client'
 import { removeContainer } from './container'
 import { LABEL, labelFilter } from './labels'
 import { removeNetwork } from './network'
@@ -116,5 +118,28 @@ export async function sweep(
     networks: networks.length,
     services: services.length,
     configs: configs.length
+  }
+}
+
+/** "3 containers and 1 networks", plus Swarm services and configs when there were any. */
+export function describeSweep(removed: Swept): string {
+  const swarm = removed.services + removed.configs
+  const extra = swarm ? `, ${removed.services} services and ${removed.configs} configs` : ''
+  return `${removed.containers} containers and ${removed.networks} networks${extra}`
+}
+
+/**
+ * The Docker and Swarm engines' cleanup after a run: a sweep of each run id they kept, which
+ * takes the run's containers and networks, and on a Swarm manager its services and configs.
+ */
+export async function cleanUpRun(record: CleanupRecord, log: Log): Promise<void> {
+  // Each engine keeps its run id before it creates anything: no id, nothing was created.
+  if (!record.runIds.length) return
+  if (!(await dockerAvailable())) {
+    log.warn(`no Docker daemon answers; cannot clean up run ${record.runIds.join(', ')}`)
+    return
+  }
+  for (const runId of record.runIds) {
+    log.info(`cleanup of run ${runId}: removed ${describeSweep(await sweep({ runId }))}`)
   }
 }

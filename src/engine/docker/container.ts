@@ -3,7 +3,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Writable } from 'node:stream'
 import { withTimeout } from '../deadline'
-import type { Site } from '../platform'
+import type { Placement } from '../platform'
 import type { LogTail } from '../log-tail'
 import { putContainerFiles } from './archive'
 import { statusOf } from './client'
@@ -106,7 +106,7 @@ export const scriptRunner =
   (
     docker: Docker,
     on: { prefix: string; image: string; labels: Record<string, string>; network: string }
-  ): Site['runScript'] =>
+  ): Placement['runScript'] =>
   (name, script, args, output, cancel) =>
     runScriptContainer(
       docker,

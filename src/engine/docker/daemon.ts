@@ -8,7 +8,7 @@ import type { GnesMeta } from '../gnes-meta'
 import type { DaemonSettings } from '../settings'
 import { withTimeout } from '../deadline'
 import { daemonAddress, dockerClient } from './client'
-import { sweep, type Swept } from './cleanup'
+import { describeSweep, sweep } from './cleanup'
 import { ensureImage, imageMeta, type ImageSource } from './image'
 import { currentRepository, LABEL, runLabels } from './labels'
 import { parseCpus, parseMemory } from './limits'
@@ -129,11 +129,4 @@ export class DaemonContext {
   prefix(topologyId: string, index: number): string {
     return `glb-${this.short}-${topologyId}-${index}`
   }
-}
-
-/** "3 containers and 1 networks", plus Swarm services and configs when there were any. */
-export function describeSweep(removed: Swept): string {
-  const swarm = removed.services + removed.configs
-  const extra = swarm ? `, ${removed.services} services and ${removed.configs} configs` : ''
-  return `${removed.containers} containers and ${removed.networks} networks${extra}`
 }

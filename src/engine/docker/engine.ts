@@ -5,7 +5,7 @@ import type { ContainerAddressing } from '../../topology/containers'
 import type { GnesTopology, HttpTopology } from '../../topology/schema'
 import { LifecycleEngine, settleAll } from '../lifecycle'
 import type { Plan } from '../plan/types'
-import type { Platform, Site, Started } from '../platform'
+import type { Platform, Placement, Started } from '../platform'
 import type { Engine } from '../types'
 import { readContainerFile } from './archive'
 import { sweep } from './cleanup'
@@ -60,7 +60,7 @@ class DockerPlatform implements Platform<'docker'> {
     }
   }
 
-  async open(plan: Plan, index: number): Promise<Site> {
+  async open(plan: Plan, index: number): Promise<Placement> {
     const { docker } = this.ctx
     const place = await openPlace(this.ctx, plan, index, 'bridge')
     const { network } = place

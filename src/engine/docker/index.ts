@@ -1,6 +1,6 @@
 /** The Docker engine's public surface (and what the swarm engine and cleanup share with it). */
 export { daemonAddress, dockerAvailable } from './client'
-export { sweep, type Swept } from './cleanup'
-export { describeSweep, type DockerEngineOptions } from './daemon'
+export { describeSweep, sweep, type Swept } from './cleanup'
+export { type DockerEngineOptions } from './daemon'
 export { createDockerEngine } from './engine'
 export { LABEL } from './labels'

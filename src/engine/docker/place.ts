@@ -1,6 +1,6 @@
 import type Docker from 'dockerode'
 import type { Plan, ServicePlan } from '../plan/types'
-import type { Site } from '../platform'
+import type { Placement } from '../platform'
 import { scriptRunner } from './container'
 import type { DaemonContext } from './daemon'
 import { ensureServiceImages } from './image'
@@ -19,7 +19,7 @@ export interface Place {
   /** A service's CPU and memory limits: the run's, or its own. */
   limits(service: ServicePlan): { cpus: number | null; memoryBytes: number | null }
   /** Scripts (the load client) in a throwaway GNES container on the network. */
-  runScript: Site['runScript']
+  runScript: Placement['runScript']
 }
 
 /**

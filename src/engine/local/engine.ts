@@ -5,10 +5,10 @@ import type { ContainerAddressing } from '../../topology/containers'
 import { localEngineProblem, refusalPlace } from '../../topology/http-check'
 import type { GnesTopology, HttpTopology } from '../../topology/schema'
 import { LifecycleEngine } from '../lifecycle'
-import type { Platform, Site } from '../platform'
+import type { Platform, Placement } from '../platform'
 import type { ServiceFailure } from '../types'
 import { freePorts } from './ports'
-import { HOST, localSite } from './site'
+import { HOST, localPlacement } from './placement'
 import { readGnesSource } from '../source-tree'
 import { ensureGnesVenv, ensureSourceVenv, type GnesVenv } from './venv'
 
@@ -87,8 +87,8 @@ class LocalPlatform implements Platform<'local'> {
     }
   }
 
-  async open(): Promise<Site> {
-    return localSite(this.runId, () => {
+  async open(): Promise<Placement> {
+    return localPlacement(this.runId, () => {
       if (!this.venv) throw new Error('local engine: prepare() must run before start()')
       return this.venv
     })

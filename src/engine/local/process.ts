@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { STOP_GRACE_MS } from '../lifecycle'
 import type { LogTail } from '../log-tail'
+import { groupEnded, groupStarted, RUN_MARK } from './process-groups'
 
 /**
  * Every process the local engine starts, so a last-chance exit hook can kill them all. Each runs
@@ -79,6 +80,11 @@ const PDEATHSIG_SHIM =
   'os.execvp(sys.argv[2], sys.argv[2:])'
 
 interface ServiceProcessOptions {
+  /**
+   * The run of a service: its environment carries the run's mark and its group is recorded. A
+   * provisioning step belongs to no run.
+   */
+  runId?: string
   python: string
   executable: string
   args: string[]
@@ -101,27 +107,33 @@ export class ServiceProcess {
       {
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, ...o.env },
+        env: { ...process.env, ...o.env, ...(o.runId ? { [RUN_MARK]: o.runId } : {}) },
         cwd: o.cwd
       }
     )
     live.add(this.child)
+    if (this.child.pid !== undefined && o.runId) groupStarted(this.child.pid, o.runId)
     this.child.stdout!.pipe(o.output, { end: false })
     this.child.stderr!.pipe(o.output, { end: false })
     this.exited = new Promise(resolve => {
       this.child.on('error', err => {
         o.output.note(`cannot start: ${err.message}`)
-        live.delete(this.child)
+        this.gone()
         o.output.finish()
         resolve(null)
       })
       // 'close' comes after both pipes drained, so the output is complete when it ends.
       this.child.on('close', code => {
-        live.delete(this.child)
+        this.gone()
         o.output.finish()
         resolve(code)
       })
     })
+  }
+
+  private gone(): void {
+    live.delete(this.child)
+    if (this.child.pid !== undefined) groupEnded(this.child.pid)
   }
 
   get running(): boolean {

@@ -12,7 +12,7 @@ import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../doc
 import { openPlace } from '../docker/place'
 import { LifecycleEngine } from '../lifecycle'
 import type { Plan } from '../plan/types'
-import type { Platform, Site, Started } from '../platform'
+import type { Platform, Placement, Started } from '../platform'
 import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
 import { GATEWAY_NETWORK, gatewayAddressWithin, nodeAddress } from './gateway'
@@ -87,7 +87,7 @@ class SwarmPlatform implements Platform<'swarm'> {
     }
   }
 
-  async open(plan: Plan, index: number): Promise<Site> {
+  async open(plan: Plan, index: number): Promise<Placement> {
     const { docker } = this.ctx
     const place = await openPlace(this.ctx, plan, index, 'overlay')
     const services: Docker.Service[] = []

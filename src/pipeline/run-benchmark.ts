@@ -10,7 +10,7 @@ import { recordResult } from './record'
 import { recordResultFile } from './record-file'
 import { writeResult } from './result-file'
 import { runPairedSuite } from './suite/paired'
-import { runSuite } from './suite/run'
+import { runSuite } from './suite/run-suite'
 
 /**
  * The run both front ends make: pre-flight, the suite (or a paired run of base and head), the

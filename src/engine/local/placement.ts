@@ -1,5 +1,5 @@
 import * as fs from 'node:fs'
-import type { Site, Started } from '../platform'
+import type { Placement, Started } from '../platform'
 import type { LogTail } from '../log-tail'
 import { deploymentSlot, ServiceProcess } from './process'
 import type { GnesVenv } from './venv'
@@ -11,11 +11,11 @@ export const HOST = '127.0.0.1'
  * its service's command in its build context. Every process has GNES_BENCH_SUITE set to the run
  * id, so anyone (a test, an operator) can find this suite's processes in /proc.
  */
-export function localSite(runId: string, venv: () => GnesVenv): Site {
+export function localPlacement(runId: string, venv: () => GnesVenv): Placement {
   const procs: ServiceProcess[] = []
   let removed = false
-  const spawn = (o: ConstructorParameters<typeof ServiceProcess>[0]): ServiceProcess => {
-    const p = new ServiceProcess({ ...o, env: { ...o.env, GNES_BENCH_SUITE: runId } })
+  const spawn = (o: Omit<ConstructorParameters<typeof ServiceProcess>[0], 'runId'>) => {
+    const p = new ServiceProcess({ ...o, runId })
     procs.push(p)
     return p
   }
