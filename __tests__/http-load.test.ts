@@ -21,7 +21,7 @@ import {
   pacedHttpSamples,
   parseServerTiming
 } from '../src/metrics/http'
-import { summarizeRun } from '../src/metrics/run'
+import { summarizeRun } from '../src/metrics/run-result'
 import { RunResultSchema } from '../src/metrics/schema'
 import { median, quantile } from '../src/stats/sample'
 

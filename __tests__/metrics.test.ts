@@ -6,7 +6,7 @@ import {
   RouteDumpError,
   type Envelope
 } from '../src/metrics/envelope'
-import { bestOfRuns, dataRateMBps, bestRunMedians, summarizeRun } from '../src/metrics/run'
+import { bestOfRuns, dataRateMBps, bestRunMedians, summarizeRun } from '../src/metrics/run-result'
 import { hopNames, requestSamples } from '../src/metrics/samples'
 import { quantile } from '../src/stats/sample'
 import { summarize } from '../src/metrics/summary'

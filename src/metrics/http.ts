@@ -1,7 +1,7 @@
 import type { Keep, RequestRecord } from '../client/http-load'
 import { fromTraces, type HopSource } from '../topology/http-schema'
 import { latencyHistogram } from './histogram'
-import type { RunInput } from './run'
+import type { RunInput } from './run-result'
 import type { RequestSamples } from './samples'
 import { achievedRate, type SweepPoint } from './sweep'
 

@@ -1,7 +1,7 @@
 import { profileKey } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import { percentileDistribution } from '../metrics/histogram'
-import { runFigure } from '../metrics/run'
+import { runFigure } from '../metrics/run-result'
 import type { CaseResult, Result } from '../result/schema'
 import { publishesRuns } from '../profile/traits'
 
