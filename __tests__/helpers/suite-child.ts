@@ -14,13 +14,17 @@ import { sleep } from './processes'
  */
 const root = path.join(__dirname, '..', '..')
 const CHILD = `
-import { runIdKeeper } from '${root}/src/action/state'
+import { saveState } from '${root}/node_modules/@actions/core'
+import { runIdKeeper, STATE_ENGINE } from '${root}/src/action/state'
 import { parseInputs } from '${root}/src/config/inputs'
 import { runSuite } from '${root}/src/pipeline/suite/run-suite'
-// As the action's main step keeps the run id for its post step; as the CLI, a reaper removes it.
-const keepRunId = process.env.GITHUB_STATE ? runIdKeeper() : undefined
-const options = { suiteId: process.env.GLB_RUN_ID, keepRunId }
-runSuite(parseInputs(JSON.parse(process.argv[2])), options).then(
+// As the action's main step saves the engine and its run id for its post step; as the CLI, a
+// reaper removes what the run leaves.
+const inputs = parseInputs(JSON.parse(process.argv[2]))
+const action = Boolean(process.env.GITHUB_STATE)
+if (action) saveState(STATE_ENGINE, inputs.engine)
+const options = { suiteId: process.env.GLB_RUN_ID, keepRunId: action ? runIdKeeper() : undefined }
+runSuite(inputs, options).then(
   () => process.exit(0),
   err => {
     console.error(err.message)
@@ -75,21 +79,27 @@ export async function startChildSuite(
   return { proc, exited, runId, stateFile, output: () => output }
 }
 
-/** Reads one value from an Actions state file (`name<<delimiter`, value, delimiter). */
-function stateValue(file: string, name: string): string | undefined {
-  const m = new RegExp(`^${name}<<(.+)\\n([^]*?)\\n\\1$`, 'm').exec(fs.readFileSync(file, 'utf8'))
-  return m?.[2]
+/**
+ * An Actions state file's values (`name<<delimiter`, value, delimiter, as often as saved), the
+ * last saved of each name winning, as the runner reads them.
+ */
+function stateValues(file: string): Record<string, string> {
+  const saved = fs.readFileSync(file, 'utf8').matchAll(/^(.+?)<<(.+)\n([^]*?)\n\2$/gm)
+  return Object.fromEntries([...saved].map(m => [m[1], m[3]]))
 }
 
 /**
- * Runs the post step with the run id the main step saved, handed over as the runner does
- * (STATE_<name>); returns its stdout after checking that the id was saved and it exited 0.
+ * Runs the post step with everything the main step saved, handed over as the runner does
+ * (STATE_<name>); returns its stdout after checking that the run id was saved and it exited 0.
  */
 export function runPostStep(post: string, suite: ChildSuite): string {
-  const runId = stateValue(suite.stateFile, STATE_RUN_ID)
-  expect(runId).toBe(suite.runId)
+  const state = stateValues(suite.stateFile)
+  expect(state[STATE_RUN_ID]).toBe(suite.runId)
   const r = spawnSync(process.execPath, [post], {
-    env: { ...process.env, [`STATE_${STATE_RUN_ID}`]: runId },
+    env: {
+      ...process.env,
+      ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v]))
+    },
     encoding: 'utf8'
   })
   expect(r.status).toBe(0)
