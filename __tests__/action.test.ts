@@ -106,8 +106,9 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(run.code).toBe(0)
     expect(JSON.parse(fs.readFileSync(run.outputs.result, 'utf8')).cases[0].id).toBe('1')
     expect(run.outputs).toMatchObject({ engine: 'local', regression: 'false' })
-    // The post: step learns which engine ran; no Docker run id after a local run.
-    expect(run.state).toEqual({ engine: 'local' })
+    // The post: step learns which engine ran and that none of its process groups is left; no
+    // Docker run id after a local run.
+    expect(run.state).toEqual({ engine: 'local', 'local-processes': '[]' })
     expect(run.summary).toContain('roundtrip')
     expect(run.summary).toContain('### minimal load (paced, 5 req/s)')
 
