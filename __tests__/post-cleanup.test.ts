@@ -89,7 +89,7 @@ test('stops what still runs of the recorded groups, SIGTERM first, SIGKILL for w
   const stop = watchProcessGroups(g => (groups = g))
   const polite = service(runId, ['sleep', '300'])
   // The shell and its sleep both ignore SIGTERM (an ignored signal stays ignored across exec).
-  const stubborn = service(runId, ['sh', '-c', "trap '' TERM; sleep 300; true"])
+  const ignoresTerm = service(runId, ['sh', '-c', "trap '' TERM; sleep 300; true"])
   await until(() => marked(runId).join() === 'sh,sleep,sleep')
   const record = localRecord(groups)
   stop()
@@ -97,10 +97,10 @@ test('stops what still runs of the recorded groups, SIGTERM first, SIGKILL for w
   const t0 = Date.now()
   await cleanUpRun(record, log)
   expect(pidsWithEnv(RUN_MARK, runId)).toEqual([])
-  // The stubborn ones waited for the grace; SIGTERM alone ended the polite one.
+  // Those ignoring SIGTERM waited for the grace; SIGTERM alone ended the polite one.
   expect(Date.now() - t0).toBeGreaterThanOrEqual(2000)
   expect(await polite.exited).toBeNull()
-  expect(await stubborn.exited).toBeNull()
+  expect(await ignoresTerm.exited).toBeNull()
   expect(log.lines).toHaveLength(1)
   expect(log.lines[0]).toMatch(/^stopped 3 processes the local engine left: pid \d+ \(sleep\)/)
   expect(log.lines[0]).toMatch(

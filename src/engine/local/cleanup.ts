@@ -85,10 +85,10 @@ async function waitGone(ps: readonly Leftover[], ms: number): Promise<Leftover[]
 /** SIGTERM, then SIGKILL to what still runs after `graceMs`; returns those that needed SIGKILL. */
 export async function stopLeftovers(ps: readonly Leftover[], graceMs: number): Promise<Leftover[]> {
   signal(ps, 'SIGTERM')
-  const stubborn = await waitGone(ps, graceMs)
-  signal(stubborn, 'SIGKILL')
-  await waitGone(stubborn, 1000)
-  return stubborn
+  const ignoredTerm = await waitGone(ps, graceMs)
+  signal(ignoredTerm, 'SIGKILL')
+  await waitGone(ignoredTerm, 1000)
+  return ignoredTerm
 }
 
 const described = (ps: readonly Leftover[]): string =>
@@ -106,10 +106,10 @@ export async function cleanUpRun(
     return
   }
   const killed = await stopLeftovers(found, graceMs)
-  const stubborn = killed.length
+  const sigkillNote = killed.length
     ? `; ${count(killed.length, 'process', 'processes')} ignored SIGTERM for ${graceMs / 1000} s and got SIGKILL: ${described(killed)}`
     : ''
   log.info(
-    `stopped ${count(found.length, 'process', 'processes')} the local engine left: ${described(found)}${stubborn}`
+    `stopped ${count(found.length, 'process', 'processes')} the local engine left: ${described(found)}${sigkillNote}`
   )
 }
