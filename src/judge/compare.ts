@@ -7,7 +7,14 @@ import { trimmedMean } from '../stats/trimmed'
 import { TRIMMED_T_TEST, trimmedTTest } from './trimmed-t-test'
 import { shiftFound, valuesFor } from '../stats/power'
 import { verdictMetric } from '../metrics/verdict-metric'
-import { caseVerdicts, judgement, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
+import {
+  caseVerdicts,
+  judgement,
+  shiftToTell,
+  type CaseVerdict,
+  type TestUsed,
+  type Verdict
+} from './verdict'
 import { traitsOf } from '../profile/traits'
 import { diagnose, type Diagnosed } from './multiplicity'
 import { sumTraceTallies } from '../metrics/trace-tally'
@@ -228,7 +235,7 @@ export function compareMetric(
 /**
  * What the test of `runs` runs a side could have seen, on the log scale of its difference: the
  * shift found with 80 % power, and the runs a side giving that power for this case. The runs are
- * counted as a one-sample test of spread se·√runs counts them (df n − 1 where Welch's has about
+ * counted as for a one-sample test of spread se·√runs (df n − 1 where Welch's has about
  * 2n − 2), so the count errs high.
  */
 function seen(
@@ -237,11 +244,10 @@ function seen(
   threshold: number,
   alpha: number
 ): { detectable: number; needed: number | null } {
-  const size = Math.abs(w.diff)
-  const room = Math.log1p(threshold)
   return {
     detectable: Math.exp(shiftFound(w.se, w.df, alpha)) - 1,
-    needed: valuesFor(w.se * Math.sqrt(runs), size < room ? room - size : size, alpha)
+    // History mode reads "no change" from the same interval as a change: one level for both.
+    needed: valuesFor(w.se * Math.sqrt(runs), shiftToTell(w.diff, threshold).shift, alpha)
   }
 }
 

@@ -8,7 +8,14 @@ import { OUTLIER_RULE, type OutlierRule } from '../stats/outliers'
 import { detectableShift, valuesFor } from '../stats/power'
 import { mean } from '../stats/sample'
 import { pairedInterval, pairedP, pairedT, SET_ASIDE_RULE, type PairedT } from './paired-test'
-import { caseVerdicts, judge, type CaseVerdict, type TestUsed, type Verdict } from './verdict'
+import {
+  caseVerdicts,
+  judge,
+  shiftToTell,
+  type CaseVerdict,
+  type TestUsed,
+  type Verdict
+} from './verdict'
 import { diagnose, type Diagnosed } from './multiplicity'
 import { hopShares, type HopShares } from './hop-shares'
 import { sumTraceTallies } from '../metrics/trace-tally'
@@ -181,12 +188,10 @@ function power(
   levels: Levels,
   threshold: number
 ): { detectable: number; needed: number | null } {
-  const size = Math.abs(r.mean)
-  const room = Math.log1p(threshold)
-  const [shift, level] = size < room ? [room - size, levels.equivalence] : [size, levels.test]
+  const { shift, noChange } = shiftToTell(r.mean, threshold)
   return {
     detectable: Math.exp(detectableShift(r.sd, r.kept, levels.test)) - 1,
-    needed: valuesFor(r.sd, shift, level)
+    needed: valuesFor(r.sd, shift, noChange ? levels.equivalence : levels.test)
   }
 }
 

@@ -46,6 +46,20 @@ export interface Seen {
   needed: number | null
 }
 
+/**
+ * The shift, on the log scale, that more runs must be able to tell for this case: the room
+ * between the estimate and the threshold when the estimate lies inside it (to show no change),
+ * else the estimate itself (to call a change). `noChange` says which.
+ */
+export function shiftToTell(
+  logEstimate: number,
+  threshold: number
+): { shift: number; noChange: boolean } {
+  const size = Math.abs(logEstimate)
+  const room = Math.log1p(threshold)
+  return size < room ? { shift: room - size, noChange: true } : { shift: size, noChange: false }
+}
+
 /** A comparison's answer with what it could have seen. */
 export function judgement(
   change: number,
