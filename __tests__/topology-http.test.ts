@@ -142,6 +142,18 @@ describe('generic (kind: http) topology files', () => {
       /services\.1\.image: a Docker image reference/
     ],
     ['hops: { json: timing.hops }', 'hops: { json: "a..b" }', /at hops\.json: a dotted field path/],
+    // A union's alternatives: the one the value's keys name is the one whose problem is reported.
+    [
+      'ready: { http: /healthz }',
+      "ready: { healthcheck: { test: [CMD, 'true'], intervalSec: 1, timeoutSec: 1, retries: 3 } }",
+      /services\.0\.ready\.healthcheck\.startPeriodSec: Required/
+    ],
+    ['hops: { json: timing.hops }', 'hops: { otlp: { sample: 2 } }', /at hops\.otlp\.sample: /],
+    [
+      'ready: { http: /healthz }',
+      'ready: { http: /healthz, log: up }',
+      /services\.0\.ready: Unrecognized key\(s\) in object: 'http'/
+    ],
     [
       '  - name: leaf\n',
       '  - name: gateway\n',

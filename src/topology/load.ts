@@ -7,6 +7,7 @@ import { checkHttpTopology } from './http-check'
 import { isGrpcLoad } from './http-schema'
 import { TopologySchema, type GnesTopology, type Service, type Topology } from './schema'
 import { TopologyError } from './errors'
+import { plainIssues } from './issues'
 import { LIMITS } from './fields'
 import { yamlData } from './yaml'
 
@@ -76,7 +77,7 @@ function nativeTopology(
 ): Topology {
   const parsed = TopologySchema.safeParse(data)
   if (!parsed.success) {
-    const issues = parsed.error.issues
+    const issues = plainIssues(parsed.error.issues)
     const lines = (all ? issues : issues.slice(0, 1)).map(
       i => `  at ${place(i.path.length ? i.path.join('.') : '(top level)')}: ${i.message}`
     )
