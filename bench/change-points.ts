@@ -8,12 +8,13 @@
  *   npm run bench:change-points -- [series per row (20)] [detector …]
  *
  * Detectors: `default` (ROBUST_DEFAULTS: the rank-sum test, spells set aside), `t-spells`
- * (Otava's t-test on the same series with spells set aside: its power on clean normal noise,
- * the most a test of the two sides can have there), `t` (the reference port) and `otava`; by
- * default `default t-spells t otava`, each also compared with the last named on the same series. A true step counts as found when a change
- * point lies within 3 entries of it (a spell's entries between them not counted), moves the
- * level the step's way, and by between half and twice the step (`FACTOR`); every other change
- * point is false (a spell is no step). Otava runs from scripts/otava-venv.sh's venv
+ * (Otava's t-test on the same series with spells set aside: on clean normal noise, about the
+ * most a test of the two sides can find), `t` (the reference port) and `otava`; by default
+ * `default t-spells t otava`, each also compared with the last named on the same series. A true
+ * step counts as found when a change point lies within 3 entries of it (a spell's entries
+ * between them not counted) and moves the level the step's way by between half and twice the
+ * step (`FACTOR`); every other change point is false (a spell is no step). Otava runs from
+ * scripts/otava-venv.sh's venv, once for all series
  * (OTAVA_PYTHON to override).
  */
 import { execFileSync } from 'node:child_process'
