@@ -153,12 +153,11 @@ async function bisect(): Promise<Outcome> {
     const checks = [
       succeeded('workflow_dispatch', run),
       {
-        what: 'the summary names a first slow commit',
-        ok: /the first slow commit is/.test(summary)
-      },
-      {
-        what: `it is the slowed one (${culprit.slice(0, 7)})`,
-        ok: summary.includes(`/commit/${culprit}`)
+        what: `the summary names the slowed commit (${culprit.slice(0, 7)}) the first slow one`,
+        // A link to the commit where the repository's address is https, else the short sha alone.
+        ok: new RegExp(
+          `^## Bisect: .* the first slow commit is \\[?\`${culprit.slice(0, 7)}\``
+        ).test(summary)
       }
     ]
     return { runs: [{ label: 'workflow_dispatch', run }], checks }
