@@ -1,5 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { assetPath } from '../src/paths'
 import { checkoutBase, checkoutPairs } from '../src/pipeline/base-checkout'
 import { resolveTopology } from '../src/topology/load'
 import { git } from './fixtures/history/git'
@@ -38,4 +39,14 @@ test("a paired run's base is each merged Compose file and the .env of the base's
   } finally {
     await checkout.remove()
   }
+})
+
+test('a shipped case is its own base even where the action lies inside the workspace (bisect.yml)', () => {
+  // bisect.yml checks the action out at .gnes-latency-bench/ in the workspace of the repository it
+  // bisects: the commits it measures hold no copy of the action's cases.
+  const workspace = path.dirname(assetPath())
+  const head = resolveTopology(assetPath('topologies', 'case1.yml'))
+  const checkout = { dir: tmp(), sha: 'f'.repeat(40), remove: async () => undefined }
+  const [pair] = checkoutPairs([{ head, base: head }], workspace, checkout)
+  expect(pair.base).toBe(head)
 })

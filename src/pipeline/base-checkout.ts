@@ -2,6 +2,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { invalidInput } from '../config/preflight'
+import { assetPath } from '../paths'
 import { gitIn } from '../store'
 import type { CasePair } from '../topology/cases'
 import { resolveTopology, topologyFiles } from '../topology/load'
@@ -51,16 +52,25 @@ export async function checkoutBase(
   }
 }
 
-/** `file` inside `workspace`, as the same path inside the checkout; null when it lies outside. */
+const isUnder = (file: string, dir: string): boolean => {
+  const rel = path.relative(dir, path.resolve(file))
+  return !rel.startsWith('..') && !path.isAbsolute(rel)
+}
+
+/**
+ * `file` inside `workspace`, as the same path inside the checkout; null when it lies outside, or
+ * when it is one of this action's own files (a shipped case, its Dockerfiles): bisect.yml checks
+ * the action out inside the workspace, and the commits it measures know nothing of it.
+ */
 function inCheckout(file: string, workspace: string, dir: string): string | null {
-  const rel = path.relative(workspace, path.resolve(file))
-  return rel.startsWith('..') || path.isAbsolute(rel) ? null : path.join(dir, rel)
+  if (!isUnder(file, workspace) || isUnder(file, assetPath())) return null
+  return path.join(dir, path.relative(workspace, path.resolve(file)))
 }
 
 /**
  * Each case's base from the checkout: the commit's own copy of the topology file, or of each
  * Compose file merged (its build contexts, `.env` and env files resolve there too). A shipped
- * case lies outside the workspace and is its own base.
+ * case is its own base, wherever the action lies.
  */
 export function checkoutPairs(
   pairs: CasePair[],
