@@ -21,7 +21,12 @@ import {
   touch
 } from '../__tests__/helpers/gnes-repo'
 import { PROJECT } from '../__tests__/helpers/project'
-import { RunnerTwin, type ActRun, type PullRequestRun } from '../__tests__/helpers/runner-twin'
+import {
+  loadText,
+  RunnerTwin,
+  type ActRun,
+  type PullRequestRun
+} from '../__tests__/helpers/runner-twin'
 import {
   RELAY_TOPOLOGY,
   servicesRepository,
@@ -279,13 +284,11 @@ const EXAMPLES: Record<string, () => Promise<Outcome>> = {
   'pr-compare': prCompare
 }
 
-const load = (l: number[]) => l.map(v => v.toFixed(2)).join(' ')
-
 function print(name: string, o: Outcome): void {
   console.log(`\n== ${name}`)
   for (const { label, run } of o.runs) {
     console.log(
-      `  ${label}: act exit ${run.code}, ${run.seconds} s, load average ${load(run.loadBefore)} → ${load(run.loadAfter)}`
+      `  ${label}: act exit ${run.code}, ${run.seconds} s, load average ${loadText(run.loadBefore)} → ${loadText(run.loadAfter)}`
     )
   }
   for (const c of o.checks) console.log(`  ${c.ok ? 'pass' : 'FAIL'}: ${c.what}`)

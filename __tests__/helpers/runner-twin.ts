@@ -113,6 +113,9 @@ function releaseRepository(release: string, bare: string): void {
   fs.rmSync(work, { recursive: true, force: true })
 }
 
+/** Load averages (1, 5, 15 min) as the twin's lines print them. */
+export const loadText = (l: number[]): string => l.map(v => v.toFixed(2)).join(' ')
+
 export class RunnerTwin {
   readonly root = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-twin-'))
   readonly remote = path.join(this.root, 'server', `${REPOSITORY}.git`)
@@ -343,9 +346,8 @@ export class RunnerTwin {
       child.on('close', code => {
         const seconds = Math.round((Date.now() - started) / 1000)
         const loadAfter = os.loadavg()
-        const load = (l: number[]) => l.map(v => v.toFixed(2)).join(' ')
         console.log(
-          `runner twin: ${event} ${sha.slice(0, 7)}: act exit ${code} in ${seconds} s; load average before ${load(loadBefore)}, after ${load(loadAfter)}; log ${path.join(dir, 'act.log')}`
+          `runner twin: ${event} ${sha.slice(0, 7)}: act exit ${code} in ${seconds} s; load average before ${loadText(loadBefore)}, after ${loadText(loadAfter)}; log ${path.join(dir, 'act.log')}`
         )
         logFile.end(() => resolve({ code, log, runId, seconds, loadBefore, loadAfter }))
       })
