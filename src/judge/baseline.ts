@@ -32,16 +32,14 @@ const newest = (entries: HistoryEntry[]): HistoryEntry =>
   entries.reduce((a, b) => (Date.parse(b.timestampEval) > Date.parse(a.timestampEval) ? b : a))
 
 /**
- * The history entry a pull request is measured against: the merge-base commit's entry when the
- * history has one, else the newest entry recorded on the base branch. Only entries of the same
- * case, load profile (and rate), engine, CPU wake-up setting and request (batch, document size; a
- * burst's documents too) are comparable; the number of runs may differ because the verdict works
- * on per-run medians.
+ * The entries a case of a pull request could be measured against: of the same case, load profile
+ * (and rate), engine, CPU wake-up setting and request (batch, document size; a burst's documents
+ * too); the number of runs may differ because the verdict works on per-run medians.
  * Pull-request results are never a baseline: they measure unmerged code.
  */
-export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuery): BaselineChoice {
+function comparableEntries(entries: readonly HistoryEntry[], q: BaselineQuery): HistoryEntry[] {
   const key = profileKey(q.profile)
-  const comparable = entries.filter(
+  return entries.filter(
     e =>
       e.caseId === q.caseId &&
       profileKey(e.profile) === key &&
@@ -52,6 +50,30 @@ export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuer
       e.load.docBytes === q.load.docBytes &&
       !e.commit.event?.startsWith('pull_request')
   )
+}
+
+const onBranch = (entries: HistoryEntry[], baseRef: string | null): HistoryEntry[] =>
+  baseRef === null
+    ? entries
+    : entries.filter(e => e.commit.ref !== null && branchName(e.commit.ref) === branchName(baseRef))
+
+/**
+ * The comparable entries recorded on the base branch (any branch when the query names none),
+ * newest first: separate jobs of the series the baseline belongs to, whose spread is the drift
+ * between jobs (`./drift`).
+ */
+export const baseSeries = (entries: readonly HistoryEntry[], q: BaselineQuery): HistoryEntry[] =>
+  onBranch(comparableEntries(entries, q), q.baseRef).sort(
+    (a, b) => Date.parse(b.timestampEval) - Date.parse(a.timestampEval)
+  )
+
+/**
+ * The history entry a pull request is measured against (of the comparable entries): the
+ * merge-base commit's entry when the history has one, else the newest entry recorded on the base
+ * branch.
+ */
+export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuery): BaselineChoice {
+  const comparable = comparableEntries(entries, q)
   if (comparable.length === 0) {
     const sameCase = entries.some(e => e.caseId === q.caseId)
     const docs = traitsOf(q.profile).runSize === 'docs' ? `${q.load.docs} docs × ` : 'requests of '
@@ -62,12 +84,7 @@ export function selectBaseline(entries: readonly HistoryEntry[], q: BaselineQuer
         : `no history entry of case ${q.caseId}`
     }
   }
-  const onBase =
-    q.baseRef === null
-      ? comparable
-      : comparable.filter(
-          e => e.commit.ref !== null && branchName(e.commit.ref) === branchName(q.baseRef!)
-        )
+  const onBase = onBranch(comparable, q.baseRef)
   if (q.mergeBaseSha) {
     const atMergeBase = comparable.filter(
       e => e.commit.sha !== null && sameCommit(e.commit.sha, q.mergeBaseSha!)

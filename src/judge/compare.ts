@@ -1,7 +1,10 @@
 import { profileKey } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import type { CaseResult, Result, TraceTally } from '../result/schema'
-import { selectBaseline, type BaselineChoice } from './baseline'
+import { baseSeries, selectBaseline, type BaselineChoice } from './baseline'
+import { jobDrift, type Drift } from './drift'
+import { logSeconds } from './log-seconds'
+import { studentTCdf, studentTQuantile } from '../stats/student-t'
 import { median } from '../stats/sample'
 import { trimmedMean } from '../stats/trimmed'
 import { TRIMMED_T_TEST, trimmedTTest } from './trimmed-t-test'
@@ -50,12 +53,20 @@ export interface MetricComparison {
   change: number
   /** pr − baseline, seconds. */
   delta: number
-  /** 95% confidence interval of `change`; null without a test. */
+  /**
+   * 95% confidence interval of `change`, holding the drift between jobs when the series' jobs
+   * measured it; null without a test.
+   */
   ci: [number, number] | null
   p: number | null
   runs: { baseline: number; pr: number }
   method: Method
   note: string | null
+  /**
+   * The drift between jobs the comparison allowed for; null without a test. Unmeasured (too few
+   * jobs), a change must clear the threshold to be called.
+   */
+  drift: Drift | null
   verdict: Verdict
   /** The change the test finds with 80 % power at this spread (see `Seen`); null without a test. */
   detectable: number | null
@@ -105,9 +116,6 @@ export interface CompareOptions {
   alpha?: number
 }
 
-/** Route timestamps have microsecond resolution; a zero median is "below 1 µs", not −∞ in logs. */
-const FLOOR_SECONDS = 1e-6
-
 /**
  * Share of runs cut off each end of each side: one wild run (a stalled machine) per end from 10
  * runs on. Fewer runs are not trimmed, because cutting 1 of 5 costs more power than it buys.
@@ -151,8 +159,7 @@ function baselineRuns(e: HistoryEntry, metric: string): number[][] | null {
 }
 
 /** A run's median request, in log seconds. */
-export const logMedian = (run: readonly number[]): number =>
-  Math.log(Math.max(median(run), FLOOR_SECONDS))
+export const logMedian = (run: readonly number[]): number => logSeconds(median(run))
 
 const logMedians = (runs: number[][]): number[] => runs.map(logMedian)
 
@@ -179,6 +186,7 @@ function thresholdOnly(
     runs,
     method: 'threshold-only',
     note,
+    drift: null,
     ...judgement(change, null, threshold, { detectable: null, needed: null })
   }
 }
@@ -194,7 +202,8 @@ export function compareMetric(
   pr: number[][],
   threshold: number,
   alpha = 0.05,
-  gating = metric === 'roundtrip'
+  gating = metric === 'roundtrip',
+  drift: Drift | null = null
 ): MetricComparison {
   const a = logMedians(baseline)
   const b = logMedians(pr)
@@ -211,7 +220,7 @@ export function compareMetric(
       `no test: the ${side} has fewer than 2 measured runs`
     )
   }
-  const w = trimmedTTest(a, b, { trim: TRIM, level: 1 - alpha })
+  const w = withDrift(trimmedTTest(a, b, { trim: TRIM, level: 1 - alpha }), drift, alpha)
   const change = Math.exp(w.diff) - 1
   const ci: [number, number] = [Math.exp(w.ci[0]) - 1, Math.exp(w.ci[1]) - 1]
   const [baseMean, prMean] = [Math.exp(trimmedMean(a, TRIM)), Math.exp(trimmedMean(b, TRIM))]
@@ -228,8 +237,35 @@ export function compareMetric(
     runs,
     method: 'run-medians',
     note: null,
-    ...judgement(change, ci, threshold, seen(w, Math.min(a.length, b.length), threshold, alpha))
+    drift,
+    ...judgement(
+      change,
+      ci,
+      threshold,
+      seen(w, Math.min(a.length, b.length), threshold, alpha, drift),
+      drift !== null && drift.logSd === null ? threshold : 0
+    )
   }
+}
+
+/**
+ * The within-job test widened by the drift between jobs: each side's job carries a level of its
+ * own, so the difference gains twice the drift's variance, with the degrees of freedom of both
+ * parts combined (Welch–Satterthwaite).
+ */
+function withDrift(
+  w: { diff: number; ci: [number, number]; p: number; se: number; df: number },
+  drift: Drift | null,
+  alpha: number
+): typeof w {
+  if (drift === null || drift.logSd === null || drift.logSd === 0) return w
+  const between = 2 * drift.logSd ** 2
+  const v = w.se ** 2 + between
+  const se = Math.sqrt(v)
+  const df = v ** 2 / (w.se ** 4 / w.df + between ** 2 / (drift.jobs - 1))
+  const q = studentTQuantile(1 - alpha / 2, df)
+  const p = Math.min(1, 2 * studentTCdf(-Math.abs(w.diff / se), df))
+  return { diff: w.diff, ci: [w.diff - q * se, w.diff + q * se], p, se, df }
 }
 
 /**
@@ -242,18 +278,24 @@ function seen(
   w: { diff: number; se: number; df: number },
   runs: number,
   threshold: number,
-  alpha: number
+  alpha: number,
+  drift: Drift | null
 ): { detectable: number; needed: number | null } {
   return {
     detectable: Math.exp(shiftFound(w.se, w.df, alpha)) - 1,
     // History mode reads "no change" from the same interval as a change: one level for both.
-    needed: valuesFor(w.se * Math.sqrt(runs), shiftToTell(w.diff, threshold).shift, alpha)
+    // More runs narrow only the part of the spread inside a job, not the drift between jobs.
+    needed:
+      drift?.logSd || drift?.logSd === null
+        ? null
+        : valuesFor(w.se * Math.sqrt(runs), shiftToTell(w.diff, threshold).shift, alpha)
   }
 }
 
 function compareCase(
   c: CaseResult,
   entry: HistoryEntry,
+  series: readonly HistoryEntry[],
   threshold: number,
   alpha: number
 ): MetricComparison[] {
@@ -264,7 +306,8 @@ function compareCase(
     if (pr.length === 0) continue
     const base = baselineRuns(entry, metric)
     if (base && base.length > 0) {
-      out.push(compareMetric(metric, base, pr, threshold, alpha, metric === gate))
+      const drift = jobDrift(series, metric, TRIM)
+      out.push(compareMetric(metric, base, pr, threshold, alpha, metric === gate, drift))
       continue
     }
     const prBest = c.best[metric]
@@ -306,7 +349,7 @@ export function compareResult(
   const alpha = options.alpha ?? 0.05
   const judged = result.cases.filter(c => traitsOf(c.profile).compared !== 'reported')
   const cases = judged.map((c): CaseComparison => {
-    const baseline = selectBaseline(history, {
+    const query = {
       caseId: c.id,
       profile: c.profile,
       load: result.meta.load,
@@ -314,14 +357,18 @@ export function compareResult(
       cpusAwake: result.meta.cpusAwake,
       baseRef: options.baseRef,
       mergeBaseSha: options.mergeBaseSha
-    })
+    }
+    const baseline = selectBaseline(history, query)
     return {
       caseId: c.id,
       caseName: c.name,
       profile: profileKey(c.profile),
       baseline,
       metrics: baseline.entry
-        ? diagnose(compareCase(c, baseline.entry, options.threshold, alpha), alpha)
+        ? diagnose(
+            compareCase(c, baseline.entry, baseSeries(history, query), options.threshold, alpha),
+            alpha
+          )
         : [],
       traces: sumTraceTallies(c.runs.map(r => r.traces))
     }

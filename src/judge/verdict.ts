@@ -1,6 +1,7 @@
 /**
  * The answer of one comparison, read from the interval of the change (docs/regression.md):
- * - `regression` / `improvement`: the interval excludes no change, and the change is at least the
+ * - `regression` / `improvement`: the interval excludes no change (in history mode without a
+ *   measure of the drift between jobs, it clears the threshold), and the change is at least the
  *   threshold;
  * - `no-change`: the whole interval lies within ± the threshold: equivalence shown (the two
  *   one-sided tests at the interval's level). A paired run reads it from an interval of its own
@@ -19,16 +20,19 @@ export const VERDICTS: readonly Verdict[] = [
 
 /**
  * `ci` is the interval of the relative change; null when no test was possible, where the
- * threshold alone can call a change but nothing can show its absence.
+ * threshold alone can call a change but nothing can show its absence. `clearOf` is how far the
+ * interval must lie from no change to call one: 0, or the threshold when the drift the interval
+ * cannot hold is only bounded by it.
  */
 export function judge(
   change: number,
   ci: readonly [number, number] | null,
   threshold: number,
-  equivalence: readonly [number, number] | null = ci
+  equivalence: readonly [number, number] | null = ci,
+  clearOf = 0
 ): Verdict {
-  const up = ci ? ci[0] > 0 : true
-  const down = ci ? ci[1] < 0 : true
+  const up = ci ? ci[0] > clearOf : true
+  const down = ci ? ci[1] < -clearOf : true
   if (up && change >= threshold) return 'regression'
   if (down && change <= -threshold) return 'improvement'
   if (equivalence && equivalence[0] >= -threshold && equivalence[1] <= threshold) return 'no-change'
@@ -65,9 +69,10 @@ export function judgement(
   change: number,
   ci: readonly [number, number] | null,
   threshold: number,
-  seen: Seen
+  seen: Seen,
+  clearOf = 0
 ): Seen & { verdict: Verdict } {
-  return { verdict: judge(change, ci, threshold), ...seen }
+  return { verdict: judge(change, ci, threshold, ci, clearOf), ...seen }
 }
 
 /** How a comparison was judged, in the words the reports print. */

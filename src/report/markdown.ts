@@ -3,6 +3,8 @@ import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../te
 import { answerLegend, answerLine, headlineAnswer, verdictCell as judgedCell } from './answer-text'
 import type { CaseComparison, Comparison, MetricComparison } from '../judge/compare'
 import type { Diagnosed } from '../judge/multiplicity'
+import { MIN_DRIFT_JOBS } from '../judge/drift'
+import { count } from '../text/count'
 import { diagnosticsLegend, evidenceCell } from './evidence-text'
 import { fmtChange, fmtInterval, fmtP, fmtPlusMinus, fmtSeconds } from './format'
 import { traceNote } from './trace-text'
@@ -73,6 +75,25 @@ function untestedNotes(cases: CaseComparison[]): string[] {
       n => `- Case ${caseLabel(k)}: ${escapeMarkdown(n)}`
     )
   )
+}
+
+/**
+ * How each case's verdict allowed for the drift between jobs, which no interval of one job holds:
+ * measured from the series' recorded jobs on the base branch and held in the interval, or too few
+ * jobs to measure it, so a change had to clear the threshold.
+ */
+function driftNotes(cases: CaseComparison[], threshold: number): string[] {
+  return cases.flatMap(k => {
+    const gate = k.metrics.find(m => m.gating)
+    const d = gate?.drift
+    if (!gate || !d) return []
+    const jobs = count(d.jobs, 'recorded job')
+    const text =
+      d.logSd === null
+        ? `the history holds ${jobs} of this series on the base branch, and ${MIN_DRIFT_JOBS} are needed to measure how far jobs drift apart, so a change had to clear ${fmtPlusMinus(threshold)}`
+        : `separate jobs of this series drift by ${fmtPlusMinus(Math.expm1(d.logSd))} (s.d. from its ${jobs} on the base branch beyond what their runs show); the interval holds it`
+    return [`- Case ${caseLabel(k)}: ${text}.`]
+  })
 }
 
 /** Hex SHAs are shown as code; anything else a history file calls a SHA is escaped text. */
@@ -155,6 +176,8 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
     )
     .filter((l): l is string => l !== null)
   if (answers.length) lines.push(...answers.map(a => `- ${a}`), '')
+  const drift = driftNotes(compared, c.threshold)
+  if (drift.length) lines.push('Drift between jobs:', ...drift, '')
   const traces = traceNotes(c.cases)
   if (traces.length) lines.push(...traces, '')
   const main = compared.flatMap(k =>
@@ -171,8 +194,9 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
         compared.flatMap(k => k.metrics.filter(m => m.gating).map(m => m.metric)),
         c.threshold
       )} The other metrics show where time moved (the millisecond-sized ones drift between ` +
-        'jobs); separate jobs drift by some percent, which no interval of one job holds: the ' +
-        'threshold must absorb it.',
+        'jobs). Separate jobs drift apart, which no interval of one job holds: each interval ' +
+        `holds the drift its series' recorded jobs show, and with fewer than ${MIN_DRIFT_JOBS} ` +
+        'of them a change must clear the threshold (*Drift between jobs*).',
       '',
       diagnosticsLegend(`α = ${c.alpha}`),
       ''
