@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
 import { cleanupCommand } from '../src/commands/cleanup'
 import { LABEL } from '../src/engine/docker'
+import { removeContainer } from '../src/engine/docker/container'
+import { removeNetworkWhenFree } from '../src/engine/docker/network'
 import { BASE_IMAGE, describeDocker, labelled } from './helpers/docker'
 import { sleep } from './helpers/processes'
 import { bundleSuiteChild, runPostStep, startChildSuite } from './helpers/suite-child'
@@ -56,6 +58,27 @@ describeDocker('docker cleanup', () => {
       left = await labelled(suite.runId)
     }
     expect(left).toEqual({ containers: 0, networks: 0 })
+  })
+
+  it('a network whose container another removal took first is removed once its endpoint goes', async () => {
+    // A deployment's teardown met this: our removal of a container got 409 (another removal had
+    // begun), returned, and the network still had the container's endpoint (403).
+    const docker = new Docker()
+    const runId = randomUUID()
+    const labels = { [LABEL.tool]: 'true', [LABEL.runId]: runId, [LABEL.repository]: 'test' }
+    const network = await docker.createNetwork({ Name: `glb-test-${runId}`, Labels: labels })
+    const container = await docker.createContainer({
+      Image: BASE_IMAGE,
+      Cmd: ['sleep', '300'],
+      Labels: labels,
+      HostConfig: { NetworkMode: network.id }
+    })
+    await container.start()
+    await expect(network.remove()).rejects.toMatchObject({ statusCode: 403 })
+    const gone = sleep(1500).then(() => removeContainer(container))
+    await removeNetworkWhenFree(network)
+    await gone
+    expect(await labelled(runId)).toEqual({ containers: 0, networks: 0 })
   })
 
   it('the cleanup command sweeps by run id, and insists on a filter', async () => {

@@ -65412,7 +65412,7 @@ var require_tar_stream2 = __commonJS({
 });
 
 // src/engine/docker/cleanup.ts
-var import_promises = require("node:timers/promises");
+var import_promises2 = require("node:timers/promises");
 
 // src/engine/docker/client.ts
 var import_dockerode = __toESM(require_docker());
@@ -65448,6 +65448,7 @@ function labelFilter(labels) {
 }
 
 // src/engine/docker/network.ts
+var import_promises = require("node:timers/promises");
 async function removeNetwork(network) {
   try {
     await network.remove();
@@ -65455,9 +65456,6 @@ async function removeNetwork(network) {
     if (statusOf(err) !== 404 && !/not found/.test(err.message)) throw err;
   }
 }
-
-// src/engine/docker/cleanup.ts
-var SWEEP_PASSES = 4;
 var NETWORK_BUSY_MS = 3e4;
 async function removeNetworkWhenFree(network) {
   const until = Date.now() + NETWORK_BUSY_MS;
@@ -65471,13 +65469,16 @@ async function removeNetworkWhenFree(network) {
     }
   }
 }
+
+// src/engine/docker/cleanup.ts
+var SWEEP_PASSES = 4;
 async function tasksGone(docker, serviceIds) {
   const until = Date.now() + NETWORK_BUSY_MS;
   const filters = JSON.stringify({ service: serviceIds });
   while (Date.now() < until) {
     const tasks = await docker.listTasks({ filters }).catch(() => []);
     if (tasks.length === 0) return;
-    await (0, import_promises.setTimeout)(250);
+    await (0, import_promises2.setTimeout)(250);
   }
 }
 async function swarmManager(docker) {
@@ -65515,7 +65516,7 @@ async function sweep(options = {}, docker = dockerClient()) {
     containers.push(...found.filter((c) => !containers.some((k) => k.Id === c.Id)));
     networks.push(...nets.filter((n) => !networks.some((k) => k.Id === n.Id)));
     if (found.length === 0 && nets.length === 0 || services.length === 0) break;
-    await (0, import_promises.setTimeout)(500);
+    await (0, import_promises2.setTimeout)(500);
   }
   const configs = manager ? byDate(await docker.listConfigs({ filters })) : [];
   await Promise.all(configs.map((c) => docker.getConfig(c.ID).remove().catch(ignoreGone)));

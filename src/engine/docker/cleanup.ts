@@ -5,7 +5,7 @@ import type { CleanupRecord } from '../types'
 import { dockerAvailable, dockerClient, statusOf } from './client'
 import { removeContainer } from './container'
 import { LABEL, labelFilter } from './labels'
-import { removeNetwork } from './network'
+import { NETWORK_BUSY_MS, removeNetworkWhenFree } from './network'
 
 interface SweepOptions {
   /** Only what this suite run created. */
@@ -25,26 +25,6 @@ export interface Swept {
 
 /** Removal passes of one sweep when it removed Swarm services (see `sweep`). */
 const SWEEP_PASSES = 4
-
-/** A network is in use until the tasks of its removed Swarm services are gone; retry that long. */
-const NETWORK_BUSY_MS = 30_000
-
-/**
- * Removes a network, retrying while it is still in use: by the tasks of services just removed
- * (a Swarm manager answers 400 "in use by task") or by endpoints going away (403/409).
- */
-export async function removeNetworkWhenFree(network: Docker.Network): Promise<void> {
-  const until = Date.now() + NETWORK_BUSY_MS
-  for (;;) {
-    try {
-      return await removeNetwork(network)
-    } catch (err) {
-      if (![400, 403, 409].includes(statusOf(err) ?? 0)) throw err
-      if (Date.now() > until) throw err
-      await sleep(250)
-    }
-  }
-}
 
 /**
  * A removed service's tasks stop and their containers go asynchronously; a container listed before

@@ -13,7 +13,7 @@ import { containerAddressing } from './command'
 import { removeContainer, startContainer } from './container'
 import { DaemonContext, type DockerEngineOptions } from './daemon'
 import { untilHealthy } from './health'
-import { gatewayOf, removeNetwork } from './network'
+import { gatewayOf, removeNetworkWhenFree } from './network'
 import { openPlace } from './place'
 import { containerSpec } from './spec'
 
@@ -102,7 +102,8 @@ class DockerPlatform implements Platform<'docker'> {
       traceHost: () => gatewayOf(network),
       async remove() {
         await Promise.allSettled(containers.map(c => removeContainer(c)))
-        await removeNetwork(network)
+        // A container another removal took first (409 to ours) may still hold its endpoint.
+        await removeNetworkWhenFree(network)
       }
     }
   }

@@ -1,4 +1,5 @@
 import type Docker from 'dockerode'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { statusOf } from './client'
 
 /**
@@ -27,6 +28,28 @@ export async function removeNetwork(network: Docker.Network): Promise<void> {
   } catch (err) {
     // A swarm manager may answer 500 "network … not found" for an overlay that went meanwhile.
     if (statusOf(err) !== 404 && !/not found/.test((err as Error).message)) throw err
+  }
+}
+
+/** A network is in use until the tasks of its removed Swarm services are gone; retry that long. */
+export const NETWORK_BUSY_MS = 30_000
+
+/**
+ * Removes a network, retrying while it is still in use: by the tasks of services just removed
+ * (a Swarm manager answers 400 "in use by task") or by endpoints going away (403 "has active
+ * endpoints", 409): a container whose removal another caller started (409 to us) is still
+ * attached when our removal returns.
+ */
+export async function removeNetworkWhenFree(network: Docker.Network): Promise<void> {
+  const until = Date.now() + NETWORK_BUSY_MS
+  for (;;) {
+    try {
+      return await removeNetwork(network)
+    } catch (err) {
+      if (![400, 403, 409].includes(statusOf(err) ?? 0)) throw err
+      if (Date.now() > until) throw err
+      await sleep(250)
+    }
   }
 }
 
