@@ -93,6 +93,7 @@ class SwarmPlatform implements Platform<'swarm'> {
     const place = await openPlace(this.ctx, plan, index, 'overlay')
     const services: Docker.Service[] = []
     const watcher = new TaskWatcher(docker)
+    let removed = false
     return {
       start: async (service, io) => {
         const image = place.image(service)
@@ -107,6 +108,8 @@ class SwarmPlatform implements Platform<'swarm'> {
             endpointMode: service.endpointMode ?? this.endpointMode
           })
         )
+        // Removed while it was being created: the removal has passed it by, so it goes now.
+        if (removed) return removeServices(docker, [created])
         services.push(created)
         const slots = service.instances.map(i => new TaskSlot(i.name, io.output(i), image))
         watcher.watch(created.id, slots)
@@ -138,6 +141,7 @@ class SwarmPlatform implements Platform<'swarm'> {
       runScript: place.runScript,
       traceHost: () => nodeAddress(docker),
       async remove() {
+        removed = true
         watcher.stop()
         await removeServices(docker, services)
         await removeNetworkWhenFree(place.network)

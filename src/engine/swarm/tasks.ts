@@ -131,16 +131,28 @@ export class TaskWatcher {
   private readonly nodeNames = new Map<string, string>()
   private timer: NodeJS.Timeout | null = null
   private polling = false
+  private stopped = false
 
   constructor(private readonly docker: Docker) {}
 
+  /**
+   * Follows a service's tasks. After `stop` (a deployment removed while one of its services was
+   * still being created) the slots end at once: a poll started then would never be stopped, and
+   * would keep the process alive after the run.
+   */
   watch(serviceId: string, slots: TaskSlot[]): void {
+    if (this.stopped) {
+      for (const slot of slots) slot.close()
+      return
+    }
     this.services.set(serviceId, slots)
-    this.timer ??= setInterval(() => void this.poll(), POLL_MS)
+    // Unref: what keeps a run alive is its work, never this poll.
+    this.timer ??= setInterval(() => void this.poll(), POLL_MS).unref()
   }
 
-  /** Stops polling and following; the slots' outputs end. */
+  /** Stops polling and following for good; the slots' outputs end. */
   stop(): void {
+    this.stopped = true
     if (this.timer) clearInterval(this.timer)
     this.timer = null
     for (const slots of this.services.values()) for (const slot of slots) slot.close()
