@@ -146,8 +146,8 @@ export class TaskWatcher {
       return
     }
     this.services.set(serviceId, slots)
-    // Unref: what keeps a run alive is its work, never this poll.
-    this.timer ??= setInterval(() => void this.poll(), POLL_MS).unref()
+    // Not unref'd: while a start waits for its tasks, this poll is what keeps the process alive.
+    this.timer ??= setInterval(() => void this.poll(), POLL_MS)
   }
 
   /** Stops polling and following for good; the slots' outputs end. */
