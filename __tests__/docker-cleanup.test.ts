@@ -14,6 +14,22 @@ import { BASE_IMAGE, describeDocker, labelled } from './helpers/docker'
 import { sleep } from './helpers/processes'
 import { bundleSuiteChild, runPostStep, startChildSuite } from './helpers/suite-child'
 
+/** A labelled network of a new run id, with a running container of the same labels on it. */
+async function labelledSleeper() {
+  const docker = new Docker()
+  const runId = randomUUID()
+  const labels = { [LABEL.tool]: 'true', [LABEL.runId]: runId, [LABEL.repository]: 'test' }
+  const network = await docker.createNetwork({ Name: `glb-test-${runId}`, Labels: labels })
+  const container = await docker.createContainer({
+    Image: BASE_IMAGE,
+    Cmd: ['sleep', '300'],
+    Labels: labels,
+    HostConfig: { NetworkMode: network.id }
+  })
+  await container.start()
+  return { runId, network, container }
+}
+
 describeDocker('docker cleanup', () => {
   let child: string
   let post: string
@@ -63,17 +79,7 @@ describeDocker('docker cleanup', () => {
   it('a network whose container another removal took first is removed once its endpoint goes', async () => {
     // A deployment's teardown met this: our removal of a container got 409 (another removal had
     // begun), returned, and the network still had the container's endpoint (403).
-    const docker = new Docker()
-    const runId = randomUUID()
-    const labels = { [LABEL.tool]: 'true', [LABEL.runId]: runId, [LABEL.repository]: 'test' }
-    const network = await docker.createNetwork({ Name: `glb-test-${runId}`, Labels: labels })
-    const container = await docker.createContainer({
-      Image: BASE_IMAGE,
-      Cmd: ['sleep', '300'],
-      Labels: labels,
-      HostConfig: { NetworkMode: network.id }
-    })
-    await container.start()
+    const { runId, network, container } = await labelledSleeper()
     await expect(network.remove()).rejects.toMatchObject({ statusCode: 403 })
     const gone = sleep(1500).then(() => removeContainer(container))
     await removeNetworkWhenFree(network)
@@ -82,17 +88,7 @@ describeDocker('docker cleanup', () => {
   })
 
   it('the cleanup command sweeps by run id, and insists on a filter', async () => {
-    const docker = new Docker()
-    const runId = randomUUID()
-    const labels = { [LABEL.tool]: 'true', [LABEL.runId]: runId, [LABEL.repository]: 'test' }
-    const network = await docker.createNetwork({ Name: `glb-test-${runId}`, Labels: labels })
-    const container = await docker.createContainer({
-      Image: BASE_IMAGE,
-      Cmd: ['sleep', '300'],
-      Labels: labels,
-      HostConfig: { NetworkMode: network.id }
-    })
-    await container.start()
+    const { runId } = await labelledSleeper()
     expect(await labelled(runId)).toEqual({ containers: 1, networks: 1 })
     await expect(cleanupCommand.run({}, [])).rejects.toThrow(/cleanup needs --run-id/)
     await expect(cleanupCommand.run({ 'older-than': 'soon' }, [])).rejects.toThrow(
