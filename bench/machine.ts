@@ -7,6 +7,9 @@ export const loadAverage = (): string =>
     .map(l => l.toFixed(2))
     .join(' ')
 
+/** A relative change as a signed percentage with one decimal, e.g. `+4.5%`. */
+export const signedPct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
+
 export const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
 
 /** Coefficient of variation: sample standard deviation over the mean. */

@@ -40,7 +40,7 @@ import { orderLetters } from '../src/client/interleave'
 import { runPairedSuite, type PairedRun } from '../src/pipeline/suite/paired'
 import { runSuite } from '../src/pipeline/suite/run-suite'
 import { resolveTopology } from '../src/topology/load'
-import { loadAverage } from './machine'
+import { loadAverage, signedPct } from './machine'
 
 const { values } = parseArgs({
   options: {
@@ -73,8 +73,6 @@ const pairs = parseInputs({ baseline: 'paired', runs: values.runs! }).runs
 const threshold = parseInputs({ 'alert-threshold': values['alert-threshold']! })['alert-threshold']
 const out = path.join(os.tmpdir(), 'gnes-bench-paired')
 const example = (ms: number) => assetPath('topologies', 'examples', `blocking-${ms}ms.yml`)
-
-const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
 
 /**
  * Warnings only, and under `--busy` a busy loop in another process from the middle of the paired
@@ -142,7 +140,7 @@ async function paired(
 function verdictLine(c: PairedComparison): string {
   const m = c.cases[0].metrics.find(x => x.gating)!
   return (
-    `${pct(m.change).padStart(6)} [${pct(m.ci[0])}, ${pct(m.ci[1])}] p=${m.p.toFixed(4)} ` +
+    `${signedPct(m.change).padStart(6)} [${signedPct(m.ci[0])}, ${signedPct(m.ci[1])}] p=${m.p.toFixed(4)} ` +
     `${m.verdict.padEnd(11)} ratios ${m.ratios.map(r => r.toFixed(3)).join(' ')}`
   )
 }
@@ -246,7 +244,7 @@ async function identicalCase1(n: number): Promise<void> {
     const widths = halfWidths.get(name)!.sort((a, b) => a - b)
     console.log(
       `${name}: ${alarms.get(name)}/${n} identical pairs judged a change; interval half-width ` +
-        `median ${pct(widths[Math.floor(widths.length / 2)])}; mean wall ${(seconds.get(name)! / Math.max(n, 1)).toFixed(0)} s`
+        `median ${signedPct(widths[Math.floor(widths.length / 2)])}; mean wall ${(seconds.get(name)! / Math.max(n, 1)).toFixed(0)} s`
     )
   }
   console.log(`load average after: ${loadAverage()}`)

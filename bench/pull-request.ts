@@ -19,7 +19,7 @@ import { warningsOnly } from '../src/log'
 import { comparePaired } from '../src/judge/paired'
 import type { Verdict } from '../src/judge/verdict'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
-import { loadAverage } from './machine'
+import { loadAverage, signedPct } from './machine'
 
 const { values } = parseArgs({
   options: {
@@ -31,7 +31,6 @@ const { values } = parseArgs({
 })
 const trials = Number(values.trials)
 const out = path.join(os.tmpdir(), 'gnes-bench-pull-request')
-const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
 
 async function main(): Promise<void> {
   const inputs = parseInputs({
@@ -78,10 +77,10 @@ async function main(): Promise<void> {
       shown += changed + moved.length
       rowsAll += k.metrics.length
       lines.push(
-        `  case ${k.caseId} ${k.profile}: ${m.verdict.padEnd(12)} ${m.metric} ${pct(m.change)} ` +
-          `[${pct(m.ci[0])}, ${pct(m.ci[1])}], ${k.sequence.pairs} pairs (${k.sequence.stop}); ` +
+        `  case ${k.caseId} ${k.profile}: ${m.verdict.padEnd(12)} ${m.metric} ${signedPct(m.change)} ` +
+          `[${signedPct(m.ci[0])}, ${signedPct(m.ci[1])}], ${k.sequence.pairs} pairs (${k.sequence.stop}); ` +
           `${k.metrics.length - 1} diagnostics, shown as moved: ` +
-          `${moved.length ? moved.map(x => `${x.metric} ${pct(x.change)} (p ${x.adjustedP?.toPrecision(2)})`).join(', ') : 'none'}` +
+          `${moved.length ? moved.map(x => `${x.metric} ${signedPct(x.change)} (p ${x.adjustedP?.toPrecision(2)})`).join(', ') : 'none'}` +
           `${k.setAside.length ? `; set aside pair ${k.setAside.map(i => i + 1).join(', ')}` : ''}`
       )
     }

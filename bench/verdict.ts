@@ -39,7 +39,7 @@ import { comparePaired } from '../src/judge/paired'
 import type { Verdict } from '../src/judge/verdict'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
 import { runSuite } from '../src/pipeline/suite/run-suite'
-import { loadAverage } from './machine'
+import { loadAverage, signedPct } from './machine'
 
 const { values } = parseArgs({
   options: {
@@ -65,7 +65,6 @@ const heads: Record<string, string> = {
   half: example('case1-router2-0.5ms.yml'),
   small: example('case1-router2-0.2ms.yml')
 }
-const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
 
 /**
  * Two processes that keep both cores busy until stopped, or until this script is gone however it
@@ -193,10 +192,10 @@ async function pairedTrials(): Promise<void> {
       const r2 = k.metrics.find(x => x.metric === 'r2:proc')
       counts[kind][m.verdict]++
       console.log(
-        `trial ${String(t).padStart(2)} ${kind}: ${m.verdict.padEnd(12)} ${m.metric} ${pct(m.change)} ` +
-          `[${pct(m.ci[0])}, ${pct(m.ci[1])}], ${k.sequence.pairs} pairs (${k.sequence.stop}), ` +
-          `${wall.toFixed(0)} s; latency ${latency ? `${pct(latency.change)} ${latency.verdict}` : '–'}, ` +
-          `r2:proc ${r2 ? `${pct(r2.change)} ${r2.verdict}` : '–'}; ${sharesCheck(k)}; ` +
+        `trial ${String(t).padStart(2)} ${kind}: ${m.verdict.padEnd(12)} ${m.metric} ${signedPct(m.change)} ` +
+          `[${signedPct(m.ci[0])}, ${signedPct(m.ci[1])}], ${k.sequence.pairs} pairs (${k.sequence.stop}), ` +
+          `${wall.toFixed(0)} s; latency ${latency ? `${signedPct(latency.change)} ${latency.verdict}` : '–'}, ` +
+          `r2:proc ${r2 ? `${signedPct(r2.change)} ${r2.verdict}` : '–'}; ${sharesCheck(k)}; ` +
           `set aside ${k.setAside.length ? k.setAside.map(i => i + 1).join(', ') : 'none'}; load ${loadAverage()}` +
           (looks.length ? `\n    ${looks.join('\n    ')}` : '')
       )
@@ -253,8 +252,8 @@ async function historyTrials(): Promise<void> {
     const m = c.cases[0].metrics.find(x => x.gating)!
     counts[m.verdict]++
     console.log(
-      `trial ${String(t).padStart(2)}: ${m.verdict.padEnd(12)} ${m.metric} ${pct(m.change)} ` +
-        `[${m.ci ? `${pct(m.ci[0])}, ${pct(m.ci[1])}` : 'untested'}]; load ${loadAverage()}`
+      `trial ${String(t).padStart(2)}: ${m.verdict.padEnd(12)} ${m.metric} ${signedPct(m.change)} ` +
+        `[${m.ci ? `${signedPct(m.ci[0])}, ${signedPct(m.ci[1])}` : 'untested'}]; load ${loadAverage()}`
     )
   }
   console.log(
