@@ -33,7 +33,6 @@ trap 'wait || true; step "stopping what the set-up started"; bash scripts/swarm-
 # The system lane: a Docker engine, the GNES and example images, swarm mode with a second node.
 step "system lane started: docker engine, images, swarm (log: $lanes/system.log)"
 (
-  set -e
   echo "-- scripts/docker-setup.sh"
   bash scripts/docker-setup.sh
   echo "-- scripts/swarm-setup.sh --worker: swarm mode and a second node in a network namespace"
@@ -44,7 +43,6 @@ system=$!
 # The tools lane: the workflow tools (pinned releases, go install) and the change-point reference.
 step "tools lane started: actionlint, act, Apache Otava (log: $lanes/tools.log)"
 (
-  set -e
   go_tool() { # NAME MODULE@VERSION: installs the tool unless that version is on PATH
     if ! command -v "$1" >/dev/null || ! "$1" --version 2>&1 | grep -qF "${2##*@v}"; then
       echo "-- installing $1 ${2##*@} (go install)"
