@@ -4,8 +4,7 @@
  */
 import { pairedRunRequests } from '../src/client/plan'
 import { deprecationNotes, parseInputs } from '../src/config/inputs'
-import { lookSchedule } from '../src/judge/sequential'
-import { caseShare, pairSeconds } from '../src/pipeline/suite/budget'
+import { caseShare, pairSeconds, spendBudget, type Share } from '../src/pipeline/suite/budget'
 import { caseLoad, type PairedSettings } from '../src/pipeline/suite/paired-case'
 import { resolveTopology } from '../src/topology/load'
 import type { Load } from '../src/result/schema'
@@ -98,19 +97,102 @@ describe("the run's budget shared by its cases", () => {
     expect(left).toBeCloseTo(0, 9)
   })
 
-  test('a case decided early leaves its time to the cases after it', () => {
-    const budget = 1200
-    const looks = lookSchedule(paired.runs, paired['max-pairs'])
-    const first = caseShare(budget, costs)
-    const spent = looks[0] * costs[0]
-    expect(spent).toBeLessThan(first)
-    const after = caseShare(budget - spent, costs.slice(1))
-    expect(after).toBeGreaterThan(caseShare(budget - first, costs.slice(1)))
-    // Undecided, the same case would have kept its whole share.
-    expect(caseShare(budget - first, costs.slice(1))).toBeCloseTo(
-      (budget * costs[1]) / costs.reduce((a, b) => a + b),
-      9
+  /**
+   * The four cases on a clock of their own: a first look costs 6 pairs, `more` spends `spends` of
+   * its share (all of it by default); the cases in `decided` are decisive at their first look.
+   */
+  async function spent(budget: number, decided: string[], spends: Record<string, number> = {}) {
+    let clock = 0
+    const calls: string[] = []
+    const shares: Record<string, Share> = {}
+    const cases = ['1', '2', '3', '4'].map((id, i) => ({
+      id,
+      cost: costs[i],
+      looks: { open: false, pause: async () => void calls.push(`pause ${id}`) }
+    }))
+    await spendBudget(
+      cases,
+      budget,
+      {
+        first: async c => {
+          calls.push(`first ${c.id}`)
+          clock += 6 * c.cost * 1000
+          c.looks.open = !decided.includes(c.id)
+        },
+        more: async (c, share) => {
+          calls.push(`more ${c.id}`)
+          shares[c.id] = share
+          clock += (spends[c.id] ?? 1) * share.sec * 1000
+        }
+      },
+      () => clock
     )
+    const steps = calls.filter(c => !c.startsWith('pause'))
+    return { calls, steps, shares, clock: clock / 1000 }
+  }
+
+  test("takes every case's first look first, then shares what is left among the undecided", async () => {
+    const firstLooks = 6 * costs.reduce((a, b) => a + b)
+    const budget = 900
+    const { steps, shares, clock } = await spent(budget, ['2', '4'])
+    expect(steps).toEqual(['first 1', 'first 2', 'first 3', 'first 4', 'more 1', 'more 3'])
+    // Cases 2 and 4, decided at their first look, leave their time to case 1 as much as to case 3.
+    const left = budget - firstLooks
+    expect(shares['1']).toEqual({
+      sec: (left * costs[0]) / (costs[0] + costs[2]),
+      leftSec: left,
+      cases: 2
+    })
+    expect(shares['3'].sec).toBeCloseTo((left * costs[2]) / (costs[0] + costs[2]), 9)
+    // Both reach the same pairs, and the budget is spent.
+    expect(shares['1'].sec / costs[0]).toBeCloseTo(shares['3'].sec / costs[2], 9)
+    expect(clock).toBeCloseTo(budget, 9)
+  })
+
+  test('a case that stops before its share is spent leaves the rest to the undecided cases after it', async () => {
+    const budget = 1200
+    const all = await spent(budget, [])
+    const early = await spent(budget, [], { '1': 0.25 })
+    expect(early.shares['1']).toEqual(all.shares['1'])
+    for (const id of ['2', '3', '4'])
+      expect(early.shares[id].sec).toBeGreaterThan(all.shares[id].sec)
+    expect(early.clock).toBeCloseTo(budget, 9)
+  })
+
+  test('all decided at the first look: no more pairs; over the budget at the first looks: shares of nothing', async () => {
+    expect((await spent(900, ['1', '2', '3', '4'])).steps).toEqual([
+      'first 1',
+      'first 2',
+      'first 3',
+      'first 4'
+    ])
+    const over = await spent(60, [])
+    expect(over.steps.slice(4)).toEqual(['more 1', 'more 2', 'more 3', 'more 4'])
+    for (const id of ['1', '2', '3', '4'])
+      expect(over.shares[id]).toMatchObject({ sec: 0, leftSec: 0 })
+  })
+
+  test("frees the machine before another case's step and at the end; a case goes on where it stopped", async () => {
+    // Only case 4 undecided: its first look and its later looks follow each other, kept up.
+    const { calls } = await spent(900, ['1', '2', '3'])
+    expect(calls.slice(0, 9)).toEqual([
+      'first 1',
+      'pause 1',
+      'first 2',
+      'pause 2',
+      'first 3',
+      'pause 3',
+      'first 4',
+      'more 4',
+      'pause 1'
+    ])
+    expect(calls.slice(8).sort()).toEqual(['pause 1', 'pause 2', 'pause 3', 'pause 4'])
+    // Case 1 undecided: paused after its first look, as every case before another's step.
+    expect((await spent(900, ['2', '3', '4'])).calls.slice(6, 9)).toEqual([
+      'first 4',
+      'pause 4',
+      'more 1'
+    ])
   })
 
   test('shares equally when a cost is unknown, gives the last case all that is left, never less than nothing', () => {

@@ -1,17 +1,18 @@
 import { pairedWarmupRequests, streamLeadIn } from '../../client/plan'
 import type { Load } from '../../client/load'
 import { isPaced, type PairedProfile } from '../../profile/traits'
-import { caseLoad, CLIENT_START_SECONDS, type PairedSettings } from './paired-case'
+import { caseLoad, CLIENT_START_SECONDS, type CaseLooks, type PairedSettings } from './paired-case'
 
 /**
  * One time budget for a whole paired run (`paired-budget-minutes`), shared by its cases.
  *
- * The rule: when a case starts, it may spend on pairs the time left of the budget times the cost
- * of its pair over the summed pair costs of itself and the cases after it. While every case is
- * undecided, each can then reach the same number of pairs, the unit the planned looks count in
- * (the intervals narrow with pairs, not with seconds); a case decided early leaves its unspent
- * share to the cases after it, because each share is taken from what is left when that case
- * starts. A case's first look always runs; the share decides whether its later looks fit.
+ * The rule: every case's first look runs first, in turn, whatever it costs. Then the time left of
+ * the budget goes to the cases still undecided, in turn: each may spend on its later looks the
+ * time left when its turn comes times the cost of its pair over the summed pair costs of itself
+ * and the undecided cases after it. The undecided cases can then reach the same number of pairs,
+ * the unit the planned looks count in (the intervals narrow with pairs, not with seconds); a case
+ * decided at its first look leaves its time to all that are not, whichever order they run in, and
+ * a case that stops before its share is spent leaves the rest to the cases after it.
  */
 
 /** A side's start as the local engine takes it (two starts of about a second a pair). */
@@ -48,4 +49,53 @@ export function caseShare(leftSec: number, costs: readonly (number | null)[]): n
   const known = costs.filter((c): c is number => c !== null && c > 0)
   if (known.length < costs.length) return left / costs.length
   return (left * known[0]) / known.reduce((a, b) => a + b, 0)
+}
+
+/** A case as the budget sees it: its looks and what a pair of it costs (null: unknown). */
+export interface Budgeted {
+  looks: Pick<CaseLooks, 'open' | 'pause'>
+  cost: number | null
+}
+
+/** A case's share of the budget, seconds, as its turn comes: of `leftSec`, among `cases` undecided. */
+export interface Share {
+  sec: number
+  leftSec: number
+  cases: number
+}
+
+/**
+ * The rule above: `first` takes a case's first look (and what goes with it), in order; then `more`
+ * spends its share on each case still open, in order. A case's sides are paused before another
+ * case's step and at the end (so the last case's first look and its later looks may share a
+ * deployment). `now` is the clock, in milliseconds.
+ */
+export async function spendBudget<C extends Budgeted>(
+  cases: readonly C[],
+  budgetSec: number,
+  steps: { first(c: C): Promise<void>; more(c: C, share: Share): Promise<void> },
+  now: () => number = Date.now
+): Promise<void> {
+  const started = now()
+  let active: C | null = null
+  const turn = async (c: C, step: () => Promise<void>): Promise<void> => {
+    if (active !== null && active !== c) await active.looks.pause()
+    active = c
+    await step()
+  }
+  try {
+    for (const c of cases) await turn(c, () => steps.first(c))
+    const open = cases.filter(c => c.looks.open)
+    for (const [i, c] of open.entries()) {
+      const leftSec = budgetSec - (now() - started) / 1000
+      const rest = open.slice(i)
+      const sec = caseShare(
+        leftSec,
+        rest.map(r => r.cost)
+      )
+      await turn(c, () => steps.more(c, { sec, leftSec: Math.max(0, leftSec), cases: rest.length }))
+    }
+  } finally {
+    await Promise.all(cases.map(c => c.looks.pause()))
+  }
 }

@@ -20,8 +20,6 @@ import { profileOutcome, type ProfileOutcome } from './profile'
 
 export type { PairedProfile }
 
-export const SIDES: readonly Side[] = ['base', 'head']
-
 /**
  * One block is one measured run. The first block on a deployment leads in with the whole warm-up;
  * a later paced block is a new StreamCall, whose first requests wait for the routers to reconnect,
@@ -58,15 +56,35 @@ export interface PairedSettings extends CaseSettings {
   looks: number[]
   /** `requests: auto`: each case's runs sized from its rate (`pairedRunRequests`). */
   sizeRuns: boolean
-  /** Seconds this case may spend on pairs: its share of the run's budget (./budget.ts). */
-  budgetSec: number
   threshold: number
 }
 
 /** Both sides' results of one case, and how its pairs were measured. */
-interface PairedCaseRun {
+export interface PairedCaseRun {
   sides: Record<Side, CaseResult>
   sequence: Sequence
+}
+
+/**
+ * One case's pairs, taken look by look, so that a run can take every case's first look before it
+ * spends its budget on the cases still undecided (./budget.ts). Its sides keep running after a
+ * call (a case kept up per case goes on where it stopped) until `pause`; a call that fails stops
+ * them. A case that goes on after `pause` starts both sides afresh.
+ */
+export interface CaseLooks {
+  /** Runs the first planned look's pairs and judges them. */
+  first(): Promise<void>
+  /**
+   * Adds planned looks while the answer is inconclusive and the next look's pairs fit in
+   * `budgetSec` (from this call on) and the case's timeout, at the case's pace so far.
+   */
+  more(budgetSec: number): Promise<void>
+  /** Stops both sides, so that the machine is free for something else; nothing when stopped. */
+  pause(): Promise<void>
+  /** Inconclusive with looks left: `more` may add pairs. */
+  readonly open: boolean
+  /** Both sides' results; a case still open stopped on the budget. */
+  result(): PairedCaseRun
 }
 
 /** What every step of one case reads: its two sides, its settings and load, and its clock. */
@@ -79,14 +97,18 @@ interface PairedCase {
   load: Load
   logDir: string
   log: Log
-  /** When the case began (ms since the epoch): its timeout and budget count from here. */
-  started: number
+  /** The case's own time: its timeout and pace count only while it runs. */
+  clock: { spentMs: number; since: number | null }
 }
 
-/** The deployments the sides run on now, and whether each has yet to run a block on its own. */
+/**
+ * The deployments the sides run on (the last ones, once stopped: their nodes go into the result),
+ * whether they run, and whether each has yet to run a block on its own.
+ */
 interface Live {
   deps: Partial<Record<Side, Deployment>>
   runners: Partial<Record<Side, CaseRunner>>
+  running: boolean
   fresh: Record<Side, boolean>
 }
 
@@ -104,7 +126,7 @@ export interface SideOutcome {
 }
 
 /**
- * Runs one case's pairs on both topologies, always stopping them.
+ * One case's pairs on both topologies, look by look.
  *
  * Interleaved by `requests` (a kind whose `pairs` trait allows it: minimal load): both sides run at once on one clock, one side's
  * requests half a period after the other's, so pair i is the i-th run of each side, taken in the
@@ -122,11 +144,12 @@ export interface SideOutcome {
  * first, an order no later pair can alternate (docs/regression.md, "Paired mode", measures both).
  *
  * Adaptive length: after the pairs of each planned look, the case's verdict metric is judged at
- * the sequence's level (judge/sequential.ts); while it is inconclusive, the pairs of the next
- * look are added, unless the time they would take (at this case's pace so far) passes the budget
- * or the case's timeout.
+ * the sequence's level (judge/sequential.ts); while it is inconclusive, `more` adds the pairs of
+ * the next look, unless the time they would take (at this case's pace so far) passes its budget
+ * or the case's timeout. The repeated intervals hold for any such stopping rule, and so for a case
+ * resumed after others ran.
  */
-export async function runPairedCase(
+export function pairedCase(
   engines: Record<Side, Engine>,
   specs: Record<Side, CaseSpec>,
   profile: PairedProfile,
@@ -134,27 +157,125 @@ export async function runPairedCase(
   suiteLoad: Load,
   logDir: string,
   log: Log
-): Promise<PairedCaseRun> {
-  const started = Date.now()
+): CaseLooks {
   const load = caseLoad(profile, suiteLoad, settings.sizeRuns)
-  const c: PairedCase = { engines, specs, profile, settings, load, logDir, log, started }
-  const live: Live = { deps: {}, runners: {}, fresh: { base: true, head: true } }
-  try {
-    const { measured, pairs, stop } = await measureLooks(c, live)
-    const result = (side: Side): CaseResult =>
-      caseResult(
-        specs[side],
-        live.deps[side]!,
-        profileOutcome(profile, measured.metrics[side], measured.runs[side], load)
-      )
-    return {
-      sides: { base: result('base'), head: result('head') },
-      sequence: { looks: settings.looks, pairs, stop, seconds: (Date.now() - started) / 1000 }
+  const clock = { spentMs: 0, since: null }
+  const c: PairedCase = { engines, specs, profile, settings, load, logDir, log, clock }
+  const live: Live = { deps: {}, runners: {}, running: false, fresh: { base: true, head: true } }
+  let measured: Measured = { runs: { base: [], head: [] }, metrics: { base: [], head: [] } }
+  let look = -1 // the last look taken
+  let stop: StopReason | null = null
+
+  /** The pairs of look `k`, judged: the case stops when decisive or out of looks. */
+  const take = async (k: number): Promise<void> => {
+    const from = k === 0 ? 0 : settings.looks[k - 1]
+    measured = withOutcomes(measured, await lookPairs(c, live, from, settings.looks[k]))
+    look = k
+    // The last look's answer is the report's; no more pairs can follow it.
+    if (k === settings.looks.length - 1) stop = 'max-pairs'
+    else {
+      const said = judge(c, measured, k)
+      if (said === 'decisive') stop = 'decisive'
+      if (said === 'unjudged') stop = 'max-pairs'
     }
-  } finally {
-    await stopAll(live)
+  }
+  const pairs = (): number => (look < 0 ? 0 : settings.looks[look])
+
+  return {
+    first: () => running(c, live, () => take(0)),
+    more: budgetSec =>
+      running(c, live, async () => {
+        if (look < 0) throw new Error('a case adds pairs once its first look ran')
+        const began = Date.now()
+        while (stop === null) {
+          const added = settings.looks[look + 1] - pairs()
+          const next = (activeSec(c) / pairs()) * added
+          const left = Math.min(
+            budgetSec - (Date.now() - began) / 1000,
+            settings.caseTimeoutSec - activeSec(c)
+          )
+          if (next > left) {
+            log.info(
+              `after ${pairs()} pairs: ${added} more would take about ${Math.round(next)} s ` +
+                `of the ${Math.max(0, Math.round(left))} s this case has left: stopping`
+            )
+            return
+          }
+          log.info(`after ${pairs()} pairs: inconclusive; adding ${added} pairs`)
+          await take(look + 1)
+        }
+      }),
+    pause: () => stopAll(live),
+    get open() {
+      return stop === null
+    },
+    result: () => {
+      if (look < 0) throw new Error('a case has a result once its first look ran')
+      const side = (s: Side): CaseResult =>
+        caseResult(
+          specs[s],
+          live.deps[s]!,
+          profileOutcome(profile, measured.metrics[s], measured.runs[s], load)
+        )
+      return {
+        sides: { base: side('base'), head: side('head') },
+        sequence: {
+          looks: settings.looks,
+          pairs: pairs(),
+          stop: stop ?? 'budget',
+          seconds: activeSec(c)
+        }
+      }
+    }
   }
 }
+
+/** One case's pairs at once, as long as `budgetSec` allows: a case run on its own (a canary). */
+export async function runPairedCase(
+  engines: Record<Side, Engine>,
+  specs: Record<Side, CaseSpec>,
+  profile: PairedProfile,
+  settings: PairedSettings,
+  budgetSec: number,
+  suiteLoad: Load,
+  logDir: string,
+  log: Log
+): Promise<PairedCaseRun> {
+  const started = Date.now()
+  const c = pairedCase(engines, specs, profile, settings, suiteLoad, logDir, log)
+  try {
+    await c.first()
+    if (c.open) await c.more(budgetSec - (Date.now() - started) / 1000)
+  } finally {
+    await c.pause()
+  }
+  return c.result()
+}
+
+/** Runs `work` on the case's clock; if it fails, stops both sides. */
+async function running(c: PairedCase, live: Live, work: () => Promise<void>): Promise<void> {
+  const since = Date.now()
+  c.clock.since = since
+  try {
+    await work()
+  } catch (e) {
+    await stopAll(live)
+    throw e
+  } finally {
+    c.clock.spentMs += Date.now() - since
+    c.clock.since = null
+  }
+}
+
+/** Seconds the case has run so far, in all its calls. */
+const activeSec = (c: PairedCase): number =>
+  (c.clock.spentMs + (c.clock.since === null ? 0 : Date.now() - c.clock.since)) / 1000
+
+/** Pairs `from` to `to` (exclusive), interleaved as the settings and profile allow. */
+const lookPairs = (c: PairedCase, live: Live, from: number, to: number): Promise<SideOutcome[]> =>
+  c.settings.interleave === 'requests' && pairsRequests(c.profile)
+    ? requestPairs(c, c.profile, live, from, to)
+    : blockPairs(c, live, from, to)
 
 /** A case's load: when paced, a paired run's warm-up and, with `sizeRuns`, run length. */
 export const caseLoad = (profile: PairedProfile, suiteLoad: Load, sizeRuns: boolean): Load =>
@@ -168,8 +289,7 @@ export const caseLoad = (profile: PairedProfile, suiteLoad: Load, sizeRuns: bool
 
 /** Whole seconds left of the case's timeout; throws once none are. */
 function secondsLeft(c: PairedCase): number {
-  const deadline = c.started + c.settings.caseTimeoutSec * 1000
-  const s = Math.floor((deadline - Date.now()) / 1000)
+  const s = Math.floor(c.settings.caseTimeoutSec - activeSec(c))
   if (s <= 0) {
     throw new Error(
       `case ${c.specs.head.topology.id} exceeded case-timeout (${c.settings.caseTimeoutSec} s, both sides of the pair)`
@@ -178,8 +298,11 @@ function secondsLeft(c: PairedCase): number {
   return s
 }
 
-const stopAll = (live: Live): Promise<unknown> =>
-  Promise.all(Object.values(live.deps).map(d => d?.stop()))
+async function stopAll(live: Live): Promise<void> {
+  if (!live.running) return
+  live.running = false
+  await Promise.all(Object.values(live.deps).map(d => d?.stop()))
+}
 
 /**
  * Stops what runs and starts both sides afresh for `pair`, the side that goes first in it first;
@@ -187,11 +310,13 @@ const stopAll = (live: Live): Promise<unknown> =>
  */
 async function deploySides(c: PairedCase, live: Live, pair: number): Promise<void> {
   await stopAll(live)
+  live.running = true
   for (const side of pairSides(pair)) {
     const at = Date.now()
+    // Kept per case, a side is started again only when its case resumes: from that pair on.
     const dir = c.settings.redeploy
       ? path.join(c.logDir, side, `pair-${pair + 1}`)
-      : path.join(c.logDir, side)
+      : path.join(c.logDir, side, ...(pair > 0 ? [`from-pair-${pair + 1}`] : []))
     const { dep, run } = await startCase(c.engines[side], c.specs[side].topology, {
       logDir: dir,
       readyTimeoutMs: READY_TIMEOUT_MS
@@ -201,31 +326,6 @@ async function deploySides(c: PairedCase, live: Live, pair: number): Promise<voi
     live.fresh[side] = true
     c.log.info(`${side}: services ready in ${((Date.now() - at) / 1000).toFixed(1)} s`)
   }
-}
-
-/**
- * The looks' pairs, judged after every look but the last: what both sides measured, how many
- * pairs, and why the case stopped.
- */
-async function measureLooks(
-  c: PairedCase,
-  live: Live
-): Promise<{ measured: Measured; pairs: number; stop: StopReason }> {
-  const { looks } = c.settings
-  let measured: Measured = { runs: { base: [], head: [] }, metrics: { base: [], head: [] } }
-  let done = 0
-  for (const [k, n] of looks.entries()) {
-    const outcomes =
-      c.settings.interleave === 'requests' && pairsRequests(c.profile)
-        ? await requestPairs(c, c.profile, live, done, n)
-        : await blockPairs(c, live, done, n)
-    measured = withOutcomes(measured, outcomes)
-    done = n
-    if (k === looks.length - 1) break
-    const stop = lookStop(c, measured, k, done)
-    if (stop) return { measured, pairs: done, stop }
-  }
-  return { measured, pairs: done, stop: 'max-pairs' }
 }
 
 /** `m` and then `outcomes`, in order: runs numbered on, each side's metrics its latest. */
@@ -255,7 +355,7 @@ async function requestPairs(
 ): Promise<SideOutcome[]> {
   const outcomes: SideOutcome[] = []
   for (let pair = from; pair < to; pair++) {
-    if (c.settings.redeploy || pair === 0) await deploySides(c, live, pair)
+    if (c.settings.redeploy || !live.running) await deploySides(c, live, pair)
     outcomes.push(...(await requestPair(c, profile, live, pair)))
   }
   return outcomes
@@ -317,7 +417,7 @@ async function blockPairs(
   const outcomes: SideOutcome[] = []
   for (const [k, { pair, side }] of order.entries()) {
     const first = k === 0 || order[k - 1].pair !== pair
-    if ((k === 0 && from === 0) || (c.settings.redeploy && first)) await deploySides(c, live, pair)
+    if (!live.running || (c.settings.redeploy && first)) await deploySides(c, live, pair)
     c.log.info(`block ${2 * from + k + 1}/${2 * to}: pair ${pair + 1}, ${side}`)
     const block = blockLoad(c.load, c.profile, live.fresh[side])
     live.fresh[side] = false
@@ -331,11 +431,10 @@ async function blockPairs(
 }
 
 /**
- * Judges the case's verdict metric after look `k` (`done` pairs): why the case stops there, or
- * null to add the next look's pairs.
+ * Judges the case's verdict metric after look `k`, and says so; `unjudged` when a run has no
+ * samples of it, so that no look can decide (the case takes no more pairs).
  */
-function lookStop(c: PairedCase, m: Measured, k: number, done: number): StopReason | null {
-  const { looks } = c.settings
+function judge(c: PairedCase, m: Measured, k: number): 'decisive' | 'inconclusive' | 'unjudged' {
   // The head's metrics are known once it has run.
   const gate = verdictMetric({
     headline: headlineMetric(c.profile),
@@ -345,25 +444,13 @@ function lookStop(c: PairedCase, m: Measured, k: number, done: number): StopReas
   const measured = (side: Side): number[][] =>
     m.runs[side].filter(r => !r.warmup).map(r => r.samples[gate] ?? [])
   const [a, b] = [measured('base'), measured('head')]
-  if (![...a, ...b].every(s => s.length > 0)) return 'max-pairs'
-  const v = interimVerdict(gate, a, b, looks, { threshold: c.settings.threshold })
-  const said = `${gate} ${pct(v.change)} [${pct(v.ci[0])}, ${pct(v.ci[1])}] after ${done} pairs`
-  if (v.verdict !== 'inconclusive') {
-    c.log.info(`look ${k + 1}: ${said}: ${v.verdict}`)
-    return 'decisive'
-  }
-  const elapsed = (Date.now() - c.started) / 1000
-  const next = (elapsed / done) * (looks[k + 1] - done)
-  const left = Math.min(c.settings.budgetSec, c.settings.caseTimeoutSec) - elapsed
-  if (next > left) {
-    c.log.info(
-      `look ${k + 1}: ${said}: inconclusive, and ${looks[k + 1] - done} more pairs would take ` +
-        `about ${Math.round(next)} s of the ${Math.max(0, Math.round(left))} s left: stopping`
-    )
-    return 'budget'
-  }
-  c.log.info(`look ${k + 1}: ${said}: inconclusive; adding ${looks[k + 1] - done} pairs`)
-  return null
+  if (![...a, ...b].every(s => s.length > 0)) return 'unjudged'
+  const v = interimVerdict(gate, a, b, c.settings.looks, { threshold: c.settings.threshold })
+  c.log.info(
+    `look ${k + 1}: ${gate} ${pct(v.change)} [${pct(v.ci[0])}, ${pct(v.ci[1])}] after ` +
+      `${c.settings.looks[k]} pairs: ${v.verdict}`
+  )
+  return v.verdict === 'inconclusive' ? 'inconclusive' : 'decisive'
 }
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`

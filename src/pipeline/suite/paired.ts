@@ -22,8 +22,14 @@ import { gitMeta } from '../../result/meta'
 import { lookSchedule, type Sequence } from '../../judge/sequential'
 import { PROFILE_KINDS } from '../../profile/definition'
 import { isPairedKind, traitsOf } from '../../profile/traits'
-import { runPairedCase, SIDES, type PairedProfile, type PairedSettings } from './paired-case'
-import { caseShare, pairSeconds } from './budget'
+import {
+  pairedCase,
+  runPairedCase,
+  type CaseLooks,
+  type PairedProfile,
+  type PairedSettings
+} from './paired-case'
+import { pairSeconds, spendBudget } from './budget'
 import { DRIVERS } from './drivers'
 import { count } from '../../text/count'
 
@@ -162,7 +168,7 @@ async function runSides(
   const engines = await sideEngines(inputs, options, ids, log)
   const { base, head } = engines
   return inSuite(inputs, [base, head], log, async ({ load, settings: common, logDir, result }) => {
-    const { settings, interleave } = pairedSettings(inputs, common)
+    const { settings, interleave, budgetSec } = pairedSettings(inputs, common)
     const order = abbaOrder(inputs.runs)
     const gnes = {
       base: await log.group(`Provision the base (${base.kind})`, () =>
@@ -172,12 +178,19 @@ async function runSides(
         head.prepare(pairs.some(p => p.head.topology.kind === 'gnes'))
       )
     }
-    const { cases, sequences, canaries } = await runCases(inputs, engines, pairs, settings, {
-      load,
-      logDir,
-      log,
-      order
-    })
+    const { cases, sequences, canaries } = await runCases(
+      inputs,
+      engines,
+      pairs,
+      settings,
+      budgetSec,
+      {
+        load,
+        logDir,
+        log,
+        order
+      }
+    )
     const sideResult = (side: Side): Result =>
       result({
         id: ids[side],
@@ -200,47 +213,75 @@ async function runSides(
 /** What the suite's cases share: their load, log and first look's order. */
 type SuiteContext = Pick<SuiteFrame, 'load' | 'logDir'> & { log: Log; order: Block[] }
 
-/**
- * Every case in turn, each with its share of the run's budget (./budget.ts: the time left, shared
- * by the cases still to run in proportion to what a pair of each costs).
- */
+/** One case of the run: its pair, its profile, its looks and what a pair of it costs. */
+interface RunCase {
+  pair: CasePair
+  profile: PairedProfile
+  looks: CaseLooks
+  /** A pair's cost on schedule (./budget.ts); null when unknown. */
+  cost: number | null
+}
+
+/** Every case's first look, each followed by its canary, then the budget left (./budget.ts). */
 async function runCases(
   inputs: Inputs,
   engines: Record<Side, Engine>,
   pairs: CasePair[],
   settings: PairedSettings,
+  budgetSec: number,
   suite: SuiteContext
 ): Promise<Pick<PairedRun, 'sequences' | 'canaries'> & { cases: Record<Side, CaseResult[]> }> {
-  const started = Date.now()
-  const costs = pairs.map(p =>
-    pairSeconds(pairedProfile(inputs, p.head.topology, p.base.topology), suite.load, settings)
-  )
-  const cases: Record<Side, CaseResult[]> = { base: [], head: [] }
-  const sequences: Sequence[] = []
-  const canaries: PairedRun['canaries'] = []
-  for (const [i, pair] of pairs.entries()) {
-    const left = settings.budgetSec - (Date.now() - started) / 1000
-    const share = caseShare(left, costs.slice(i))
-    suite.log.info(
-      `case ${pair.head.topology.id}: ${Math.round(share)} s of the ${Math.max(0, Math.round(left))} s ` +
-        `left of paired-budget-minutes for its pairs, shared by the ${count(pairs.length - i, 'case')} still to run`
-    )
-    const run = await runPair(inputs, engines, pair, { ...settings, budgetSec: share }, suite)
-    for (const side of SIDES) cases[side].push(run.sides[side])
-    sequences.push(run.sequence)
-    canaries.push(run.canary)
+  const { log } = suite
+  const runs: RunCase[] = pairs.map(pair => {
+    const profile = pairedProfile(inputs, pair.head.topology, pair.base.topology)
+    const dir = suite.logDir(pair.head.topology.id)
+    const looks = pairedCase(engines, pair, profile, settings, suite.load, dir, log)
+    return { pair, profile, looks, cost: pairSeconds(profile, suite.load, settings) }
+  })
+  const canaries = new Map<RunCase, Record<Side, CaseResult>>()
+  await spendBudget(runs, budgetSec, {
+    first: async run => {
+      const { id, name } = run.pair.head.topology
+      const skipped = inputs.profiles.filter(p => p !== run.profile.kind)
+      if (skipped.length) {
+        log.info(`paired mode measures ${run.profile.kind} only; not run: ${skipped.join(', ')}`)
+      }
+      await log.group(
+        `Case ${id}: ${name}, paired on this runner (${orderText(suite.order, settings.interleave)}; ` +
+          `A = base, B = head; ${lookText(settings.looks)})`,
+        () => run.looks.first()
+      )
+      if (!inputs.canary) return
+      await run.looks.pause()
+      canaries.set(run, await canary(engines, run, settings, suite))
+    },
+    more: (run, share) =>
+      log.group(
+        `Case ${run.pair.head.topology.id}: more pairs, ${Math.round(share.sec)} s of the ` +
+          `${Math.round(share.leftSec)} s left of paired-budget-minutes, shared by the ` +
+          `${count(share.cases, 'case')} still undecided`,
+        () => run.looks.more(share.sec)
+      )
+  })
+  const results = runs.map(r => r.looks.result())
+  return {
+    cases: {
+      base: results.map(r => r.sides.base),
+      head: results.map(r => r.sides.head)
+    },
+    sequences: results.map(r => r.sequence),
+    canaries: runs.map(r => canaries.get(r) ?? null)
   }
-  return { cases, sequences, canaries }
 }
 
 /**
- * How the pairs are taken, from the inputs and the suite's case settings; `budgetSec` is the
- * whole run's until `runCases` gives each case its share.
+ * How the pairs are taken, from the inputs and the suite's case settings, and the whole run's
+ * budget for them (seconds).
  */
 function pairedSettings(
   inputs: Inputs,
   common: SuiteFrame['settings']
-): { settings: PairedSettings; interleave: Interleave } {
+): { settings: PairedSettings; interleave: Interleave; budgetSec: number } {
   // Requests interleave only where they are paced: a burst hands every request over at once.
   const paired = pairedKind(inputs)
   const interleave: Interleave =
@@ -253,55 +294,31 @@ function pairedSettings(
     interleave,
     looks: lookSchedule(inputs.runs, inputs['max-pairs']),
     sizeRuns: inputs.requests === null,
-    budgetSec: inputs['paired-budget-minutes'] * 60,
     threshold: inputs['alert-threshold']
   }
-  return { settings, interleave }
+  return { settings, interleave, budgetSec: inputs['paired-budget-minutes'] * 60 }
 }
 
-/** One case's pairs, how they were measured, and its canary (null without `canary`). */
-interface PairOutcome {
-  sides: Record<Side, CaseResult>
-  sequence: Sequence
-  canary: Record<Side, CaseResult> | null
-}
-
-/** One case paired, and with `canary` the base beside itself; `order` is the first look's. */
-async function runPair(
-  inputs: Inputs,
+/** The runner's noise beside a case's verdict: its base against itself, same settings, one look. */
+async function canary(
   engines: Record<Side, Engine>,
-  pair: CasePair,
+  run: RunCase,
   settings: PairedSettings,
   suite: SuiteContext
-): Promise<PairOutcome> {
-  const { load, log } = suite
-  const profile = pairedProfile(inputs, pair.head.topology, pair.base.topology)
-  const skipped = inputs.profiles.filter(p => p !== profile.kind)
-  if (skipped.length) {
-    log.info(`paired mode measures ${profile.kind} only; not run: ${skipped.join(', ')}`)
-  }
-  const { id: caseId, name } = pair.head.topology
-  const dir = suite.logDir(caseId)
-  const { sides, sequence } = await log.group(
-    `Case ${caseId}: ${name}, paired on this runner (${orderText(suite.order, settings.interleave)}; ` +
-      `A = base, B = head; ${lookText(settings.looks)})`,
-    () => runPairedCase(engines, pair, profile, settings, load, dir, log)
+): Promise<Record<Side, CaseResult>> {
+  const { id } = run.pair.head.topology
+  const looks = [settings.looks[0]]
+  const { sides } = await suite.log.group(`Case ${id}: canary, the base beside itself`, () =>
+    runPairedCase(
+      { base: engines.base, head: engines.base },
+      { base: run.pair.base, head: run.pair.base },
+      run.profile,
+      { ...settings, looks },
+      0,
+      suite.load,
+      path.join(suite.logDir(id), 'canary'),
+      suite.log
+    )
   )
-  // The runner's noise beside the verdict: the base against itself, same settings, one look.
-  const canary = inputs.canary
-    ? (
-        await log.group(`Case ${caseId}: canary, the base beside itself`, () =>
-          runPairedCase(
-            { base: engines.base, head: engines.base },
-            { base: pair.base, head: pair.base },
-            profile,
-            { ...settings, looks: [settings.looks[0]] },
-            load,
-            path.join(dir, 'canary'),
-            log
-          )
-        )
-      ).sides
-    : null
-  return { sides, sequence, canary }
+  return sides
 }
