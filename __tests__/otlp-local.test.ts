@@ -33,7 +33,7 @@ beforeAll(() => {
   execFileSync(path.join(ROOT, 'scripts', 'otel-venv.sh'), { stdio: 'ignore', timeout: 300_000 })
 })
 
-test('each relay: the self time of its spans is the time it reports itself plus the span’s own cost, request by request', async () => {
+test('each relay: the self time of its spans is the time it reports itself, within its spread, request by request', async () => {
   const topology = resolveTopology(CHAIN).topology as HttpTopology
   const engine = new LocalEngine({ version: '0.0.47' }, randomUUID(), () => undefined)
   await engine.prepare(false)
@@ -69,14 +69,17 @@ test('each relay: the self time of its spans is the time it reports itself plus 
     for (const relay of RELAYS) {
       const own = joined.map(r => Object.fromEntries(readHops(r, { json: 'hops' })!)[relay])
       const traced = joined.map(r => Object.fromEntries(r.hops!)[relay])
-      // The span holds the relay's own interval and more: writing the answer and the SDK's work on
-      // its two spans. Per request the trace's self time is the relay's own plus that shift
-      // (0.27 ms at the median on this machine, docs/topology.md), which is positive, under 1 ms,
-      // and steadier than either figure: the two move together request by request.
+      // relay_otel.py's spans cover the relay's own interval on another clock: its SERVER span
+      // from the request line to the answer composed, its CLIENT span over its wait for the next
+      // relay. The self time the benchmark computes from them is the relay's own figure: the two
+      // medians agree within the figures' spread, and per request they differ by the SDK's work
+      // in ending the client span (about 20 µs here, which the relay's clock counts as its wait;
+      // none for the last relay), a shift far steadier than either figure.
       const shift = traced.map((t, k) => t - own[k])
-      expect(quantile(sorted(shift), 0.05)).toBeGreaterThan(0)
-      expect(median(shift)).toBeLessThan(0.001)
-      expect(spreadOf(shift)).toBeLessThan(Math.max(spreadOf(own), spreadOf(traced)))
+      expect(Math.abs(median(traced) - median(own))).toBeLessThan(spreadOf(own))
+      expect(quantile(sorted(shift), 0.05)).toBeGreaterThan(-0.00001)
+      expect(median(shift)).toBeLessThan(0.0001)
+      expect(spreadOf(shift)).toBeLessThan(spreadOf(own) / 2)
     }
     expect(traces.counts().dropped).toMatchObject({ malformed: 0, tooLarge: 0, overflow: 0 })
   } finally {

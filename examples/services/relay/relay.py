@@ -110,7 +110,8 @@ class Hop(BaseHTTPRequestHandler):
                 status, hops = 502, {}
                 print(f"{HOP}: {NEXT.netloc}: {err!r}", file=sys.stderr, flush=True)
             waited = time.perf_counter() - t
-        hops = {HOP: round(time.perf_counter() - self.start - waited, 6), **hops}
+        self.done = time.perf_counter()  # the hop's time ends here (relay_otel.py ends its span here)
+        hops = {HOP: round(self.done - self.start - waited, 6), **hops}
         timing = ", ".join(f"{name};dur={sec * 1000:.3f}" for name, sec in hops.items())
         payload = json.dumps({"hop": HOP, "instance": INSTANCE, "hops": hops}).encode() + b"\n"
         self.answer(status, payload, "application/json", {"Server-Timing": timing})

@@ -1,8 +1,11 @@
 """relay.py instrumented with the OpenTelemetry SDK: the same hop, exporting its spans over OTLP.
 
-Each handled request is a SERVER span (from the request line, as the relay's own hop time, to the
-answer written), its context taken from the incoming W3C `traceparent`; the call to NEXT is a
-CLIENT span inside it, whose context goes out as `traceparent`. Spans go to
+Each handled request is a SERVER span over the relay's own interval (from the request line to the
+answer composed, where relay.py stops its clock: writing the answer falls in its caller's wait),
+its context taken from the incoming W3C `traceparent`; the call to NEXT is a CLIENT span over the
+relay's wait for it, whose context goes out as `traceparent`. So a span's self time (its length
+less its children's) measures what the relay reports as its own time, with its own clock: the
+two agree when the benchmark joins and subtracts spans right. Spans go to
 OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP, protobuf) in batches every OTEL_BSP_SCHEDULE_DELAY ms
 (100 by default here: the benchmark waits for a run's spans before it joins them). The resource's
 service.name is HOP. The answer is relay.py's, hop times included, so the two can be compared.
@@ -38,18 +41,32 @@ class TracedHop(relay.Hop):
         return super().parse_request()
 
     def handle_request(self):
-        context = propagate.extract(self.headers)
-        with tracer.start_as_current_span(
+        span = tracer.start_span(
             f"{self.command} {relay.HOP}",
-            context=context,
+            context=propagate.extract(self.headers),
             kind=SpanKind.SERVER,
             start_time=self.start_ns,
-        ):
-            super().handle_request()
+        )
+        self.done = None
+        try:
+            with trace.use_span(span, end_on_exit=False):
+                super().handle_request()
+        finally:
+            # Ends where relay.py's clock stopped (on that clock, from where both started).
+            done = self.done
+            span.end(end_time=None if done is None else self.start_ns + round((done - self.start) * 1e9))
 
     def forward(self, body):
-        with tracer.start_as_current_span(f"{self.command} {relay.NEXT.netloc}", kind=SpanKind.CLIENT):
-            return super().forward(body)
+        # Times taken first and last, so the SDK's own work stays outside the span, as it stays
+        # inside relay.py's wait.
+        span = tracer.start_span(
+            f"{self.command} {relay.NEXT.netloc}", kind=SpanKind.CLIENT, start_time=time.time_ns()
+        )
+        with trace.use_span(span, end_on_exit=False):
+            try:
+                return super().forward(body)
+            finally:
+                span.end(end_time=time.time_ns())
 
     def outgoing_headers(self):
         headers = super().outgoing_headers()
