@@ -214,4 +214,23 @@ describeDocker('generic topologies on Docker (containers with limits, no publish
     expect(c.best.latency).toBeGreaterThan(0)
     expect(await leftovers(id)).toBe(0)
   })
+
+  test('traced gRPC chain: its image built on node:20-slim, every call traced across containers, hops from spans', async () => {
+    const id = randomUUID()
+    const result = await suite('docker', example('grpc-chain-otlp'), { profiles: 'minimal' }, id)
+    expectStorableResult(result)
+    const [c] = result.cases
+    const hops = ['grpc1', 'grpc1->grpc2', 'grpc2', 'grpc2->grpc3', 'grpc3']
+    expect(c.metrics.filter(m => m.startsWith('hop:'))).toEqual(hops.map(h => `hop:${h}`))
+    for (const run of c.runs) {
+      const t = run.traces!
+      expect([t.traced, t.complete, t.spans]).toEqual([
+        run.requests,
+        run.requests,
+        5 * run.requests
+      ])
+    }
+    expect(c.best.latency).toBeGreaterThan(0)
+    expect(await leftovers(id)).toBe(0)
+  })
 })

@@ -29,6 +29,7 @@ import { tmp } from './helpers/tmp'
 
 const ECHO = path.join(__dirname, '..', 'examples', 'services', 'grpc-echo')
 const CHAIN = path.join(__dirname, '..', 'topologies', 'examples', 'http', 'grpc-chain.yml')
+const TRACED = path.join(__dirname, '..', 'topologies', 'examples', 'http', 'grpc-chain-otlp.yml')
 const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b)
 
 interface Echo {
@@ -246,6 +247,36 @@ describe('the gRPC chain through the suite on the local engine', () => {
     }
     // Three processes relaying one call each: answered well within the 50 ms between calls.
     expect(minimal.best.latency).toBeLessThan(0.05)
+  })
+
+  test('traced: every call continued by the three services, their hops from the spans beside latency', async () => {
+    const result = await suite(TRACED)
+    expectStorableResult(result)
+    const [minimal] = result.cases
+    const hops = ['grpc1', 'grpc1->grpc2', 'grpc2', 'grpc2->grpc3', 'grpc3']
+    expect(minimal.metrics).toEqual([
+      'latency',
+      'latency:sent',
+      'c:lag',
+      ...hops.map(h => `hop:${h}`)
+    ])
+    for (const run of minimal.runs) {
+      // A SERVER span per service and a CLIENT span per call to the next: 5 a call.
+      const t = run.traces!
+      expect([t.traced, t.complete, t.spans]).toEqual([
+        run.requests,
+        run.requests,
+        5 * run.requests
+      ])
+      expect(t.dropped).toMatchObject({ malformed: 0, tooLarge: 0, unknownTrace: 0, late: 0 })
+    }
+    for (const run of minimal.runs.filter(r => !r.warmup)) {
+      for (const h of hops) expect(run.summaries[`hop:${h}`].n).toBe(20)
+      // The parts lie inside the call as the driver saw it.
+      const parts = hops.reduce((sum, h) => sum + run.summaries[`hop:${h}`].median, 0)
+      expect(parts).toBeLessThan(run.summaries.latency.median)
+      expect(run.summaries['hop:grpc1'].median).toBeGreaterThan(0)
+    }
   })
 
   test('calls answering a status outside the accepted ones fail the profile, counted by status', async () => {
