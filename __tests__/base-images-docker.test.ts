@@ -1,0 +1,37 @@
+/**
+ * The base images the defaults and the examples name, as the daemon holds them: pulled from a
+ * registry, or made here where none answers (scripts/docker-base-image.sh, docker-node-image.sh).
+ * Either way they must have the traits of the real ones that builds meet, or a test that passes on
+ * them would hide the failure a runner meets: python:3.11-slim with Debian and Python 3.11 but no
+ * C compiler and no pip cache; node:20-slim with Node.js 20 and npm.
+ */
+import { execFileSync } from 'node:child_process'
+import { BASE_IMAGE, describeDocker } from './helpers/docker'
+
+/** Runs `script` in a throwaway container of `image`; its output, or what failed. */
+function inImage(image: string, script: string): string {
+  return execFileSync('docker', ['run', '--rm', '--entrypoint', 'sh', image, '-c', script], {
+    encoding: 'utf8',
+    timeout: 60_000
+  }).trim()
+}
+
+describeDocker('the base images builds start from', () => {
+  test(`${BASE_IMAGE}: Debian bookworm, Python 3.11 with venv, no C compiler, no pip cache`, () => {
+    expect(inImage(BASE_IMAGE, '. /etc/os-release && echo $ID $VERSION_CODENAME')).toBe(
+      'debian bookworm'
+    )
+    expect(inImage(BASE_IMAGE, 'python3 --version')).toMatch(/^Python 3\.11\./)
+    expect(inImage(BASE_IMAGE, 'python3 -m venv /tmp/v && echo venv')).toBe('venv')
+    expect(
+      inImage(BASE_IMAGE, 'for c in gcc cc x86_64-linux-gnu-gcc; do command -v $c; done; true')
+    ).toBe('')
+    expect(inImage(BASE_IMAGE, 'ls -A /root/.cache/pip 2>/dev/null | wc -l')).toBe('0')
+  })
+
+  test('node:20-slim: Node.js 20 and npm, no C compiler', () => {
+    expect(inImage('node:20-slim', 'node --version')).toMatch(/^v20\./)
+    expect(inImage('node:20-slim', 'npm --version')).toMatch(/^\d+\.\d+\.\d+$/)
+    expect(inImage('node:20-slim', 'command -v gcc cc; true')).toBe('')
+  })
+})
