@@ -230,28 +230,6 @@ export function pairedCase(
   }
 }
 
-/** One case's pairs at once, as long as `budgetSec` allows: a case run on its own (a canary). */
-export async function runPairedCase(
-  engines: Record<Side, Engine>,
-  specs: Record<Side, CaseSpec>,
-  profile: PairedProfile,
-  settings: PairedSettings,
-  budgetSec: number,
-  suiteLoad: Load,
-  logDir: string,
-  log: Log
-): Promise<PairedCaseRun> {
-  const started = Date.now()
-  const c = pairedCase(engines, specs, profile, settings, suiteLoad, logDir, log)
-  try {
-    await c.first()
-    if (c.open) await c.more(budgetSec - (Date.now() - started) / 1000)
-  } finally {
-    await c.pause()
-  }
-  return c.result()
-}
-
 /** Runs `work` on the case's clock; if it fails, stops both sides. */
 async function running(c: PairedCase, live: Live, work: () => Promise<void>): Promise<void> {
   const since = Date.now()

@@ -22,13 +22,7 @@ import { gitMeta } from '../../result/meta'
 import { lookSchedule, type Sequence } from '../../judge/sequential'
 import { PROFILE_KINDS } from '../../profile/definition'
 import { isPairedKind, traitsOf } from '../../profile/traits'
-import {
-  pairedCase,
-  runPairedCase,
-  type CaseLooks,
-  type PairedProfile,
-  type PairedSettings
-} from './paired-case'
+import { pairedCase, type CaseLooks, type PairedProfile, type PairedSettings } from './paired-case'
 import { pairSeconds, spendBudget } from './budget'
 import { DRIVERS } from './drivers'
 import { count } from '../../text/count'
@@ -307,18 +301,22 @@ async function canary(
   suite: SuiteContext
 ): Promise<Record<Side, CaseResult>> {
   const { id } = run.pair.head.topology
-  const looks = [settings.looks[0]]
-  const { sides } = await suite.log.group(`Case ${id}: canary, the base beside itself`, () =>
-    runPairedCase(
-      { base: engines.base, head: engines.base },
-      { base: run.pair.base, head: run.pair.base },
-      run.profile,
-      { ...settings, looks },
-      0,
-      suite.load,
-      path.join(suite.logDir(id), 'canary'),
-      suite.log
-    )
+  // One look of the first look's pairs: it never adds more, so it needs no share of the budget.
+  const looks = pairedCase(
+    { base: engines.base, head: engines.base },
+    { base: run.pair.base, head: run.pair.base },
+    run.profile,
+    { ...settings, looks: [settings.looks[0]] },
+    suite.load,
+    path.join(suite.logDir(id), 'canary'),
+    suite.log
   )
-  return sides
+  await suite.log.group(`Case ${id}: canary, the base beside itself`, async () => {
+    try {
+      await looks.first()
+    } finally {
+      await looks.pause()
+    }
+  })
+  return looks.result().sides
 }
