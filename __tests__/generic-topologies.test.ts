@@ -20,6 +20,7 @@ import { pidsWithEnv, survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
 import { quiet } from './helpers/log'
 import { tmp } from './helpers/tmp'
+import { agreementLine, expectSelfTimesAgree } from './helpers/trace-agreement'
 
 const EXAMPLES = path.join(__dirname, '..', 'topologies', 'examples', 'http')
 const example = (name: string) => path.join(EXAMPLES, `${name}.yml`)
@@ -212,6 +213,25 @@ describeDocker('generic topologies on Docker (containers with limits, no publish
     const [c] = result.cases
     expect(c.metrics.filter(m => m.startsWith('hop:'))).toHaveLength(5)
     expect(c.best.latency).toBeGreaterThan(0)
+    expect(await leftovers(id)).toBe(0)
+  })
+
+  test('traced chain of 5: each relay’s self time from its spans is the time it reports itself, across containers', async () => {
+    const id = randomUUID()
+    const engine = createDockerEngine({ ...TEST_ENGINE, runId: id })
+    await engine.prepare(false)
+    const dep = await engine.start(resolveTopology(example('chain-otlp')).topology, {
+      logDir: tmp(),
+      readyTimeoutMs: 60_000
+    })
+    try {
+      const agreements = await expectSelfTimesAgree(dep)
+      console.log(
+        `docker: self time from spans/own figure (spread), ms: ${agreementLine(agreements)}`
+      )
+    } finally {
+      await engine.shutdown()
+    }
     expect(await leftovers(id)).toBe(0)
   })
 
