@@ -12,14 +12,8 @@ cache=${GLB_CACHE:-/var/cache/gnes-latency-bench}
 tarball=$cache/python-3.11-slim-standin.tar
 mirror=${GLB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
-if docker image inspect "$tag" >/dev/null 2>&1; then
-  echo "base image $tag is present"
-  exit 0
-fi
-if timeout 120 docker pull -q "$tag" >/dev/null 2>&1; then
-  echo "pulled $tag"
-  exit 0
-fi
+source "$(dirname "$0")/present-or-pull.sh"
+present_or_pulled "$tag" && exit 0
 if [[ ! -f "$tarball" ]]; then
   command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap
   mkdir -p "$cache"

@@ -10,14 +10,8 @@ set -euo pipefail
 tag=${1:-node:20-slim}
 base=${GLB_BASE_IMAGE:-python:3.11-slim}
 
-if docker image inspect "$tag" >/dev/null 2>&1; then
-  echo "base image $tag is present"
-  exit 0
-fi
-if timeout 120 docker pull -q "$tag" >/dev/null 2>&1; then
-  echo "pulled $tag"
-  exit 0
-fi
+source "$(dirname "$0")/present-or-pull.sh"
+present_or_pulled "$tag" && exit 0
 node=$(command -v node) npm=$(dirname "$(readlink -f "$(command -v npm)")")/..
 [[ $(node --version) == v20.* ]] || { echo "the stand-in for $tag needs Node.js 20 here, not $(node --version)" >&2; exit 1; }
 context=$(mktemp -d)
