@@ -14,11 +14,10 @@ import type { HttpTopology } from '../src/topology/schema'
 import { quiet } from './helpers/log'
 import { expectStorableResult } from './helpers/result'
 import { tmp } from './helpers/tmp'
-import { agreementLine, expectSelfTimesAgree } from './helpers/trace-agreement'
+import { agreementLine, expectSelfTimesAgree, RELAYS } from './helpers/trace-agreement'
 
 const ROOT = path.join(__dirname, '..')
 const CHAIN = path.join(ROOT, 'topologies', 'examples', 'http', 'chain-otlp.yml')
-const RELAYS = ['relay1', 'relay2', 'relay3', 'relay4', 'relay5']
 
 beforeAll(() => {
   // The SDK's venv (a pip install from PyPI the first time, cached in .cache/otel-venv after).

@@ -2,12 +2,12 @@ import { sendPaced } from '../../src/client/http-load'
 import type { Deployment } from '../../src/engine/types'
 import { readHops } from '../../src/metrics/http'
 import { joinTraceHops } from '../../src/metrics/trace-hops'
-import { quantile } from '../../src/stats/sample'
+import { median, quantile } from '../../src/stats/sample'
 
-const RELAYS = ['relay1', 'relay2', 'relay3', 'relay4', 'relay5']
+/** The relays of chain-otlp.yml, in the order a request passes them. */
+export const RELAYS = ['relay1', 'relay2', 'relay3', 'relay4', 'relay5']
 
 const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b)
-const median = (xs: number[]): number => quantile(sorted(xs), 0.5)
 /** The range of the central 80 % of a figure's values: how far it moves from request to request. */
 const spreadOf = (xs: number[]): number => quantile(sorted(xs), 0.9) - quantile(sorted(xs), 0.1)
 
