@@ -221,7 +221,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     const body = (github.comments.get(9) ?? [])[0].body
     expect(body).toContain('### GNES latency, paired on this runner: 🟡 inconclusive in 1 case')
     expect(body).toMatch(
-      /so these 2 pairs cannot tell a change from none\. They would find a change of ±\d+% with 80 % power/
+      /so these 2 pairs cannot tell a change from none\. They would find a change of ±\d+(?:\.\d+)?% with 80 % power/
     )
     expect(body).toContain('stopped by the time budget (its share of paired-budget-minutes)')
     // Only the verdict metric is asserted: a hop's own interval can, now and then, fall within
@@ -360,7 +360,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
       expect(body.startsWith(`${MARKER}\n### Latency: `)).toBe(true)
       expect(body).toContain('chain5 chain of 5 relays · minimal@\u206020')
       expect(body).toContain('`latency`')
-      expect(body).toContain('merge-base of the PR')
+      expect(body).toContain('base commit of the PR')
       expect(body).not.toContain('GNES')
       expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
     })
@@ -402,12 +402,15 @@ describe('the action (local engine, local bare remote, local server speaking Git
       expect(run.log).not.toContain('::error::')
       expect(run.code).toBe(0)
       expect(run.log).toContain(
-        `the base is the pull request’s merge-base, ${baseSha}`.replace('’', "'")
+        `the workspace is the pull request's head ${headSha}; the base is its merge-base with main, ${baseSha}`
       )
       const body = (github.comments.get(10) ?? [])[0].body
       expect(body.startsWith(`${MARKER}\n### Latency, paired on this runner: `)).toBe(true)
       expect(body).toContain(
         `**head** commit \`${headSha.slice(0, 7)}\` vs **base** commit \`${baseSha.slice(0, 7)}\``
+      )
+      expect(body).toContain(
+        `Compared: the pull request's head \`${headSha.slice(0, 7)}\`, checked out itself, against \`${baseSha.slice(0, 7)}\`, its merge-base with \`main\``
       )
       expect(body).not.toContain('runner-temp')
       // The base ran the merge-base's relay3, without the 20 ms; the head ran the pull request's.

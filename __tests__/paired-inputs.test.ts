@@ -5,7 +5,13 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { execFileSync } from 'node:child_process'
+import * as yaml from 'yaml'
+import { comparedCommits } from '../src/action/compared-commits'
 import { withPairedBase } from '../src/action/paired-base'
+import type { ComparedCommits } from '../src/result/compared-commits'
+import { comparedLine } from '../src/report/compared-text'
+import { quickStartWorkflow } from './helpers/readme'
 import type { WorkflowContext } from '../src/result/context'
 import { InputError, parseInputs, type RawInputs } from '../src/config/inputs'
 import { checkPairedRun, checkRun } from '../src/pipeline/preflight'
@@ -172,7 +178,7 @@ describe('paired mode inputs', () => {
 describe('paired mode with no base named, by event', () => {
   const context = (event: string, pullRequest: WorkflowContext['pullRequest'] = null) => ({
     git: {
-      sha: 'a'.repeat(40),
+      sha: pullRequest?.headSha ?? 'a'.repeat(40),
       ref: null,
       event,
       repository: 'o/r',
@@ -183,35 +189,125 @@ describe('paired mode with no base named, by event', () => {
     apiUrl: null,
     pullRequest
   })
+  const here = os.tmpdir()
 
-  it('records a push alone, so one workflow serves pushes and pull requests', async () => {
-    const paired = inputs({ baseline: 'paired', 'gnes-source': '.' })
-    expect((await withPairedBase(paired, context('push'))).baseline).toBe('history')
-    expect((await withPairedBase(paired, context('workflow_dispatch'))).baseline).toBe('history')
+  it("records a push of README's Quick start exactly as a push of a history-mode workflow", async () => {
+    // The Quick start's inputs, as README gives them; the same workflow without `baseline`.
+    const workflow = yaml.parse(quickStartWorkflow()) as {
+      jobs: Record<string, { steps: { uses?: string; with?: Record<string, string> }[] }>
+    }
+    const step = Object.values(workflow.jobs)
+      .flatMap(j => j.steps)
+      .find(s => s.uses?.includes('gnes-latency-bench'))
+    const raw: Partial<RawInputs> = { 'out-dir': out, ...step?.with }
+    expect(raw.baseline).toBe('paired')
+    const history = parseInputs({ ...raw, baseline: 'history' })
+    for (const event of ['push', 'workflow_dispatch', 'schedule']) {
+      const push = await withPairedBase(raw, context(event), null, here)
+      expect(push).toEqual(history)
+      expect([push.runs, push.requests, push['alert-threshold']]).toEqual([3, 20, 0.1])
+    }
     // Where nothing is recorded either, pre-flight says what paired mode needs.
-    const kept = await withPairedBase({ ...paired, record: 'false' }, context('push'))
+    const kept = await withPairedBase({ ...raw, record: 'false' }, context('push'), null, here)
     expect(kept.baseline).toBe('paired')
     expect(() => checkRun(kept)).toThrow('paired mode needs a base to measure beside the head')
   })
 
   it('takes a named base as it is, on any event', async () => {
-    const named = inputs({ baseline: 'paired', 'baseline-gnes-version': '0.0.46' })
-    expect(await withPairedBase(named, context('push'))).toEqual(named)
+    const raw = { 'out-dir': out, baseline: 'paired', 'baseline-gnes-version': '0.0.46' }
+    expect(await withPairedBase(raw, context('push'), null, here)).toEqual(parseInputs(raw))
   })
 
-  it('refuses a pull request whose merge-base is not in the checkout', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paired-shallow-'))
-    const pr = { number: 1, baseRef: 'main', baseSha: 'b'.repeat(40) }
-    process.env.GITHUB_WORKSPACE = dir
-    try {
-      await expect(
-        withPairedBase(
-          inputs({ baseline: 'paired', 'gnes-source': '.' }),
-          context('pull_request', pr)
-        )
-      ).rejects.toThrow("this pull request's merge-base is not in the checkout")
-    } finally {
-      delete process.env.GITHUB_WORKSPACE
+  describe('a pull request behind its base branch', () => {
+    // master: A, then B (the base branch moved); the pull request: P off A; GitHub's test merge
+    // M = B + P (parents B, P), as refs/pull/1/merge.
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'paired-behind-'))
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+        cwd: repo,
+        encoding: 'utf8'
+      }).trim()
+    const commit = (file: string, message: string) => {
+      fs.writeFileSync(path.join(repo, file), message)
+      git('add', '-A')
+      git('commit', '-q', '-m', message)
+      return git('rev-parse', 'HEAD')
     }
+    git('init', '-q', '-b', 'master')
+    const a = commit('router.py', 'A')
+    git('checkout', '-q', '-b', 'pr')
+    const p = commit('README.md', 'P: the pull request changes only the README')
+    git('checkout', '-q', 'master')
+    const b = commit('router.py', 'B: the base branch makes a router slower')
+    git('checkout', '-q', '--detach', b)
+    git('merge', '-q', '--no-ff', p, '-m', 'Merge P into master')
+    const m = git('rev-parse', 'HEAD')
+    const pr = { number: 1, headSha: p, baseRef: 'master', baseSha: b }
+    const paired = { 'out-dir': out, baseline: 'paired', 'gnes-source': '.' }
+    const baseOf = async (dir: string) => {
+      const compared = await comparedCommits(dir, pr)
+      return withPairedBase(paired, context('pull_request', pr), compared, dir)
+    }
+
+    it("measures the test merge beside its first parent, so the base branch's change is on both sides", async () => {
+      const compared = await comparedCommits(repo, pr)
+      expect(compared).toEqual({
+        workspace: 'test-merge',
+        merge: m,
+        head: p,
+        base: b,
+        baseRef: 'master'
+      })
+      expect((await baseOf(repo))['baseline-ref']).toBe(b)
+      const line = comparedLine(compared as ComparedCommits)
+      expect(line).toContain(`the test merge \`${m.slice(0, 7)}\``)
+      expect(line).toContain(`against \`master\` at \`${b.slice(0, 7)}\`, the merge's first parent`)
+      // A branch name is the pull request author's text.
+      const hostile = comparedLine({
+        ...(compared as ComparedCommits),
+        baseRef: '<img src=x>[a](b)'
+      })
+      expect(hostile).not.toMatch(/<img|\]\(/)
+    })
+
+    it('measures the head, checked out by its sha, beside its merge-base', async () => {
+      const head = fs.mkdtempSync(path.join(os.tmpdir(), 'paired-head-'))
+      execFileSync('git', ['clone', '-q', repo, head])
+      execFileSync('git', ['checkout', '-q', '--detach', p], { cwd: head })
+      expect(await comparedCommits(head, pr)).toEqual({
+        workspace: 'head',
+        head: p,
+        base: a,
+        baseRef: 'master'
+      })
+      expect((await baseOf(head))['baseline-ref']).toBe(a)
+    })
+
+    it('refuses a workspace that is neither, naming both commits', async () => {
+      const other = fs.mkdtempSync(path.join(os.tmpdir(), 'paired-other-'))
+      execFileSync('git', ['clone', '-q', repo, other])
+      execFileSync('git', ['checkout', '-q', '--detach', b], { cwd: other })
+      const refused = baseOf(other)
+      await expect(refused).rejects.toThrow(InputError)
+      await expect(refused).rejects.toThrow(
+        `the workspace holds commit ${b}, which is neither the pull request's head ${p} nor GitHub's merge of it`
+      )
+      await expect(baseOf(fs.mkdtempSync(path.join(os.tmpdir(), 'paired-none-')))).rejects.toThrow(
+        'holds no git checkout'
+      )
+    })
+
+    it('names the base of a shallow test merge, and asks for its history', async () => {
+      const shallow = fs.mkdtempSync(path.join(os.tmpdir(), 'paired-shallow-'))
+      git('update-ref', 'refs/pull/1/merge', m)
+      execFileSync('git', ['init', '-q', shallow])
+      const inShallow = (...args: string[]) => execFileSync('git', args, { cwd: shallow })
+      inShallow('fetch', '-q', '--depth', '1', `file://${repo}`, 'refs/pull/1/merge')
+      inShallow('checkout', '-q', '--detach', 'FETCH_HEAD')
+      expect(await comparedCommits(shallow, pr)).toMatchObject({ workspace: 'test-merge', base: b })
+      await expect(baseOf(shallow)).rejects.toThrow(
+        `the test merge's base ${b} is not in the checkout at ${shallow}; check out with fetch-depth: 0`
+      )
+    })
   })
 })

@@ -53,7 +53,12 @@ describe('the workflow context', () => {
     expect(ctx.git.sha).toBe('b'.repeat(40))
     expect(ctx.git.message).toBe('Faster router')
     expect(ctx.git.serverUrl).toBeNull()
-    expect(ctx.pullRequest).toEqual({ number: 7, baseRef: 'main', baseSha: 'a'.repeat(40) })
+    expect(ctx.pullRequest).toEqual({
+      number: 7,
+      headSha: ctx.git.sha,
+      baseRef: 'main',
+      baseSha: 'a'.repeat(40)
+    })
   })
 
   test('outside Actions everything is null', () => {

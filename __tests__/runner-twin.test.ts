@@ -23,7 +23,17 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
   beforeAll(async () => {
     // The GNES repository: 0.0.47's source tree and the Quick start's workflow, on master.
     repo = (await gnesRepository(['0.0.47'])).dir
-    await twin.start(repo, quickStartWorkflow())
+    // Beside it, the same workflow checking out the pull request's head instead of its merge.
+    const quickStart = quickStartWorkflow()
+    const checkout = 'with: { fetch-depth: 0 }'
+    expect(quickStart).toContain(checkout)
+    await twin.start(repo, {
+      'latency.yml': quickStart,
+      'latency-head.yml': quickStart.replace(
+        checkout,
+        'with: { fetch-depth: 0, ref: ${{ github.event.pull_request.head.sha }} }'
+      )
+    })
   })
   afterAll(() => twin.close())
 
@@ -50,26 +60,6 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
   })
 
   it(
-    'on a pull request that changes nothing GNES runs, on a fresh runner: loads the deps image from the Actions cache, compiles only GNES, comments without a regression',
-    async () => {
-      const run = await twin.pullRequest(repo, 1, 'docs', dir =>
-        fs.writeFileSync(path.join(dir, 'NOTES.md'), 'notes\n')
-      )
-      expect(run.log).toMatch(/Job succeeded/)
-      expect(run.log).toMatch(/the base is the pull request's merge-base/)
-      expect(run.log).toMatch(/cache: restored gnes-latency-bench-1-linux-x64-auto-gnes-deps-/)
-      expect(run.log).toMatch(/using gnes-latency-bench\/gnes-deps:\w+ \(loaded from its archive\)/)
-      expect(run.log).not.toMatch(/building gnes-latency-bench\/gnes-deps/)
-      expect(run.log).toMatch(/Building wheel for gnes/)
-      const [comment] = twin.github.comments.get(1) ?? []
-      expect(comment.body).toMatch(/gnes-latency-bench/)
-      expect(comment.body).not.toMatch(/🔴|regression in/)
-      expect(comment.body).toMatch(/no change|inconclusive/)
-    },
-    PR_TIMEOUT
-  )
-
-  it(
     'on a pull request that makes the routers 1 ms slower, comments a regression',
     async () => {
       const run = await twin.pullRequest(repo, 2, 'slow', slowRouters(1))
@@ -79,4 +69,61 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
     },
     PR_TIMEOUT
   )
+
+  // A busy repository: the pull request forked, then master got a commit making every router
+  // 1 ms slower. Only the pull request's own change may be judged, whichever commit is checked out.
+  describe('a pull request behind master, which has since made the routers 1 ms slower', () => {
+    let forked: string
+    let moved: string
+    const noNotes = (dir: string) => fs.writeFileSync(path.join(dir, 'NOTES.md'), 'notes\n')
+    beforeAll(() => {
+      forked = twin.master
+      moved = twin.advance(repo, 'routers: 1 ms of work each', slowRouters(1))
+    })
+
+    it(
+      "checked out as GitHub's test merge: judged beside master as the merge sees it, so it changes nothing; loads the deps image from the Actions cache",
+      async () => {
+        const run = await twin.pullRequest(repo, 1, 'docs', noNotes, { from: forked })
+        expect(run.log).toMatch(/Job succeeded/)
+        expect(run.log).toContain(
+          `the workspace is the test merge ${run.merge}; the base is its first parent, ${moved}`
+        )
+        expect(run.log).toMatch(/cache: restored gnes-latency-bench-1-linux-x64-auto-gnes-deps-/)
+        expect(run.log).toMatch(
+          /using gnes-latency-bench\/gnes-deps:\w+ \(loaded from its archive\)/
+        )
+        expect(run.log).not.toMatch(/building gnes-latency-bench\/gnes-deps/)
+        expect(run.log).toMatch(/Building wheel for gnes/)
+        const [comment] = twin.github.comments.get(1) ?? []
+        expect(comment.body).toContain(
+          `Compared: the test merge \`${run.merge.slice(0, 7)}\` (head \`${run.head.slice(0, 7)}\` merged into \`master\`) against \`master\` at \`${moved.slice(0, 7)}\``
+        )
+        expect(comment.body).not.toMatch(/🔴|regression in/)
+        expect(comment.body).toMatch(/no change|inconclusive/)
+      },
+      PR_TIMEOUT
+    )
+
+    it(
+      'checked out at its head (ref: the head sha): judged beside its merge-base, the same answer',
+      async () => {
+        const run = await twin.pullRequest(repo, 3, 'docs-head', noNotes, {
+          from: forked,
+          workflow: 'latency-head.yml'
+        })
+        expect(run.log).toMatch(/Job succeeded/)
+        expect(run.log).toContain(
+          `the workspace is the pull request's head ${run.head}; the base is its merge-base with master, ${forked}`
+        )
+        const [comment] = twin.github.comments.get(3) ?? []
+        expect(comment.body).toContain(
+          `Compared: the pull request's head \`${run.head.slice(0, 7)}\`, checked out itself, against \`${forked.slice(0, 7)}\``
+        )
+        expect(comment.body).not.toMatch(/🔴|regression in/)
+        expect(comment.body).toMatch(/no change|inconclusive/)
+      },
+      PR_TIMEOUT
+    )
+  })
 })

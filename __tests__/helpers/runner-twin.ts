@@ -41,6 +41,8 @@ export interface PullRequestRun extends ActRun {
   branch: string
   /** The pull request's head commit. */
   head: string
+  /** Its test merge (refs/pull/N/merge): the default branch's head and the pull request's. */
+  merge: string
   /** The owner of the fork it comes from, or undefined for a branch of the repository. */
   fork?: string
 }
@@ -182,18 +184,31 @@ export class RunnerTwin {
   }
 
   /**
-   * A branch off the default branch with `edit`, pushed with its merge commit as
-   * refs/pull/N/merge and listed as an open pull request, and run; from `fork`'s repository when
-   * given, whose token may not write to this one.
+   * The default branch moves on by a commit with `edit`, pushed (no workflow runs): the base that
+   * pull requests forked earlier are now behind.
+   */
+  advance(repo: string, message: string, edit: (dir: string) => void): string {
+    gitIn(repo, 'checkout', '-q', this.branch)
+    edit(repo)
+    this.masterHead = commitAll(repo, message)
+    gitIn(repo, 'push', '-q', this.remote, this.branch)
+    return this.masterHead
+  }
+
+  /**
+   * A branch off the default branch (or off `from`, an older commit of it) with `edit`, pushed
+   * with its merge into the default branch's head as refs/pull/N/merge (GitHub's test merge) and
+   * listed as an open pull request, and run; from `fork`'s repository when given, whose token may
+   * not write to this one.
    */
   async pullRequest(
     repo: string,
     number: number,
     branch: string,
     edit: (dir: string) => void,
-    o: RunOptions & { fork?: string } = {}
+    o: RunOptions & { fork?: string; from?: string } = {}
   ): Promise<PullRequestRun> {
-    gitIn(repo, 'checkout', '-q', '-b', branch, this.master)
+    gitIn(repo, 'checkout', '-q', '-b', branch, o.from ?? this.master)
     edit(repo)
     const head = commitAll(repo, `${branch}: the change under review`)
     gitIn(repo, 'checkout', '-q', '--detach', this.master)
@@ -221,7 +236,7 @@ export class RunnerTwin {
     if (o.fork) this.github.readOnly.add(REPOSITORY)
     try {
       const run = await this.runAct('pull_request', payload, `refs/pull/${number}/merge`, merge, o)
-      return { ...run, number, branch, head, fork: o.fork }
+      return { ...run, number, branch, head, merge, fork: o.fork }
     } finally {
       this.github.readOnly.delete(REPOSITORY)
     }

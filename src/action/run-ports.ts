@@ -12,13 +12,13 @@ import {
   type RunVerdict
 } from '../pipeline'
 import { jobSummary } from '../render'
+import type { ComparedCommits } from '../result/compared-commits'
 import type { WorkflowContext } from '../result/context'
 import { fetchBranchIntoWorkspace } from './local-branch'
 import { announceSteps } from './alert'
 import { commentKey } from './comment-key'
 import { restoreProvisioning } from './cache'
 import { actionsLog } from './log'
-import { mergeBase } from './merge-base'
 import { publishPullRequestReport } from './publish'
 import { keepProcessGroups, runIdKeeper, STATE_ENGINE } from './state'
 import { actionTargets, type ActionTargets } from './targets'
@@ -63,14 +63,17 @@ async function publish(
  * paired run's on every event, a release paired with the previous GNES judged too) and the
  * history committed, pushed or (with `auto-push: false`) left in the workspace.
  */
-export async function actionPorts(inputs: Inputs, ctx: WorkflowContext): Promise<RunPorts> {
+export async function actionPorts(
+  inputs: Inputs,
+  ctx: WorkflowContext,
+  compared: ComparedCommits | string | null
+): Promise<RunPorts> {
   const targets = await actionTargets(inputs, ctx)
   // Every Docker-based engine hands its run id over at prepare, and the local engine's services
   // their process groups as they start, for the post: step to clean up.
   const keepRunId = runIdKeeper()
   keepProcessGroups()
   const pr = ctx.pullRequest
-  const workspace = process.env.GITHUB_WORKSPACE
   return {
     log: actionsLog,
     git: ctx.git,
@@ -83,10 +86,11 @@ export async function actionPorts(inputs: Inputs, ctx: WorkflowContext): Promise
         core.group(`Read the history on ${targets.history.branch}`, () =>
           readBranchHistory(targets.history)
         ),
-      mergeBase: async head =>
-        (pr.baseSha && head && workspace ? await mergeBase(workspace, pr.baseSha, head) : null) ??
-        pr.baseSha
+      // A workspace that is no checkout of the pull request (history mode needs none): the
+      // event's base.
+      baseSha: (typeof compared === 'object' && compared?.base) || pr.baseSha
     },
+    compared: typeof compared === 'object' ? compared : null,
     keepRunId,
     async chooseEngine(suiteId) {
       // After pre-flight, before the engine looks for GNES: bad input costs no download.

@@ -7,6 +7,7 @@ import {
   type Comparison
 } from '../judge'
 import { renderComparisonMarkdown, renderPairedMarkdown, type ReportLinks } from '../report'
+import type { ComparedCommits } from '../result/compared-commits'
 import type { Result } from '../result/schema'
 import type { PairedRun } from './suite/paired'
 
@@ -25,8 +26,9 @@ export function compareWithHistory(
 export function comparePairedRun(
   run: PairedRun,
   options: { threshold: number },
-  links: ReportLinks
+  links: ReportLinks,
+  compared: ComparedCommits | null = null
 ): { comparison: PairedComparison; markdown: string } {
   const comparison = comparePaired(run, options)
-  return { comparison, markdown: renderPairedMarkdown(comparison, links) }
+  return { comparison, markdown: renderPairedMarkdown(comparison, links, compared) }
 }

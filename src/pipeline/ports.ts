@@ -3,6 +3,7 @@ import type { HistoryEntry } from '../history'
 import type { Log } from '../log'
 import type { ReportLinks } from '../report'
 import type { CaseVerdict } from '../judge/verdict'
+import type { ComparedCommits } from '../result/compared-commits'
 import type { GitMeta, Result } from '../result/schema'
 import type { HistoryLocation } from './location'
 import type { RecordedRun } from './record'
@@ -17,8 +18,11 @@ export interface PullRequestBaseline {
   baseRef: string | null
   /** The history's entries, read when the head's result is there. */
   history(): Promise<HistoryEntry[]>
-  /** The commit the pull request branched from, for the head commit `head`. */
-  mergeBase(head: string | null): Promise<string | null>
+  /**
+   * The commit the pull request is compared with: its test merge's first parent, or its head's
+   * merge-base (`ComparedCommits`); the event's base sha when the workspace tells neither.
+   */
+  baseSha: string | null
 }
 
 /** A verdict of the run: its answers, its Markdown report, and a paired run's base result file. */
@@ -56,6 +60,8 @@ export interface RunPorts extends RecordPorts {
   /** The commit benchmarked. */
   git: GitMeta
   pullRequest: PullRequestBaseline | null
+  /** A pull request's two commits, named in a paired run's report; null on other events. */
+  compared?: ComparedCommits | null
   /** The engine, where the front end chooses it before the suite; otherwise the suite does. */
   chooseEngine?(suiteId: string): Promise<Engine>
   /** Takes the run id of every Docker-based engine (the action's post: step removes them). */

@@ -44,16 +44,20 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
     // The base is kept for inspection beside the head's result, never recorded: the head's
     // entries record their change against it.
     const base = writeResult(pairedRun.base, path.join(inputs['out-dir'], 'base'))
-    const { comparison, markdown } = comparePairedRun(pairedRun, { threshold }, links)
+    const { comparison, markdown } = comparePairedRun(
+      pairedRun,
+      { threshold },
+      links,
+      ports.compared
+    )
     comparedPairs = comparison
     await ports.judged({ ...comparison, markdown, base }, result)
   } else if (pullRequest) {
     const history = await pullRequest.history()
-    const mergeBaseSha = await pullRequest.mergeBase(result.meta.git.sha)
     const { comparison, markdown } = compareWithHistory(
       result,
       history,
-      { threshold, baseRef: pullRequest.baseRef, mergeBaseSha },
+      { threshold, baseRef: pullRequest.baseRef, mergeBaseSha: pullRequest.baseSha },
       links
     )
     await ports.judged({ ...comparison, markdown, base: null }, result)

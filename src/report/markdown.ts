@@ -110,7 +110,7 @@ function commitLink(e: HistoryEntry, links: ReportLinks): string {
 }
 
 const SELECTED_BY = {
-  'merge-base': 'merge-base of the PR',
+  'merge-base': 'base commit of the PR',
   'latest-on-base': 'newest on the base branch',
   latest: 'newest in history'
 }

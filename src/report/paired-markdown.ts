@@ -6,7 +6,9 @@ import { fmtChange, fmtInterval, fmtP, fmtPlusMinus, fmtSeconds } from './format
 import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
 import type { PairedCase, PairedComparison, PairedMetric } from '../judge/paired'
 import { SET_ASIDE_RULE } from '../judge/paired-test'
+import type { ComparedCommits } from '../result/compared-commits'
 import { count } from '../text/count'
+import { comparedLine } from './compared-text'
 import { traceNote } from './trace-text'
 
 const pairsOf = (k: PairedCase): number => k.sequence.pairs
@@ -162,7 +164,11 @@ const traceLines = (k: PairedCase): (string | null)[] =>
  * The report of a paired run (comment and job summary): the mode, what each side is, the block
  * order, headline verdicts, each pair's ratio, and the per-hop metrics folded per case.
  */
-export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {}): string {
+export function renderPairedMarkdown(
+  c: PairedComparison,
+  links: ReportLinks = {},
+  compared: ComparedCommits | null = null
+): string {
   const { load } = c
   const commit = c.commit ? `${shortSha(c.commit)} · ` : ''
   const lines = [
@@ -173,7 +179,8 @@ export function renderPairedMarkdown(c: PairedComparison, links: ReportLinks = {
       `${orderText(c.order, c.interleave)} (A = base, B = head) · ` +
       (c.side.head ? `requests of ${load.batchSize} docs × ${load.docBytes} B · ` : '') +
       `threshold ${fmtPlusMinus(c.threshold)}`,
-    ''
+    '',
+    ...(compared ? [comparedLine(compared), ''] : [])
   ]
   const answers = c.cases
     .map(k => caseAnswer(k, c.threshold))

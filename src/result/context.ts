@@ -36,7 +36,13 @@ export interface WorkflowContext {
   /** What the result records of the commit; all null outside Actions. */
   git: GitMeta
   apiUrl: string | null
-  pullRequest: { number: number; baseRef: string; baseSha: string | null } | null
+  pullRequest: {
+    number: number
+    /** The pull request's own head commit (on `pull_request`, the workspace is its test merge). */
+    headSha: string
+    baseRef: string
+    baseSha: string | null
+  } | null
 }
 
 export function workflowContext(env: NodeJS.ProcessEnv = process.env): WorkflowContext {
@@ -55,7 +61,12 @@ export function workflowContext(env: NodeJS.ProcessEnv = process.env): WorkflowC
     },
     apiUrl: env.GITHUB_API_URL ?? null,
     pullRequest: pr
-      ? { number: pr.number, baseRef: pr.base.ref, baseSha: pr.base.sha ?? null }
+      ? {
+          number: pr.number,
+          headSha: pr.head.sha,
+          baseRef: pr.base.ref,
+          baseSha: pr.base.sha ?? null
+        }
       : null
   }
 }
