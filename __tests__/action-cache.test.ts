@@ -9,6 +9,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { STATE_CACHE } from '../src/action/state'
 import { ensureGnesVenv } from '../src/engine/local/venv'
+import { entryKey } from '../src/engine/provisioning-cache'
 import { startFakeCache, type FakeCache } from './fixtures/cache-server'
 import { buildEntry } from './helpers/bundle'
 import { tmp } from './helpers/tmp'
@@ -89,22 +90,26 @@ describe('the provisioning cache (main and post steps, a local cache service, th
     return { main: m.output, post: p.output, state }
   }
 
-  it('a first job saves what it provisioned; a second on a fresh runner restores it and saves nothing', async () => {
+  it('a first job saves what it provisioned; a second on a fresh runner restores it and saves nothing again', async () => {
     const first = await job('first')
-    const saved = JSON.parse(first.state[STATE_CACHE]) as { key: string; hit: boolean }
-    expect(saved.hit).toBe(false)
-    expect(saved.key).toMatch(/^gnes-latency-bench-1-linux-\w+-local-gnes-0\.0\.47-[0-9a-f]{16}$/)
-    expect(first.main).toContain(`cache: nothing under ${saved.key} yet`)
-    expect(first.post).toContain(`cache: saved ${venvLink} as ${saved.key}`)
-    expect([...service.entries.keys()]).toEqual([saved.key])
+    const saved = JSON.parse(first.state[STATE_CACHE]) as { prefix: string; restored: null }
+    expect(saved.restored).toBeNull()
+    expect(saved.prefix).toMatch(
+      /^gnes-latency-bench-2-linux-\w+-local-gnes-0\.0\.47-[0-9a-f]{16}$/
+    )
+    expect(first.main).toContain(`cache: nothing under ${saved.prefix} yet`)
+    // The entry's key: the prefix and what it holds.
+    const key = entryKey(saved.prefix, ['gnes-0.0.47'])
+    expect([...service.entries.keys()]).toEqual([key])
+    expect(first.post).toContain(`cache: saved ${venvLink} as ${key}`)
 
     // A fresh runner: nothing provisioned.
     fs.rmSync(cacheDir, { recursive: true })
     const second = await job('second')
-    expect(second.main).toContain(`cache: restored ${saved.key} (`)
+    expect(second.main).toContain(`cache: restored ${key} (`)
     expect(fs.readlinkSync(venvLink)).toBeTruthy()
     expect(second.main).not.toContain('provisioning GNES')
-    expect(JSON.parse(second.state[STATE_CACHE])).toMatchObject({ key: saved.key, hit: true })
+    expect(JSON.parse(second.state[STATE_CACHE])).toMatchObject({ restored: key })
     expect(second.post).not.toContain('cache: saved')
     expect(service.entries.size).toBe(1)
   })

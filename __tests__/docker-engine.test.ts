@@ -10,6 +10,7 @@ import { runLoadClient } from '../src/client/load-client'
 import { InputError, parseInputs } from '../src/config/inputs'
 import { createDockerEngine } from '../src/engine/docker'
 import { customImageTag } from '../src/engine/docker/image'
+import { resolveBase } from '../src/engine/docker/base-image'
 import { pypiImageTag } from '../src/engine/docker/gnes-image'
 import { ServiceFailure } from '../src/engine/types'
 import { runSuite } from '../src/pipeline'
@@ -151,12 +152,15 @@ describeDocker('docker engine', () => {
       expect(lines).toContain(
         'pip inside the build fetches GNES 0.0.47 from the index and compiles it'
       )
-      const built = await docker.getImage(pypiImageTag('0.0.47', baseImage)).inspect()
+      const base = await resolveBase(docker, baseImage, () => undefined)
+      const built = await docker.getImage(pypiImageTag('0.0.47', base)).inspect()
       expect(built.Config.Labels['io.gnes-latency-bench.base-image']).toBe(baseImage)
+      expect(built.Config.Labels['io.gnes-latency-bench.base-id']).toBe(base.id)
     } finally {
       await engine.shutdown()
+      const base = await resolveBase(docker, baseImage, () => undefined)
       await docker
-        .getImage(pypiImageTag('0.0.47', baseImage))
+        .getImage(pypiImageTag('0.0.47', base))
         .remove()
         .catch(() => undefined)
       await docker
@@ -205,7 +209,10 @@ describeDocker('docker engine', () => {
 
   it('builds a user Dockerfile and carries its GNES_VCS_VERSION and build date into the meta', async () => {
     const dir = tmp()
-    const base = pypiImageTag('0.0.47', BASE_IMAGE)
+    const base = pypiImageTag(
+      '0.0.47',
+      await resolveBase(new Docker(), BASE_IMAGE, () => undefined)
+    )
     fs.writeFileSync(
       path.join(dir, 'Dockerfile'),
       `FROM ${base}\nENV GNES_VCS_VERSION=0123abcd\nLABEL org.opencontainers.image.created=2019-10-01T12:00:00Z\nCOPY marker /marker\n`

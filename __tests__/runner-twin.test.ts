@@ -52,7 +52,7 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
     expect(run.log).toMatch(/recorded alone/)
     // The post step keeps what every later job builds on.
     expect(run.log).toMatch(
-      /cache: saved .*images as gnes-latency-bench-1-linux-x64-auto-gnes-deps-/
+      /cache: saved .*images as gnes-latency-bench-2-linux-x64-auto-gnes-deps-/
     )
     expect((await history()).map(e => [seriesKey(e), e.commit.sha])).toEqual([
       ['1/minimal@5', twin.master]
@@ -89,7 +89,7 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
         expect(run.log).toContain(
           `the workspace is the test merge ${run.merge}; the base is its first parent, ${moved}`
         )
-        expect(run.log).toMatch(/cache: restored gnes-latency-bench-1-linux-x64-auto-gnes-deps-/)
+        expect(run.log).toMatch(/cache: restored gnes-latency-bench-2-linux-x64-auto-gnes-deps-/)
         expect(run.log).toMatch(
           /using gnes-latency-bench\/gnes-deps:\w+ \(loaded from its archive\)/
         )

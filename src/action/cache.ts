@@ -8,6 +8,8 @@ import type { Log } from '../log'
 import { completeMarker } from '../engine/local/venv'
 import {
   cachedPaths,
+  entryKey,
+  heldNow,
   provisioningCache,
   type ProvisioningCache,
   type Runner
@@ -43,15 +45,17 @@ function runner(): Runner {
 }
 
 interface Saved extends ProvisioningCache {
-  /** The key was restored as it is: nothing new to save. */
-  hit: boolean
+  /** The key of the entry restored, if any: saving what it held again would add nothing. */
+  restored: string | null
 }
 
 /**
- * Restores what earlier jobs provisioned, before the engine looks for it. A run of the user's own
- * image or Dockerfile caches nothing, nor does a source tree on the local engine (a venv of each
- * commit); a source tree in an image keeps the deps image it builds on. A cache that cannot be
- * reached costs a build, never the run.
+ * Restores what earlier jobs provisioned, before the engine looks for it: the newest entry under
+ * the job's prefix. The engine uses of it only what fits the base as it is now (an archive is
+ * named by its image's tag, which hashes the base's identity), and the post step saves anew when
+ * it provisioned something else. A run of the user's own image or Dockerfile caches nothing, nor
+ * does a source tree on the local engine (a venv of each commit); a source tree in an image keeps
+ * the deps image it builds on. A cache that cannot be reached costs a build, never the run.
  */
 export async function restoreProvisioning(inputs: Inputs, log: Log): Promise<void> {
   const source = !!inputs['gnes-source']
@@ -70,30 +74,30 @@ export async function restoreProvisioning(inputs: Inputs, log: Log): Promise<voi
     runner()
   )
   const started = Date.now()
-  let hit = false
+  let restored: string | null = null
   try {
-    const restored = await cache.restoreCache(cachedPaths(c), c.key)
-    hit = restored === c.key
+    // The key is looked up by prefix: every entry's key is the prefix and what it holds.
+    restored = (await cache.restoreCache(cachedPaths(c), c.prefix)) ?? null
     log.info(
-      hit
-        ? `cache: restored ${c.key} (${((Date.now() - started) / 1000).toFixed(1)} s)`
-        : `cache: nothing under ${c.key} yet; provisioned here and saved by the post step`
+      restored
+        ? `cache: restored ${restored} (${((Date.now() - started) / 1000).toFixed(1)} s)`
+        : `cache: nothing under ${c.prefix} yet; provisioned here and saved by the post step`
     )
   } catch (err) {
-    log.warn(`cache: cannot restore ${c.key} (${(err as Error).message}); provisioning afresh`)
+    log.warn(`cache: cannot restore ${c.prefix} (${(err as Error).message}); provisioning afresh`)
   }
-  core.saveState(STATE_CACHE, JSON.stringify({ ...c, hit } satisfies Saved))
+  core.saveState(STATE_CACHE, JSON.stringify({ ...c, restored } satisfies Saved))
 }
 
 /**
- * The `post:` step's half: saves what this job provisioned under the key the main step missed.
- * A half-written image archive is dropped first, and an unfinished venv keeps the job from saving.
+ * The `post:` step's half: saves what this job's paths hold under the key of what they hold, unless
+ * that is the entry the main step restored. A half-written image archive is dropped first, and an
+ * unfinished venv keeps the job from saving.
  */
 export async function saveProvisioning(log: Log): Promise<void> {
   const state = core.getState(STATE_CACHE)
   if (!state) return
   const saved = JSON.parse(state) as Saved
-  if (saved.hit) return
   if (fs.existsSync(saved.archives)) {
     for (const f of fs.readdirSync(saved.archives)) {
       if (f.endsWith('.partial')) fs.rmSync(path.join(saved.archives, f), { force: true })
@@ -113,12 +117,14 @@ export async function saveProvisioning(log: Log): Promise<void> {
     log.warn(`cache: not saved: ${unfinished} was not finished`)
     return
   }
+  const key = entryKey(saved.prefix, heldNow(saved))
+  if (key === saved.restored) return
   const started = Date.now()
   try {
     // -1: the library said why (another job of the key saving first, a service error).
-    if ((await cache.saveCache(paths, saved.key)) === -1) return
+    if ((await cache.saveCache(paths, key)) === -1) return
     log.info(
-      `cache: saved ${present.join(', ')} as ${saved.key} (${((Date.now() - started) / 1000).toFixed(1)} s)`
+      `cache: saved ${present.join(', ')} as ${key} (${((Date.now() - started) / 1000).toFixed(1)} s)`
     )
   } catch (err) {
     log.warn(`cache: not saved (${(err as Error).message})`)

@@ -7,6 +7,16 @@ import { follow } from './image-build'
 /** An archive's file name: the image reference with what a file name cannot hold replaced. */
 export const archiveName = (ref: string): string => `${ref.replace(/[^A-Za-z0-9._-]/g, '_')}.tar`
 
+/** The archives in `dir` of tags that start with `family`, but for `tag`'s own. */
+export function otherArchives(dir: string, family: string, tag: string): string[] {
+  if (!fs.existsSync(dir)) return []
+  const prefix = archiveName(family).slice(0, -'.tar'.length)
+  return fs
+    .readdirSync(dir)
+    .filter(f => f.startsWith(prefix) && f.endsWith('.tar') && f !== archiveName(tag))
+    .map(f => path.join(dir, f))
+}
+
 /**
  * Loads an image archive when there is one. A damaged archive costs a build, never the run: it
  * is reported and removed, and the image is built as if there were none.
