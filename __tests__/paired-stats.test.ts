@@ -2,7 +2,7 @@
  * Paired mode's pure parts on constructed samples: the ABBA order, the per-block load, the paired
  * test (against closed-form values), drift inside the job, and the comparison of two results.
  */
-import { comparePaired, pairedMetric } from '../src/judge/paired'
+import { comparePaired, pairedMetric, SPREAD_CONFIDENCE } from '../src/judge/paired'
 import { abbaOrder, orderLetters, orderText, type Side } from '../src/client/interleave'
 import { mean } from '../src/stats/sample'
 import { blockLoad } from '../src/pipeline/suite/paired-case'
@@ -154,10 +154,19 @@ describe('"no change" from the equivalence interval (TOST)', () => {
     expect(judged(0.01).verdict).toBe('inconclusive')
   })
 
-  test('the detectable change is the 80 % power one, not the half-width', () => {
+  test('the detectable change is the 80 % power one at the upper bound of the spread', () => {
     const m = judged(0.1)
-    // (t(0.995, 5) + t(0.8, 5)) · s / √6, t(0.8, 5) = 0.919544.
-    expect(m.detectable).toBeCloseTo(Math.exp(((4.032143 + 0.919544) * 0.02) / Math.sqrt(6)) - 1, 5)
+    // (t(0.995, 5) + t(0.8, 5)) · σ₈₀ / √6, t(0.8, 5) = 0.919544, σ₈₀ the spread's upper 80 %
+    // bound: s · √(5 / χ²(0.2, 5)), χ²(0.2, 5) = 2.342541 (any χ² table).
+    const bound = 0.02 * Math.sqrt(5 / 2.342541)
+    expect(SPREAD_CONFIDENCE).toBe(0.8)
+    expect(m.detectable).toBeCloseTo(
+      Math.exp(((4.032143 + 0.919544) * bound) / Math.sqrt(6)) - 1,
+      3
+    )
+    expect(m.detectable).toBeGreaterThan(
+      Math.exp(((4.032143 + 0.919544) * 0.02) / Math.sqrt(6)) - 1
+    )
     expect(m.detectable).toBeGreaterThan((m.ci[1] - m.ci[0]) / 2)
   })
 })
