@@ -2,7 +2,8 @@
  * Paired mode's pure parts on constructed samples: the ABBA order, the per-block load, the paired
  * test (against closed-form values), drift inside the job, and the comparison of two results.
  */
-import { comparePaired, pairedMetric, SPREAD_CONFIDENCE } from '../src/judge/paired'
+import { comparePaired, interimVerdict, pairedMetric, SPREAD_CONFIDENCE } from '../src/judge/paired'
+import { sequentialLevel, sequentialLevels } from '../src/judge/sequential'
 import { abbaOrder, orderLetters, orderText, type Side } from '../src/client/interleave'
 import { mean } from '../src/stats/sample'
 import { blockLoad } from '../src/pipeline/suite/paired-case'
@@ -134,6 +135,32 @@ describe('a pair unlike the others', () => {
     const m = pairedMetric('path', base, headOf(1), 0.025, { setAside: [0] })
     expect(m.setAside).toEqual([0])
     expect(m.change).toBeCloseTo(1.04 * Math.exp(mean(spread.slice(1))) - 1, 10)
+  })
+})
+
+describe('the level a run’s cases share', () => {
+  const looks = [6, 9, 14, 21, 30]
+  test('each of k cases calls a change at α / k over its looks; "no change" keeps the whole α', () => {
+    const one = sequentialLevels(looks, 0.05)
+    const four = sequentialLevels(looks, 0.05, 4)
+    expect(four.test).toBe(sequentialLevel(looks, 0.0125))
+    expect(four.test).toBeLessThan(one.test)
+    expect(four.test).toBeGreaterThan(0)
+    expect(four.test).toBeLessThan(0.0125 / 2)
+    expect(four.equivalence).toBe(one.equivalence)
+    expect(() => sequentialLevels(looks, 0.05, 0)).toThrow(RangeError)
+  })
+
+  test('a case of four is judged at its share: its interval is wider than one case’s', () => {
+    const base = [0.02, 0.021, 0.0205, 0.0198, 0.0202, 0.0207].map(runAt)
+    const head = [0.021, 0.0222, 0.0213, 0.0207, 0.021, 0.0218].map(runAt)
+    const at = (cases: number) =>
+      interimVerdict('path', base, head, looks, { threshold: 0.025, cases })
+    const [alone, shared] = [at(1), at(4)]
+    expect(shared.change).toBe(alone.change)
+    expect(shared.ci[0]).toBeLessThan(alone.ci[0])
+    expect(shared.ci[1]).toBeGreaterThan(alone.ci[1])
+    expect(shared.equivalence).toEqual(alone.equivalence)
   })
 })
 
