@@ -1,4 +1,4 @@
-import { diagnose, holmAdjusted } from '../src/judge/multiplicity'
+import { diagnose, diagnosticLevel, holmAdjusted } from '../src/judge/multiplicity'
 import { pairedMetric } from '../src/judge/paired'
 import { pairs, PARTS, seeded } from './helpers/requests'
 
@@ -12,6 +12,16 @@ describe('Holm’s adjusted p-values', () => {
     expect(holmAdjusted([0.02, null, 0.5])).toEqual([0.04, null, 0.5])
     expect(holmAdjusted([0.6, 0.7])).toEqual([1, 1])
     expect(holmAdjusted([])).toEqual([])
+  })
+})
+
+describe('the level a paired case’s diagnostics are read at', () => {
+  test('its share of α over its looks, never above the level of its intervals', () => {
+    // Holm at that level at each of the looks, summed over them, is the case's share.
+    expect(diagnosticLevel(0.0114, 0.05, 5)).toBeCloseTo(0.01, 12)
+    expect(diagnosticLevel(0.0017, 0.0125, 5)).toBeCloseTo(0.0017, 12)
+    expect(diagnosticLevel(0.0441, 0.05, 1)).toBe(0.0441)
+    expect(5 * diagnosticLevel(0.0114, 0.05, 5)).toBeLessThanOrEqual(0.05)
   })
 })
 

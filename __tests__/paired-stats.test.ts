@@ -2,7 +2,8 @@
  * Paired mode's pure parts on constructed samples: the ABBA order, the per-block load, the paired
  * test (against closed-form values), drift inside the job, and the comparison of two results.
  */
-import { comparePaired, pairedMetric } from '../src/judge/paired'
+import { comparePaired, interimVerdict, pairedMetric, SPREAD_CONFIDENCE } from '../src/judge/paired'
+import { sequentialLevel, sequentialLevels } from '../src/judge/sequential'
 import { abbaOrder, orderLetters, orderText, type Side } from '../src/client/interleave'
 import { mean } from '../src/stats/sample'
 import { blockLoad } from '../src/pipeline/suite/paired-case'
@@ -137,6 +138,32 @@ describe('a pair unlike the others', () => {
   })
 })
 
+describe('the level a run’s cases share', () => {
+  const looks = [6, 9, 14, 21, 30]
+  test('each of k cases calls a change at α / k over its looks; "no change" keeps the whole α', () => {
+    const one = sequentialLevels(looks, 0.05)
+    const four = sequentialLevels(looks, 0.05, 4)
+    expect(four.test).toBe(sequentialLevel(looks, 0.0125))
+    expect(four.test).toBeLessThan(one.test)
+    expect(four.test).toBeGreaterThan(0)
+    expect(four.test).toBeLessThan(0.0125 / 2)
+    expect(four.equivalence).toBe(one.equivalence)
+    expect(() => sequentialLevels(looks, 0.05, 0)).toThrow(RangeError)
+  })
+
+  test('a case of four is judged at its share: its interval is wider than one case’s', () => {
+    const base = [0.02, 0.021, 0.0205, 0.0198, 0.0202, 0.0207].map(runAt)
+    const head = [0.021, 0.0222, 0.0213, 0.0207, 0.021, 0.0218].map(runAt)
+    const at = (cases: number) =>
+      interimVerdict('path', base, head, looks, { threshold: 0.025, cases })
+    const [alone, shared] = [at(1), at(4)]
+    expect(shared.change).toBe(alone.change)
+    expect(shared.ci[0]).toBeLessThan(alone.ci[0])
+    expect(shared.ci[1]).toBeGreaterThan(alone.ci[1])
+    expect(shared.equivalence).toEqual(alone.equivalence)
+  })
+})
+
 describe('"no change" from the equivalence interval (TOST)', () => {
   // Six pairs, log ratios mean 0, s = 0.02: t(0.995, 5) = 4.032143, t(0.95, 5) = 2.015048
   // (any t table): the 99 % interval is ±3.29 %, past ±2.5 %; the 90 % one ±1.65 %, inside.
@@ -154,10 +181,19 @@ describe('"no change" from the equivalence interval (TOST)', () => {
     expect(judged(0.01).verdict).toBe('inconclusive')
   })
 
-  test('the detectable change is the 80 % power one, not the half-width', () => {
+  test('the detectable change is the 80 % power one at the upper bound of the spread', () => {
     const m = judged(0.1)
-    // (t(0.995, 5) + t(0.8, 5)) · s / √6, t(0.8, 5) = 0.919544.
-    expect(m.detectable).toBeCloseTo(Math.exp(((4.032143 + 0.919544) * 0.02) / Math.sqrt(6)) - 1, 5)
+    // (t(0.995, 5) + t(0.8, 5)) · σ₈₀ / √6, t(0.8, 5) = 0.919544, σ₈₀ the spread's upper 80 %
+    // bound: s · √(5 / χ²(0.2, 5)), χ²(0.2, 5) = 2.342541 (any χ² table).
+    const bound = 0.02 * Math.sqrt(5 / 2.342541)
+    expect(SPREAD_CONFIDENCE).toBe(0.8)
+    expect(m.detectable).toBeCloseTo(
+      Math.exp(((4.032143 + 0.919544) * bound) / Math.sqrt(6)) - 1,
+      3
+    )
+    expect(m.detectable).toBeGreaterThan(
+      Math.exp(((4.032143 + 0.919544) * 0.02) / Math.sqrt(6)) - 1
+    )
     expect(m.detectable).toBeGreaterThan((m.ci[1] - m.ci[0]) / 2)
   })
 })

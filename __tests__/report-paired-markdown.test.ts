@@ -1,4 +1,5 @@
 import { comparePaired } from '../src/judge/paired'
+import { sequentialLevels } from '../src/judge/sequential'
 import { renderPairedMarkdown } from '../src/report/paired-markdown'
 import { abbaOrder } from '../src/client/interleave'
 import { PairedChangeSchema } from '../src/history/schema'
@@ -91,7 +92,12 @@ describe('diagnostics in the paired report', () => {
     expect(md).toContain(
       'Every other row is a diagnostic: its p-value is Holm-adjusted across its case’s diagnostics'
     )
-    expect(md).toContain(`any ↑ or ↓ in a case within α′ = ${comparison.cases[0].level}`)
+    // One case of one look of 4 pairs: its diagnostics hold the whole level, read at that look.
+    const at = Number(comparison.cases[0].diagnosticLevel.toPrecision(2))
+    expect(comparison.cases[0].diagnosticLevel).toBe(Math.min(comparison.cases[0].level, 0.05))
+    expect(md).toContain(
+      `any ↑ or ↓ in a case within 5 % over every look it may stop at; ↑ or ↓ marks an adjusted p below ${at}, each look’s share of it`
+    )
   })
 })
 
@@ -218,10 +224,45 @@ describe('what the paired report says when it cannot tell, and which hop moved',
     )
   })
 
+  test('the comment states the error rate for all cases together: the level split over them', () => {
+    const four = (r: ReturnType<typeof minimal>) => ({
+      ...r,
+      cases: ['1', '2', '3', '4'].map(id => ({ ...r.cases[0], id }))
+    })
+    const run = (cases: number) => {
+      const pick = (r: ReturnType<typeof minimal>) => (cases === 1 ? r : four(r))
+      return comparePaired(
+        {
+          base: pick(minimal(1, 0, 5)),
+          head: pick(minimal(1, 0.001, 6)),
+          order: abbaOrder(6),
+          interleave: 'requests',
+          sequences: Array.from({ length: cases }, () => sequence)
+        },
+        { threshold: 0.025 }
+      )
+    }
+    const [alone, split] = [run(1), run(4)]
+    expect(split.caseAlpha).toBe(0.0125)
+    expect(split.cases[0].level).toBe(sequentialLevels(sequence.looks, 0.05, 4).test)
+    expect(split.cases[0].level).toBeLessThan(alone.cases[0].level)
+    expect(split.cases[0].diagnosticLevel).toBeLessThanOrEqual(0.0125 / 5)
+    const text = renderPairedMarkdown(split)
+    expect(text).toContain(
+      'Error rate for all cases together: levels split over the 4 cases (1.25 % each, at every look), so their intervals hold together at 95 %, and cases that changed nothing make a false regression in at most 5 % of runs'
+    )
+    expect(text).toMatch(/so that all 5 planned looks hold together at 98\.75 %/)
+    expect(text).toContain('within 1.25 % over every look it may stop at, 5 % for all its cases')
+    expect(renderPairedMarkdown(alone)).toContain(
+      'Error rate for all cases together: one case, at the whole level over every look, so its intervals hold together at 95 %'
+    )
+  })
+
   test('a canary reports the runner’s noise, and names a runner too noisy for the threshold', () => {
     const run = (aaSpread: number) => {
+      // Both sides of the A/A run are one measurement, the head's moved by the runner's noise alone.
       const aa = (seed: number) => {
-        const r = minimal(1, 0, seed)
+        const r = minimal(1, 0, 21)
         const q = rng(seed + 200)
         const noise = makeRuns(q, { ...shape, runs: 6, base: 1, runSd: aaSpread, scale: 1 })
         return {

@@ -1,4 +1,4 @@
-import { detectableShift, valuesFor } from '../src/stats/power'
+import { detectableShift, sdUpperBound, valuesFor } from '../src/stats/power'
 import { mean, std } from '../src/stats/sample'
 import { studentTQuantile } from '../src/stats/student-t'
 import { normal, rng } from './fixtures/report/samples'
@@ -44,5 +44,52 @@ describe('the change found with 80 % power', () => {
     expect(valuesFor(0.03, 0, 0.05)).toBeNull()
     expect(valuesFor(0, 0.01, 0.05)).toBeNull()
     expect(valuesFor(1, 1e-6, 0.05, { most: 1000 })).toBe(1000)
+  })
+})
+
+describe('the upper confidence bound of a spread', () => {
+  test('is s · √((n − 1) / χ²(1 − confidence, n − 1)) within 1 %', () => {
+    // χ²(0.2, ν) for ν = 5, 13, 29 and χ²(0.05, 5), from any χ² table.
+    for (const [n, confidence, chi2] of [
+      [6, 0.8, 2.342541],
+      [14, 0.8, 8.633861],
+      [30, 0.8, 22.47464],
+      [6, 0.95, 1.145476]
+    ] as const) {
+      const exact = Math.sqrt((n - 1) / chi2)
+      expect(sdUpperBound(1, n, confidence) / exact).toBeGreaterThan(0.99)
+      expect(sdUpperBound(1, n, confidence) / exact).toBeLessThan(1.01)
+      expect(sdUpperBound(0.03, n, confidence)).toBeCloseTo(
+        0.03 * sdUpperBound(1, n, confidence),
+        12
+      )
+    }
+    expect(() => sdUpperBound(1, 1, 0.8)).toThrow(RangeError)
+  })
+
+  test('a change stated at the bound is found at least 80 % of the time; at the sample s.d., less', () => {
+    // The stated change comes from one sample's s.d., the test from another sample of n values.
+    const next = rng(53)
+    const trials = 10_000
+    for (const [n, level] of [
+      [6, 0.0114],
+      [14, 0.0114],
+      [30, 0.0017]
+    ] as const) {
+      const q = studentTQuantile(1 - level / 2, n - 1)
+      const draw = (shift: number) => Array.from({ length: n }, () => shift + normal(next))
+      const found = (shift: number) => {
+        const xs = draw(shift)
+        return mean(xs) / (std(xs) / Math.sqrt(n)) > q
+      }
+      let [atBound, atSample] = [0, 0]
+      for (let i = 0; i < trials; i++) {
+        const s = std(draw(0))
+        if (found(detectableShift(sdUpperBound(s, n, 0.8), n, level))) atBound++
+        if (found(detectableShift(s, n, level))) atSample++
+      }
+      expect(atBound / trials).toBeGreaterThan(0.8)
+      expect(atSample / trials).toBeLessThan(0.8)
+    }
   })
 })

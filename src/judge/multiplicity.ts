@@ -25,6 +25,17 @@ export function holmAdjusted(ps: readonly (number | null)[]): (number | null)[] 
   return out
 }
 
+/**
+ * The level a paired case's diagnostics are read at, at any one look: its share of α spread over
+ * its `looks` planned looks (Bonferroni), and no higher than the case's own intervals' `test`
+ * level. The verdict metric chooses the look a case stops at, and diagnostics that move with it
+ * are then more often extreme at that look than at a look fixed in advance; Holm at level ℓ holds
+ * each look's family at ℓ, so at `caseAlpha` / looks every look together, whichever one the run
+ * stopped at, holds the case's diagnostics at `caseAlpha`.
+ */
+export const diagnosticLevel = (test: number, caseAlpha: number, looks: number): number =>
+  Math.min(test, caseAlpha / looks)
+
 /** Which way a diagnostic moved when its adjusted p is below the level; null when it did not show. */
 export type Evidence = 'up' | 'down' | null
 

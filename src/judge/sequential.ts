@@ -134,14 +134,29 @@ export interface Levels {
   equivalence: number
 }
 
+/**
+ * The levels of one of a run's `cases` cases. A pull request is a regression when any case is, so
+ * each case's change-calling intervals take an equal share α / cases of the level at every look
+ * (Bonferroni): all cases' intervals then hold together at 1 − α, and a pull request that changed
+ * nothing is called a regression (or an improvement) at most α of the time, whichever looks each
+ * case stopped at. "No change" for the pull request needs every case's, so each case's
+ * equivalence interval keeps the whole α (an intersection–union test: the pull request is wrongly
+ * "no change" only if a case that changed is, at most α).
+ */
 export const sequentialLevels = (
   looks: readonly number[],
   alpha: number,
+  cases = 1,
   rule: OutlierRule | null = OUTLIER_RULE
-): Levels => ({
-  test: sequentialLevel(looks, alpha, rule),
-  equivalence: sequentialLevel(looks, alpha, rule, 'one')
-})
+): Levels => {
+  if (!Number.isInteger(cases) || cases < 1) {
+    throw new RangeError(`a run's level is shared by at least 1 case (got ${cases})`)
+  }
+  return {
+    test: sequentialLevel(looks, alpha / cases, rule),
+    equivalence: sequentialLevel(looks, alpha, rule, 'one')
+  }
+}
 
 /** Why a paired case stopped adding pairs. */
 export type StopReason = 'decisive' | 'max-pairs' | 'budget'

@@ -17,10 +17,11 @@ export function evidenceCell(m: Diagnosed & { change: number }): string {
 
 /**
  * The line under a table of diagnostics: how their p-values were corrected, and what ↑/↓ means.
- * `level` names the level in words, e.g. `α = 0.05`.
+ * `level` names the level the chance is held at in words, e.g. `α = 0.05`; `readAt`, the level an
+ * adjusted p is compared with when it is another.
  */
-export const diagnosticsLegend = (level: string): string =>
+export const diagnosticsLegend = (level: string, readAt = 'that level'): string =>
   'Only the verdict metric gives an answer. Every other row is a diagnostic: its p-value is ' +
   'Holm-adjusted across its case’s diagnostics, which keeps the chance that a pull request ' +
   `changing nothing shows any ↑ or ↓ in a case within ${level}; ↑ or ↓ marks an adjusted p ` +
-  'below that level: evidence of where a change lies, not a verdict.'
+  `below ${readAt}: evidence of where a change lies, not a verdict.`

@@ -75,10 +75,19 @@ function canaryLine(k: PairedCase, threshold: number): string | null {
   return `${caseLabel(k)}: ${aa}: this runner can tell ${fmtPlusMinus(threshold)} apart (identical sides spanned ${fmtPlusMinus(m.detectable)}).`
 }
 
-/** The level the diagnostics are read at: one α′ for every case, or each case's own. */
-function levelWords(cases: readonly PairedCase[]): string {
-  const levels = [...new Set(cases.map(k => k.level))]
-  return levels.length === 1 ? `α′ = ${Number(levels[0].toPrecision(2))}` : 'each case’s α′'
+/**
+ * The diagnostics' legend: the level they hold over every look a case may stop at (for all cases,
+ * as many shares), and the level each look is read at: one for every case, or each case's own.
+ */
+function diagnosticsWords(c: PairedComparison): string {
+  const levels = [...new Set(c.cases.map(k => k.diagnosticLevel))]
+  const all = c.cases.length > 1 ? `, ${levelPct(c.alpha)} for all its cases` : ''
+  return diagnosticsLegend(
+    `${levelPct(c.caseAlpha)} over every look it may stop at${all}`,
+    levels.length === 1
+      ? `${Number(levels[0].toPrecision(2))}, each look’s share of it`
+      : 'each case’s share of it per look'
+  )
 }
 
 /** Which pairs a case left out of its test, and why, in one line; null when it kept them all. */
@@ -103,8 +112,29 @@ const caseAnswer = (k: PairedCase, threshold: number): string | null =>
     k.shares
   )
 
+/** A level in percent, as short as it is exact to two decimals: `1.25 %`, `5 %`. */
+const levelPct = (x: number): string => `${Number((x * 100).toFixed(2))} %`
+
+/**
+ * The answer's error rate for all cases together, and how it is held: each case's intervals at
+ * its share of the level over every look (src/judge/sequential.ts, `sequentialLevels`).
+ */
+function familyLine(c: PairedComparison): string {
+  const n = c.cases.length
+  const held =
+    n > 1
+      ? `levels split over the ${n} cases (${levelPct(c.caseAlpha)} each, at every look), so their`
+      : 'one case, at the whole level over every look, so its'
+  return (
+    `Error rate for all cases together: ${held} intervals hold together at ` +
+    `${levelPct(1 - c.alpha)}, and cases that changed nothing make a false regression in at most ` +
+    `${levelPct(c.alpha)} of runs; “no change” overall needs every case’s, each wrong at most ` +
+    `${levelPct(c.alpha)} of the time.`
+  )
+}
+
 /** How long a case measured: its pairs against the planned looks, and why it stopped. */
-function sequenceLine(k: PairedCase, alpha: number): string {
+function sequenceLine(k: PairedCase, caseAlpha: number): string {
   const { looks, pairs, stop, seconds } = k.sequence
   const time = seconds === null ? '' : ` in ${Math.round(seconds)} s`
   if (looks.length === 1) return `${caseLabel(k)}: ${pairs} pairs${time}, one look.`
@@ -113,7 +143,7 @@ function sequenceLine(k: PairedCase, alpha: number): string {
     `${caseLabel(k)}: ${pairs} pairs${time}, looked at after ${at.join(', ')} of up to ` +
     `${looks[looks.length - 1]} (${STOP_TEXT[stop]}); each interval at ` +
     `${((1 - k.level) * 100).toFixed(1)} % so that all ${looks.length} planned looks hold ` +
-    `together at ${Math.round((1 - alpha) * 100)} %.`
+    `together at ${levelPct(1 - caseAlpha)}.`
   )
 }
 
@@ -180,7 +210,9 @@ export function renderPairedMarkdown(
       (c.side.head ? `requests of ${load.batchSize} docs × ${load.docBytes} B · ` : '') +
       `threshold ${fmtPlusMinus(c.threshold)}`,
     '',
-    ...(compared ? [comparedLine(compared), ''] : [])
+    ...(compared ? [comparedLine(compared), ''] : []),
+    familyLine(c),
+    ''
   ]
   const answers = c.cases
     .map(k => caseAnswer(k, c.threshold))
@@ -204,9 +236,9 @@ export function renderPairedMarkdown(
         c.threshold
       ),
       '',
-      diagnosticsLegend(levelWords(c.cases)),
+      diagnosticsWords(c),
       '',
-      ...c.cases.map(k => `- ${sequenceLine(k, c.alpha)}`),
+      ...c.cases.map(k => `- ${sequenceLine(k, c.caseAlpha)}`),
       ''
     )
   } else {
@@ -225,7 +257,7 @@ export function renderPairedMarkdown(
       `Values: ${c.test.values}; a pair is a base run and the head run ` +
         `beside it; change = geometric mean of the pairs’ ratios − 1, with its ` +
         `interval from ${c.test.test}, at the level that keeps every ` +
-        `look of an adaptive run at ${Math.round((1 - c.alpha) * 100)} % together; a “no change” shows the interval it was read from, each end held over every look at ${Math.round((1 - c.alpha) * 100)} % (two one-sided tests at ${Math.round(c.alpha * 100)} %). Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
+        `look of every case of an adaptive run together at ${levelPct(1 - c.alpha)}; a “no change” shows the interval it was read from, each end held over every look at ${Math.round((1 - c.alpha) * 100)} % (two one-sided tests at ${Math.round(c.alpha * 100)} %). Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
         (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null
     ]

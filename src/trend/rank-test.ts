@@ -1,5 +1,5 @@
 import erfc from '@stdlib/math-base-special-erfc'
-import erfcinv from '@stdlib/math-base-special-erfcinv'
+import { normalQuantile } from '../stats/normal'
 
 /**
  * The Wilcoxon–Mann–Whitney rank-sum test of two samples and the Hodges–Lehmann shift with its
@@ -10,9 +10,6 @@ import erfcinv from '@stdlib/math-base-special-erfcinv'
 
 /** P(Z ≤ z) for a standard normal Z. */
 const normalCdf = (z: number): number => 0.5 * erfc(-z / Math.SQRT2)
-
-/** The z with P(Z ≤ z) = p. */
-const normalQuantile = (p: number): number => -Math.SQRT2 * erfcinv(2 * p)
 
 /** Mid-ranks (1-based) of `values`, and Σ(t³ − t) over the groups of t tied values. */
 export function midRanks(values: readonly number[]): { ranks: number[]; ties: number } {

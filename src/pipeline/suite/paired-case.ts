@@ -57,6 +57,8 @@ export interface PairedSettings extends CaseSettings {
   /** `requests: auto`: each case's runs sized from its rate (`pairedRunRequests`). */
   sizeRuns: boolean
   threshold: number
+  /** The run's cases, which share its level (`sequentialLevels`). */
+  cases: number
 }
 
 /** Both sides' results of one case, and how its pairs were measured. */
@@ -423,7 +425,10 @@ function judge(c: PairedCase, m: Measured, k: number): 'decisive' | 'inconclusiv
     m.runs[side].filter(r => !r.warmup).map(r => r.samples[gate] ?? [])
   const [a, b] = [measured('base'), measured('head')]
   if (![...a, ...b].every(s => s.length > 0)) return 'unjudged'
-  const v = interimVerdict(gate, a, b, c.settings.looks, { threshold: c.settings.threshold })
+  const v = interimVerdict(gate, a, b, c.settings.looks, {
+    threshold: c.settings.threshold,
+    cases: c.settings.cases
+  })
   c.log.info(
     `look ${k + 1}: ${gate} ${pct(v.change)} [${pct(v.ci[0])}, ${pct(v.ci[1])}] after ` +
       `${c.settings.looks[k]} pairs: ${v.verdict}`

@@ -162,7 +162,7 @@ async function runSides(
   const engines = await sideEngines(inputs, options, ids, log)
   const { base, head } = engines
   return inSuite(inputs, [base, head], log, async ({ load, settings: common, logDir, result }) => {
-    const { settings, interleave, budgetSec } = pairedSettings(inputs, common)
+    const { settings, interleave, budgetSec } = pairedSettings(inputs, common, pairs.length)
     const order = abbaOrder(inputs.runs)
     const gnes = {
       base: await log.group(`Provision the base (${base.kind})`, () =>
@@ -274,7 +274,8 @@ async function runCases(
  */
 function pairedSettings(
   inputs: Inputs,
-  common: SuiteFrame['settings']
+  common: SuiteFrame['settings'],
+  cases: number
 ): { settings: PairedSettings; interleave: Interleave; budgetSec: number } {
   // Requests interleave only where they are paced: a burst hands every request over at once.
   const paired = pairedKind(inputs)
@@ -288,7 +289,8 @@ function pairedSettings(
     interleave,
     looks: lookSchedule(inputs.runs, inputs['max-pairs']),
     sizeRuns: inputs.requests === null,
-    threshold: inputs['alert-threshold']
+    threshold: inputs['alert-threshold'],
+    cases
   }
   return { settings, interleave, budgetSec: inputs['paired-budget-minutes'] * 60 }
 }
