@@ -198,7 +198,7 @@ x-latency-bench:
 describeDocker('a Compose build: . at a repository root', () => {
   jest.setTimeout(900_000)
 
-  test('sends what .dockerignore leaves, never the run’s output, and builds once per side of a paired run', async () => {
+  test('sends what .dockerignore leaves, never the run’s output; a paired run reads each side’s context once and builds the same files once', async () => {
     const [head, base] = [composeRepository(), composeRepository()]
     const lines: string[] = []
     const log: Log = {
