@@ -60,6 +60,15 @@ CMD ["python3", "relay.py"]
   return dir
 }
 
+/** The relay's image tag, kept for removal (the build made it; this finds it). */
+async function relayImage(dir: string): Promise<string> {
+  const build = { context: dir, dockerfile: 'Dockerfile' }
+  const service = { name: 'relay', image: 'example/heredoc-relay:1', build }
+  const image = await ensureServiceImage(new Docker(), service, () => undefined)
+  created.push(image)
+  return image
+}
+
 /** A one-relay topology built from `dir` with the minimal load. */
 function relayTopology(dir: string): string {
   const file = path.join(tmp(), 'heredoc.yml')
@@ -117,14 +126,34 @@ describeDocker('BuildKit builds on Docker', () => {
 
   test('the heredoc relay runs and is measured on Docker', async () => {
     const runId = randomUUID()
+    const dir = heredocRelay('glb-test-docker')
     const result = await daemonSuite(
       'docker',
-      { topology: relayTopology(heredocRelay('glb-test-docker')), profiles: 'minimal' },
+      { topology: relayTopology(dir), profiles: 'minimal' },
       runId
     )
+    await relayImage(dir)
     expectStorableResult(result)
     expect(result.cases[0].best.latency).toBeGreaterThan(0)
     expect(await leftovers(runId)).toBe(0)
+  })
+
+  test('a failing step is named, with its output and exit code', async () => {
+    const dir = tmp()
+    fs.writeFileSync(
+      path.join(dir, 'Dockerfile'),
+      `FROM ${BASE_IMAGE}\nRUN echo no compiler here >&2 && exit 3\n`
+    )
+    const service = {
+      name: 'app',
+      image: 'example/app:1',
+      build: { context: dir, dockerfile: 'Dockerfile' }
+    }
+    const error = await ensureServiceImage(new Docker(), service, () => undefined).catch(e => e)
+    expect((error as Error).message).toMatch(
+      /^building topology service app \(example\/app:1\) failed at \[[^\]]*\] RUN echo no compiler here >&2 && exit 3: .*exit code: 3/
+    )
+    expect((error as Error).message).toMatch(/last lines of the build:\n(.*\n)*.*no compiler here/)
   })
 
   test('a # syntax= frontend the daemon cannot get fails naming the line', async () => {
@@ -156,11 +185,13 @@ describeDocker('BuildKit builds on Swarm', () => {
 
   test('the heredoc relay runs as a Swarm service and is measured', async () => {
     const runId = randomUUID()
+    const dir = heredocRelay('glb-test-swarm')
     const result = await daemonSuite(
       'swarm',
-      { topology: relayTopology(heredocRelay('glb-test-swarm')), profiles: 'minimal' },
+      { topology: relayTopology(dir), profiles: 'minimal' },
       runId
     )
+    await relayImage(dir)
     expectStorableResult(result)
     expect(result.meta.engine).toBe('swarm')
     expect(result.cases[0].best.latency).toBeGreaterThan(0)
