@@ -303,17 +303,20 @@ describe('the specs the engines create', () => {
   })
 
   test("a build's tag changes with its arguments and target, not with their order", () => {
-    const files = [{ name: 'Dockerfile', mode: 0o644, content: Buffer.from('FROM scratch\n') }]
-    const plain = serviceImageTag({ dockerfile: 'Dockerfile' }, files)
-    const args = serviceImageTag({ dockerfile: 'Dockerfile', args: { A: '1', B: '2' } }, files)
+    const contextHash = 'a1b2c3'
+    const plain = serviceImageTag({ dockerfile: 'Dockerfile' }, contextHash)
+    const args = serviceImageTag(
+      { dockerfile: 'Dockerfile', args: { A: '1', B: '2' } },
+      contextHash
+    )
     expect(new Set([plain, args]).size).toBe(2)
-    expect(serviceImageTag({ dockerfile: 'Dockerfile', args: { B: '2', A: '1' } }, files)).toBe(
-      args
-    )
-    expect(serviceImageTag({ dockerfile: 'Dockerfile', args: { A: '1', B: '3' } }, files)).not.toBe(
-      args
-    )
-    const target = serviceImageTag({ dockerfile: 'Dockerfile', target: 'tools' }, files)
+    expect(
+      serviceImageTag({ dockerfile: 'Dockerfile', args: { B: '2', A: '1' } }, contextHash)
+    ).toBe(args)
+    expect(
+      serviceImageTag({ dockerfile: 'Dockerfile', args: { A: '1', B: '3' } }, contextHash)
+    ).not.toBe(args)
+    const target = serviceImageTag({ dockerfile: 'Dockerfile', target: 'tools' }, contextHash)
     expect([plain, args]).not.toContain(target)
   })
 

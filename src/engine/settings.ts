@@ -26,6 +26,8 @@ export interface DaemonSettings {
    * neither.
    */
   imageArchives?: string | null
+  /** The run's output directory: left out of every build context, since the run writes to it. */
+  outDir?: string | null
   /** Per-service limits, as docker run's --cpus and --memory spell them. */
   cpus?: string | null
   memory?: string | null

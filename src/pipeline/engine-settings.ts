@@ -1,3 +1,4 @@
+import * as path from 'node:path'
 import type { Inputs } from '../config/inputs'
 import { imageArchiveDir } from '../engine/cache-dir'
 import type { EngineSettings } from '../engine/settings'
@@ -19,6 +20,7 @@ export const engineSettings = (
   dockerContext: inputs['docker-context'],
   baseImage: inputs['base-image'],
   imageArchives: inputs.cache === 'true' ? imageArchiveDir() : null,
+  outDir: path.resolve(inputs['out-dir']),
   cpus: inputs.cpus,
   memory: inputs.memory,
   ...(keepRunId ? { keepRunId } : {})

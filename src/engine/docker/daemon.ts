@@ -9,6 +9,7 @@ import type { DaemonSettings } from '../settings'
 import { withTimeout } from '../deadline'
 import { daemonAddress, dockerClient } from './client'
 import { describeSweep, sweep } from './cleanup'
+import { BuildContexts } from './build-context'
 import { ensureImage, imageMeta, type ImageSource } from './image'
 import { currentRepository, LABEL, runLabels } from './labels'
 import { parseCpus, parseMemory } from './limits'
@@ -68,6 +69,8 @@ export class DaemonContext {
   readonly memory: number | null
   cpus: number | null = null
   image: string | null = null
+  /** The run's build contexts, each read once; the run's output is never part of one. */
+  readonly contexts: BuildContexts
   private readonly source: ImageSource
 
   /** Bad limits and image sources fail here, before anything is created. */
@@ -82,6 +85,9 @@ export class DaemonContext {
     this.memory = parseMemory(options.memory)
     parseCpus(options.cpus)
     this.source = imageSource(options)
+    this.contexts = new BuildContexts(
+      [options.outDir, options.imageArchives].filter((d): d is string => !!d)
+    )
   }
 
   /**
@@ -115,7 +121,7 @@ export class DaemonContext {
       this.log(`removed what earlier runs left: ${describeSweep(old)}`)
     // Generic topologies build their services' images when they start.
     if (!gnes) return null
-    this.image = await ensureImage(this.docker, this.source, this.log)
+    this.image = await ensureImage(this.docker, this.source, this.log, this.contexts)
     return imageMeta(this.docker, this.image, this.source, this.labels)
   }
 

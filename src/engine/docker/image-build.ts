@@ -75,11 +75,17 @@ export async function pull(
 }
 
 /**
- * A build that failed: what was built, the step that failed and the build's last lines, which
- * hold the cause (a missing compiler, an unreachable index, a syntax error in a Dockerfile).
+ * A build that failed: what was built, the step that failed (BuildKit names it; the classic
+ * builder's is its last `Step N/M`) and the build's last lines, which hold the cause (a missing
+ * compiler, an unreachable index, a syntax error in a Dockerfile).
  */
-export function buildFailure(what: string, message: string, tail: readonly string[]): Error {
-  const step = [...tail].reverse().find(line => /^Step \d+\/\d+ :/.test(line))
+export function buildFailure(
+  what: string,
+  message: string,
+  tail: readonly string[],
+  failedStep: string | null = null
+): Error {
+  const step = failedStep ?? [...tail].reverse().find(line => /^Step \d+\/\d+ :/.test(line))
   const output = tail.length ? `\nlast lines of the build:\n${tail.join('\n')}` : ''
   return new Error(
     `building ${what} failed${step ? ` at ${step}` : ''}: ${message.trim()}${output}`

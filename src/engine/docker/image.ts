@@ -6,7 +6,9 @@ import * as path from 'node:path'
 import type { GnesMeta } from '../gnes-meta'
 import { runOnce } from './container'
 import { ensurePypiImage, ensureSourceImage } from './gnes-image'
-import { badInput as bad, build, imageExists, pull } from './image-build'
+import { BuildContexts, contextTar, type BuildContext } from './build-context'
+import { buildKitBuild } from './buildkit'
+import { badInput as bad, imageExists, pull } from './image-build'
 
 /** How the engine gets its image: the four ways of the action's inputs. */
 export type ImageSource =
@@ -31,27 +33,10 @@ export function customImageTag(context: string, dockerfile: string): string {
   return `gnes-latency-bench/custom:${hash}`
 }
 
-/** Every file under `dir` for a build context; `.git` is left out as `docker build` users expect. */
-function contextFiles(dir: string): { name: string; content: Buffer; mode: number }[] {
-  const out: { name: string; content: Buffer; mode: number }[] = []
-  const walk = (rel: string): void => {
-    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const name = path.posix.join(rel, entry.name)
-      if (entry.name === '.git') continue
-      if (entry.isDirectory()) walk(name)
-      else if (entry.isFile()) {
-        const full = path.join(dir, name)
-        out.push({ name, content: fs.readFileSync(full), mode: fs.statSync(full).mode & 0o777 })
-      }
-    }
-  }
-  walk('')
-  return out
-}
-
 async function buildDockerfile(
   docker: Docker,
   src: Extract<ImageSource, { kind: 'dockerfile' }>,
+  contexts: BuildContexts,
   log: (line: string) => void
 ): Promise<string> {
   if (!fs.existsSync(src.dockerfile) || !fs.statSync(src.dockerfile).isFile()) {
@@ -60,17 +45,49 @@ async function buildDockerfile(
   if (!fs.existsSync(src.context) || !fs.statSync(src.context).isDirectory()) {
     throw bad('docker-context', src.context, 'no such directory')
   }
-  const context = path.resolve(src.context)
-  const files = contextFiles(context)
-  // A Dockerfile outside the context travels inside it under a name of its own.
-  const rel = path.relative(context, path.resolve(src.dockerfile))
-  const inside = !rel.startsWith('..') && !path.isAbsolute(rel)
-  const dockerfile = inside ? rel.split(path.sep).join('/') : '.gnes-latency-bench.Dockerfile'
-  if (!inside)
-    files.push({ name: dockerfile, content: fs.readFileSync(src.dockerfile), mode: 0o644 })
-  const tag = customImageTag(context, dockerfile)
-  await build(docker, files, { t: tag, dockerfile }, `the image of ${src.dockerfile}`, log)
+  const context = contexts.get(src.context, path.resolve(src.dockerfile), log)
+  const tag = customImageTag(context.dir, context.dockerfile)
+  await buildContext(docker, context, { t: tag }, `the image of ${src.dockerfile}`, log)
   return tag
+}
+
+/** The `# syntax=` line of a Dockerfile, if it has one (a parser directive: before any instruction). */
+function syntaxLine(dockerfile: string): string | null {
+  for (const line of fs.readFileSync(dockerfile, 'utf8').split(/\r?\n/)) {
+    const directive = /^#\s*syntax\s*=\s*(\S+)/i.exec(line.trim())
+    if (directive) return directive[1]
+    if (!line.trim().startsWith('#')) return null
+  }
+  return null
+}
+
+/**
+ * A context built with BuildKit. A `# syntax=` frontend the daemon can neither find nor pull
+ * fails with the line named and what to do, not BuildKit's registry error alone.
+ */
+async function buildContext(
+  docker: Docker,
+  context: BuildContext,
+  options: Docker.ImageBuildOptions,
+  what: string,
+  log: (line: string) => void
+): Promise<void> {
+  try {
+    await buildKitBuild(
+      docker,
+      contextTar(context),
+      { ...options, dockerfile: context.dockerfile },
+      what,
+      log
+    )
+  } catch (err) {
+    const entry = context.entries.find(e => e.name === context.dockerfile)!
+    const frontend = syntaxLine(entry.file)
+    if (!frontend || !/frontend gateway/.test((err as Error).message)) throw err
+    throw new Error(
+      `building ${what} failed: its Dockerfile's '# syntax=${frontend}' line names a frontend image the daemon has not got and cannot pull; put the image on the daemon (docker pull or docker load) or remove the line to build with the daemon's own frontend\n${(err as Error).message}`
+    )
+  }
 }
 
 /** How a generic service's image is built: its context, Dockerfile, build arguments and stage. */
@@ -83,19 +100,16 @@ export interface ServiceBuild {
 
 /**
  * The tag of a service's build: the Dockerfile's name, its build arguments and target stage, and
- * every file of the context (name, mode, content), so any of them changed is another image.
+ * the hash of its context after its ignore file (BuildContext), so any of them changed is another
+ * image.
  */
-export function serviceImageTag(
-  build: Omit<ServiceBuild, 'context'>,
-  files: readonly { name: string; mode: number; content: Buffer }[]
-): string {
+export function serviceImageTag(build: Omit<ServiceBuild, 'context'>, contextHash: string): string {
   const args = Object.entries(build.args ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   const hash = createHash('sha256').update(`${build.dockerfile}\n`)
   // Arguments and target enter the hash only when given: a plain build's tag is its context's.
   if (args.length || build.target)
     hash.update(JSON.stringify({ args, target: build.target ?? null }))
-  for (const f of files)
-    hash.update(`${f.name}\n${f.mode}\n${f.content.length}\n`).update(f.content)
+  hash.update(contextHash)
   return `gnes-latency-bench/service:${hash.digest('hex').slice(0, 16)}`
 }
 
@@ -109,30 +123,32 @@ export function serviceImageTag(
 export async function ensureServiceImage(
   docker: Docker,
   service: { name: string; image: string; build?: ServiceBuild },
-  log: (line: string) => void
+  log: (line: string) => void,
+  contexts = new BuildContexts([])
 ): Promise<string> {
   const input = `topology service ${service.name}`
   if (!service.build) {
     if (!(await imageExists(docker, service.image))) await pull(docker, service.image, input, log)
     return service.image
   }
-  const { context, dockerfile, args, target } = service.build
-  if (!fs.existsSync(path.join(context, dockerfile))) {
-    throw bad(input, service.image, `no ${dockerfile} in its build context ${context}`)
+  const { context: dir, dockerfile, args, target } = service.build
+  // Compose resolves a relative `dockerfile` from the context; it may lie outside it.
+  const file = path.resolve(dir, dockerfile)
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    throw bad(input, service.image, `no Dockerfile ${file} (build context ${dir})`)
   }
-  const files = contextFiles(context)
-  const tag = serviceImageTag(service.build, files)
+  const context = contexts.get(dir, file, log)
+  const tag = serviceImageTag(service.build, context.hash)
   if (await imageExists(docker, tag)) {
-    log(`using ${tag} for ${service.image} (built from ${context} before)`)
+    log(`using ${tag} for ${service.image} (built from ${context.dir} before)`)
     return tag
   }
   const options = {
     t: tag,
-    dockerfile,
     ...(args ? { buildargs: args } : {}),
     ...(target ? { target } : {})
   }
-  await build(docker, files, options, `${input} (${service.image})`, log)
+  await buildContext(docker, context, options, `${input} (${service.image})`, log)
   return tag
 }
 
@@ -144,14 +160,16 @@ export async function ensureServiceImage(
 export async function ensureServiceImages(
   docker: Docker,
   services: readonly { name: string; image: string; build?: ServiceBuild }[],
-  log: (line: string) => void
+  log: (line: string) => void,
+  contexts = new BuildContexts([])
 ): Promise<Map<string, string>> {
   const bySource = new Map<string, string>()
   const images = new Map<string, string>()
   for (const s of services) {
     const b = s.build
     const source = JSON.stringify([s.image, b?.context, b?.dockerfile, b?.args, b?.target])
-    if (!bySource.has(source)) bySource.set(source, await ensureServiceImage(docker, s, log))
+    if (!bySource.has(source))
+      bySource.set(source, await ensureServiceImage(docker, s, log, contexts))
     images.set(s.name, bySource.get(source)!)
   }
   return images
@@ -161,7 +179,8 @@ export async function ensureServiceImages(
 export async function ensureImage(
   docker: Docker,
   src: ImageSource,
-  log: (line: string) => void
+  log: (line: string) => void,
+  contexts = new BuildContexts([])
 ): Promise<string> {
   switch (src.kind) {
     case 'ref':
@@ -169,7 +188,7 @@ export async function ensureImage(
       else log(`using image ${src.ref}`)
       return src.ref
     case 'dockerfile':
-      return buildDockerfile(docker, src, log)
+      return buildDockerfile(docker, src, contexts, log)
     case 'pypi':
       return ensurePypiImage(docker, src, log)
     case 'source':

@@ -34,7 +34,7 @@ export async function openPlace(
 ): Promise<Place> {
   const { docker } = ctx
   const gnes = plan.kind === 'gnes' ? ctx.requireImage() : null
-  const images = await ensureServiceImages(docker, plan.images, ctx.log)
+  const images = await ensureServiceImages(docker, plan.images, ctx.log, ctx.contexts)
   const prefix = ctx.prefix(plan.id, index)
   const caseLabels = { ...ctx.labels, [LABEL.caseId]: plan.id }
   const network = await createNetwork(docker, prefix, caseLabels, driver)
