@@ -55,6 +55,12 @@ function volumeMount(v: unknown, volumes: Obj, dir: string, at: string): Mount {
   const top = volumes[name]
   if (top === undefined) throw new Problem(at, `no top-level volume named '${name}'`)
   if (isObj(top) && top.external) throw new Problem(at, `volume '${name}': ${EXTERNAL}`)
+  if (isObj(top) && top.driver_opts !== undefined) {
+    throw new Problem(
+      at,
+      `volume '${name}': driver_opts can mount a path of the host: remove them (\`driver_opts: !reset {}\`), a local volume is created empty for each deployment`
+    )
+  }
   if (isObj(top) && top.driver !== undefined && top.driver !== 'local') {
     throw new Problem(
       at,
