@@ -92,7 +92,8 @@ function packDirectory(root: string): tar.Pack {
 }
 
 /**
- * Creates and fills each writable directory mount's volume before the service starts: through a
+ * Creates and fills each writable directory mount's volume before the service starts (a writable
+ * file is mounted read-only, and the log says so): through a
  * container of the service's image that never starts, the directory put in through the archive
  * endpoint, then removed.
  */
@@ -105,7 +106,13 @@ export async function fillCopies(
 ): Promise<void> {
   for (const [j, m] of service.mounts.entries()) {
     const volume = volumeName(at, service.name, '', m, j)
-    if (m.type !== 'bind' || !volume) continue
+    if (m.type !== 'bind' || m.readOnly) continue
+    if (!volume) {
+      log(
+        `${service.name}: ${m.source} is a file mounted writable at ${m.target}: mounted read-only`
+      )
+      continue
+    }
     log(
       `${service.name}: ${m.source} is mounted writable at ${m.target}: a copy of it in a fresh volume, ${volume}`
     )
