@@ -10,6 +10,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { createDockerEngine } from '../src/engine/docker'
 import type { Deployment, Engine } from '../src/engine/types'
+import { readContainerFile } from '../src/engine/docker/archive'
 import { loadTopologyFile } from '../src/topology/load'
 import { BASE_IMAGE, describeDocker, dockerUp, labelled, TEST_ENGINE } from './helpers/docker'
 import { getJson } from './helpers/get-json'
@@ -219,7 +220,7 @@ describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () 
     expect(Object.values(at('db-0').NetworkSettings.Networks)[0].Aliases).toContain('database')
   })
 
-  test('the ignored keys change nothing: restart, hostname, read_only, tty, container_name', () => {
+  test('the ignored keys change nothing: restart, hostname, read_only, tty, container_name, platform', () => {
     const extra = at('extra-0')
     expect(['', 'no']).toContain(extra.HostConfig.RestartPolicy?.Name ?? '')
     expect(extra.Config.Hostname).toBe('extra-0')
@@ -228,8 +229,54 @@ describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () 
     expect(extra.Name).not.toBe('/keys-extra')
   })
 
-  test('stopping leaves nothing behind', async () => {
+  test('user, working_dir, stop_signal, extra_hosts, shm_size, ulimits: the container’s own', () => {
+    const extra = at('extra-0')
+    expect(extra.Config.User).toBe('1000:1000')
+    expect(extra.Config.WorkingDir).toBe('/srv')
+    expect((extra.Config as { StopSignal?: string }).StopSignal).toBe('SIGTERM')
+    expect(extra.HostConfig.ExtraHosts).toEqual(['extra.example:10.1.2.3'])
+    expect(extra.HostConfig.ShmSize).toBe(32 * MiB)
+    expect(extra.HostConfig.Ulimits).toEqual([
+      { Name: 'nofile', Soft: 1024, Hard: 2048 },
+      { Name: 'nproc', Soft: 512, Hard: 512 }
+    ])
+  })
+
+  test('volumes, tmpfs, secrets and configs: mounted where Compose mounts them', async () => {
+    const mounts = Object.fromEntries(
+      at('extra-0').Mounts.map(m => [m.Destination, { type: m.Type, rw: m.RW, name: m.Name }])
+    )
+    const dir = path.dirname(FILE)
+    expect(mounts['/app-ro']).toMatchObject({ type: 'bind', rw: false })
+    expect(mounts['/run/secrets/token']).toMatchObject({ type: 'bind', rw: false })
+    expect(mounts['/etc/motd.txt']).toMatchObject({ type: 'bind', rw: false })
+    for (const v of ['/app-copy', '/data', '/anonymous']) {
+      expect(mounts[v]).toMatchObject({ type: 'volume', rw: true })
+    }
+    const container = new Docker().getContainer(at('extra-0').Id)
+    const read = (file: string) => readContainerFile(container, file)
+    expect(await read('/run/secrets/token')).toBe(
+      fs.readFileSync(path.join(dir, 'token.txt'), 'utf8')
+    )
+    expect(await read('/etc/motd.txt')).toBe(fs.readFileSync(path.join(dir, 'common.env'), 'utf8'))
+    // The writable directory is a copy: the same files, in a volume of the run.
+    const original = fs.readFileSync(path.join(dir, 'app', 'services.py'), 'utf8')
+    expect(await read('/app-copy/services.py')).toBe(original)
+    expect(await read('/app-ro/services.py')).toBe(original)
+    const volumes = await new Docker().listVolumes({
+      filters: JSON.stringify({ label: [`io.gnes-latency-bench.run-id=${engine.runId}`] })
+    })
+    expect(volumes.Volumes.map(v => v.Name).sort()).toEqual(
+      [mounts['/app-copy'].name, mounts['/data'].name, mounts['/anonymous'].name].sort()
+    )
+  })
+
+  test('stopping leaves nothing behind, volumes included', async () => {
     await dep.stop()
     expect(await labelled(engine.runId)).toEqual({ containers: 0, networks: 0 })
+    const volumes = await new Docker().listVolumes({
+      filters: JSON.stringify({ label: [`io.gnes-latency-bench.run-id=${engine.runId}`] })
+    })
+    expect(volumes.Volumes).toEqual([])
   })
 })

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { NESTED_KEYS, SERVICE_KEYS, TOP_KEYS } from '../src/topology/compose/keys'
-import { specProblem } from '../src/topology/compose/spec'
+import { specProblems } from '../src/topology/compose/spec'
 import spec from '../src/topology/compose/compose-spec.json'
 import { TopologyError } from '../src/topology/errors'
 import { loadTopologyFile } from '../src/topology/load'
@@ -60,12 +60,23 @@ const BAD: [string, string, string, string, Record<string, string>?][] = [
     'services.web.privileged',
     'reaches into the host'
   ],
-  ['a bind mount', webWith('    volumes: [./data:/data]'), 'services.web.volumes', 'bind mount'],
   [
-    'a named volume',
-    webWith('    volumes: [data:/data]') + 'volumes: { data: {} }\n',
-    'services.web.volumes',
-    'named volume'
+    'a bind mount outside the checkout',
+    webWith('    volumes: [/etc:/data:ro]'),
+    'services.web (as the native mounts.0)',
+    'outside the checkout'
+  ],
+  [
+    'a named volume not declared',
+    webWith('    volumes: [data:/data]'),
+    'services.web.volumes.0',
+    "no top-level volume named 'data'"
+  ],
+  [
+    'an external volume',
+    webWith('    volumes: [data:/data]') + 'volumes: { data: { external: true } }\n',
+    'services.web.volumes.0',
+    'creates it empty for each deployment'
   ],
   [
     'host networking',
@@ -78,12 +89,17 @@ const BAD: [string, string, string, string, Record<string, string>?][] = [
   ['cap_add', webWith('    cap_add: [NET_ADMIN]'), 'services.web.cap_add', 'host'],
   ['devices', webWith('    devices: [/dev/fuse]'), 'services.web.devices', 'host'],
   [
-    'secrets',
-    webWith('    secrets: [token]') + 'secrets: { token: { file: ./t } }\n',
-    'secrets',
-    'secrets are not supported'
+    'an external secret',
+    webWith('    secrets: [token]') + 'secrets: { token: { external: true } }\n',
+    'services.web.secrets.0',
+    'give it a file of the checkout'
   ],
-  ['configs', GOOD + 'configs: { c: { file: ./c } }\n', 'configs', 'configs are not supported'],
+  [
+    'a config without a file',
+    webWith('    configs: [c]') + 'configs: { c: { content: hello } }\n',
+    'services.web.configs.0',
+    'write it to a file of the checkout'
+  ],
   [
     'extends',
     webWith('    extends: { service: db }'),
@@ -101,7 +117,7 @@ const BAD: [string, string, string, string, Record<string, string>?][] = [
     'a static address',
     webWith('    networks: { n: { ipv4_address: 10.0.0.2 } }'),
     'services.web.networks.n.ipv4_address',
-    'does not support'
+    '`ipv4_address: !reset null`'
   ],
   [
     'placement preferences',
@@ -291,7 +307,7 @@ function validValue(key: string): unknown {
     { type: 'x' }
   ]
   const ok = candidates.find(
-    v => specProblem({ services: { web: { image: 'i', [key]: v } } }) === null
+    v => specProblems({ services: { web: { image: 'i', [key]: v } } }).length === 0
   )
   if (ok === undefined) throw new Error(`no candidate value is valid for ${key}`)
   return ok

@@ -248,7 +248,8 @@ describe('the specs the engines create', () => {
     labels: { a: 'b' },
     network: 'net1',
     cpus: null,
-    memoryBytes: null
+    memoryBytes: null,
+    volumes: { prefix: 'glb-x', labels: { a: 'b' } }
   }
 
   test('Docker: entrypoint, command, health check in nanoseconds, aliases on the network', () => {

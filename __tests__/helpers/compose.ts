@@ -1,7 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { compileCompose } from '../../src/topology/compose/read'
-import { yamlData } from '../../src/topology/yaml'
+import { yamlFile } from '../../src/topology/yaml'
 import { tmp } from './tmp'
 
 export const COMPOSE_FIXTURES = path.join(__dirname, '..', 'fixtures', 'compose')
@@ -19,7 +19,7 @@ export function composeDir(files: Record<string, string>): string {
 /** Compose files (paths, in merge order) compiled to native data with `env` as the environment. */
 export const compileFiles = (files: string[], env: NodeJS.ProcessEnv = {}) =>
   compileCompose(
-    files.map(file => ({ file, data: yamlData(fs.readFileSync(file, 'utf8'), file) })),
+    files.map(file => ({ file, ...yamlFile(fs.readFileSync(file, 'utf8'), file) })),
     env
   )
 

@@ -140,6 +140,8 @@ export function localEngineProblem(t: HttpTopology): LocalRefusal | null {
     })
     if (!s.command) return refuse('', 'has no command')
     if (s.entrypoint) return refuse('entrypoint', 'has an entrypoint')
+    if (s.mounts.length) return refuse('mounts', 'mounts files, volumes or a tmpfs')
+    if (s.container) return refuse('container', 'has container settings (user, working_dir, ...)')
     if (s.ready && 'healthcheck' in s.ready) {
       return refuse('ready.healthcheck', "is ready by Docker's health check")
     }

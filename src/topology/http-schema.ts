@@ -65,6 +65,65 @@ const alias = z
   .string()
   .regex(/^[A-Za-z0-9]([A-Za-z0-9_.-]{0,62})$/, 'a DNS name of letters, digits, _, . or -')
 
+/** An absolute path inside a container. */
+const target = z.string().regex(/^\/[^\0]{0,1023}$/, 'an absolute path in the container')
+
+/**
+ * A mount: a file or directory of the checkout (relative to the topology file; read-only, or
+ * copied into a fresh volume when `readOnly` is false), a volume created empty for each
+ * deployment (named: shared by the deployment's services; unnamed: each container's own), or a
+ * tmpfs. Compose's file-based secrets and configs arrive as read-only files.
+ */
+const MountSchema = z.discriminatedUnion('type', [
+  z
+    .object({
+      type: z.literal('bind'),
+      source: z.string().min(1).max(1024),
+      target,
+      readOnly: z.boolean().default(true)
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('volume'),
+      source: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'a volume name')
+        .optional(),
+      target
+    })
+    .strict(),
+  z
+    .object({ type: z.literal('tmpfs'), target, sizeBytes: z.number().int().positive().optional() })
+    .strict()
+])
+export type Mount = z.infer<typeof MountSchema>
+
+/** Container settings that change nothing measured but what the service needs to run. */
+const ContainerSettingsSchema = z
+  .object({
+    user: z.string().min(1).max(200).optional(),
+    workingDir: target.optional(),
+    stopSignal: z
+      .string()
+      .regex(/^(SIG)?[A-Z0-9]{2,10}$|^\d{1,2}$/, 'a signal')
+      .optional(),
+    /** `host:address` entries for /etc/hosts. */
+    extraHosts: z
+      .array(z.string().regex(/^[A-Za-z0-9_.-]{1,253}:[0-9A-Fa-f.:]{2,45}$/, 'host:address'))
+      .max(LIMITS.items)
+      .optional(),
+    shmBytes: z.number().int().positive().optional(),
+    ulimits: z
+      .record(
+        z.string().regex(/^[a-z]{2,12}$/, 'a limit name'),
+        z.object({ soft: z.number().int(), hard: z.number().int() }).strict()
+      )
+      .optional()
+  })
+  .strict()
+export type ContainerSettings = z.infer<typeof ContainerSettingsSchema>
+
 const ContainerServiceSchema = z
   .object({
     name,
@@ -94,7 +153,8 @@ const ContainerServiceSchema = z
     entrypoint: args.min(1).optional(),
     environment: z
       .record(
-        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+        // Docker takes any name without `=`; Compose files use dotted ones (discovery.type).
+        z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'a variable name'),
         z.string().max(LIMITS.value, `at most ${LIMITS.value} characters`)
       )
       .default({}),
@@ -113,7 +173,10 @@ const ContainerServiceSchema = z
     dependsOn: z.array(DependencySchema).max(LIMITS.services).default([]),
     /** DNS names besides the service's own name on the topology's network. */
     aliases: z.array(alias).max(LIMITS.items).optional(),
-    deploy: DeploySchema.optional()
+    deploy: DeploySchema.optional(),
+    /** Files, volumes and tmpfs mounted into its containers (Docker and Swarm). */
+    mounts: z.array(MountSchema).max(LIMITS.items).default([]),
+    container: ContainerSettingsSchema.optional()
   })
   .strict()
 export type ContainerService = z.infer<typeof ContainerServiceSchema>

@@ -9,7 +9,8 @@ import { TopologySchema, type GnesTopology, type Service, type Topology } from '
 import { TopologyError } from './errors'
 import { plainIssues } from './issues'
 import { LIMITS } from './fields'
-import { yamlData } from './yaml'
+import { checkedMounts } from './mount-check'
+import { yamlFile } from './yaml'
 
 export { TopologyError }
 
@@ -49,9 +50,9 @@ function composePlace(data: Record<string, unknown>): Place {
 /** Parses and validates one topology file; errors name the file, the path inside it and the rule. */
 export function parseTopology(text: string, file: string): Topology {
   checkSize(file, Buffer.byteLength(text))
-  const data = yamlData(text, file)
+  const { data, tags } = yamlFile(text, file)
   return isCompose(data)
-    ? composeTopology([{ file, data }])
+    ? composeTopology([{ file, data, tags }])
     : nativeTopology(data, { file, dir: path.dirname(path.resolve(file)) }, nativePlace)
 }
 
@@ -62,23 +63,19 @@ function composeTopology(files: ComposeFile[]): Topology {
     file: files.map(f => f.file).join('+'),
     dir: path.dirname(path.resolve(files[0].file))
   }
-  return nativeTopology(data, named, composePlace(data), false)
+  return nativeTopology(data, named, composePlace(data))
 }
 
-/**
- * The native topology `data` holds, validated. A Compose file's errors are one at a time: it was
- * written for Compose, so its first problem is the clear one.
- */
+/** The native topology `data` holds, validated; every problem of the schema at once. */
 function nativeTopology(
   data: unknown,
   { file, dir }: { file: string; dir: string },
-  place: Place,
-  all = true
+  place: Place
 ): Topology {
   const parsed = TopologySchema.safeParse(data)
   if (!parsed.success) {
     const issues = plainIssues(parsed.error.issues)
-    const lines = (all ? issues : issues.slice(0, 1)).map(
+    const lines = issues.map(
       i => `  at ${place(i.path.length ? i.path.join('.') : '(top level)')}: ${i.message}`
     )
     throw new TopologyError(`${file}: invalid topology:\n${lines.join('\n')}`)
@@ -92,12 +89,17 @@ function nativeTopology(
     return t
   }
   checkHttpTopology(t, fail)
+  const mounted = checkedMounts(t.services, dir)
+  if (mounted.problems.length) {
+    const lines = mounted.problems.map(p => `  at ${place(p.where)}: ${p.msg}`)
+    throw new TopologyError(`${file}: invalid topology:\n${lines.join('\n')}`)
+  }
   // Build contexts and a .proto are relative to the (first) file, so the engine needs no idea where
   // it was read from; `file` is only a label (Compose files joined by '+', a character a path may hold).
   return {
     ...t,
     load: isGrpcLoad(t.load) ? checkGrpcLoad(t.load, dir, fail) : t.load,
-    services: t.services.map(s =>
+    services: mounted.services.map(s =>
       s.build ? { ...s, build: { ...s.build, context: path.resolve(dir, s.build.context) } } : s
     )
   }
@@ -207,7 +209,7 @@ export const topologyFiles = (spec: string): string[] =>
 export function loadTopologyFile(spec: string): Topology {
   const files = topologyFiles(spec)
   if (files.length === 1) return parseTopology(readTopologyFile(spec), spec)
-  const parsed = files.map(file => ({ file, data: yamlData(readTopologyFile(file), file) }))
+  const parsed = files.map(file => ({ file, ...yamlFile(readTopologyFile(file), file) }))
   const native = parsed.find(f => !isCompose(f.data))
   if (native) {
     throw new TopologyError(`${native.file}: only Compose files are merged (joined with +)`)

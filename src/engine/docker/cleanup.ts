@@ -6,6 +6,7 @@ import { dockerAvailable, dockerClient, statusOf } from './client'
 import { removeContainer } from './container'
 import { LABEL, labelFilter } from './labels'
 import { NETWORK_BUSY_MS, removeNetworkWhenFree } from './network'
+import { removeVolumes } from './volumes'
 
 interface SweepOptions {
   /** Only what this suite run created. */
@@ -21,6 +22,7 @@ export interface Swept {
   networks: number
   services: number
   configs: number
+  volumes: number
 }
 
 /** Removal passes of one sweep when it removed Swarm services (see `sweep`). */
@@ -91,21 +93,25 @@ export async function sweep(
     if ((found.length === 0 && nets.length === 0) || services.length === 0) break
     await sleep(500)
   }
+  // Volumes once their containers are gone (a volume in use is not removed).
+  const volumes = await removeVolumes(docker, labels)
   const configs = manager ? byDate(await docker.listConfigs({ filters })) : []
   await Promise.all(configs.map(c => docker.getConfig(c.ID).remove().catch(ignoreGone)))
   return {
     containers: containers.length,
     networks: networks.length,
     services: services.length,
-    configs: configs.length
+    configs: configs.length,
+    volumes
   }
 }
 
-/** "3 containers and 1 networks", plus Swarm services and configs when there were any. */
+/** "3 containers and 1 networks", plus volumes, Swarm services and configs when there were any. */
 export function describeSweep(removed: Swept): string {
   const swarm = removed.services + removed.configs
   const extra = swarm ? `, ${removed.services} services and ${removed.configs} configs` : ''
-  return `${removed.containers} containers and ${removed.networks} networks${extra}`
+  const volumes = removed.volumes ? `, ${removed.volumes} volumes` : ''
+  return `${removed.containers} containers and ${removed.networks} networks${volumes}${extra}`
 }
 
 /**

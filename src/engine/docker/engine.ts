@@ -14,6 +14,7 @@ import { removeContainer, startContainer } from './container'
 import { DaemonContext, type DockerEngineOptions } from './daemon'
 import { untilHealthy } from './health'
 import { gatewayOf, removeNetworkWhenFree } from './network'
+import { removeVolumes } from './volumes'
 import { openPlace } from './place'
 import { containerSpec } from './spec'
 
@@ -66,8 +67,9 @@ class DockerPlatform implements Platform<'docker'> {
     const { network } = place
     const containers: Docker.Container[] = []
     return {
-      start: (service, io) =>
-        settleAll(service.instances, async i => {
+      start: async (service, io) => {
+        await place.fillCopies(service)
+        await settleAll(service.instances, async i => {
           const name = `${place.prefix}-${i.name}`
           const { container, exited } = await startContainer(
             docker,
@@ -76,6 +78,7 @@ class DockerPlatform implements Platform<'docker'> {
               image: place.image(service),
               labels: place.labels(service.name),
               network: network.id,
+              volumes: place.volumes,
               ...place.limits(service)
             }),
             io.output(i)
@@ -97,13 +100,15 @@ class DockerPlatform implements Platform<'docker'> {
             fileName: file => `${name}:${file}`
           }
           void io.started(i, started)
-        }).then(() => undefined),
+        })
+      },
       runScript: place.runScript,
       traceHost: () => gatewayOf(network),
       async remove() {
         await Promise.allSettled(containers.map(c => removeContainer(c)))
         // A container another removal took first (409 to ours) may still hold its endpoint.
         await removeNetworkWhenFree(network)
+        await removeVolumes(docker, place.volumes.labels)
       }
     }
   }

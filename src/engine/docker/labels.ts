@@ -1,12 +1,13 @@
 import * as path from 'node:path'
 
-/** Every container and network this tool creates carries these labels, so cleanup finds them. */
+/** Every container, network and volume this tool creates carries these labels, so cleanup finds them. */
 export const LABEL = {
   tool: 'io.gnes-latency-bench',
   runId: 'io.gnes-latency-bench.run-id',
   repository: 'io.gnes-latency-bench.repository',
   caseId: 'io.gnes-latency-bench.case',
-  service: 'io.gnes-latency-bench.service'
+  service: 'io.gnes-latency-bench.service',
+  deployment: 'io.gnes-latency-bench.deployment'
 } as const
 
 /** The repository a run belongs to: the Actions repository, else the working directory's name. */

@@ -6,6 +6,7 @@ import type { DaemonContext } from './daemon'
 import { ensureServiceImages } from './image'
 import { LABEL } from './labels'
 import { createNetwork } from './network'
+import { deploymentLabels, fillCopies, type VolumePlace } from './volumes'
 
 /** One deployment's place on a daemon, shared by its containers (Docker) or services (Swarm). */
 export interface Place {
@@ -18,6 +19,10 @@ export interface Place {
   image(service: ServicePlan): string
   /** A service's CPU and memory limits: the run's, or its own. */
   limits(service: ServicePlan): { cpus: number | null; memoryBytes: number | null }
+  /** Where its volumes are named and how they are labelled. */
+  volumes: VolumePlace
+  /** Creates and fills a service's copies of writable directory mounts, before it starts. */
+  fillCopies(service: ServicePlan): Promise<void>
   /** Scripts (the load client) in a throwaway GNES container on the network. */
   runScript: Placement['runScript']
 }
@@ -38,11 +43,15 @@ export async function openPlace(
   const prefix = ctx.prefix(plan.id, index)
   const caseLabels = { ...ctx.labels, [LABEL.caseId]: plan.id }
   const network = await createNetwork(docker, prefix, caseLabels, driver)
+  const volumes = { prefix, labels: deploymentLabels(caseLabels, prefix) }
+  const image = (s: ServicePlan) => (s.runs === 'gnes' ? gnes! : images.get(s.name)!)
   return {
     prefix,
     network,
     labels: service => ({ ...caseLabels, [LABEL.service]: service }),
-    image: s => (s.runs === 'gnes' ? gnes! : images.get(s.name)!),
+    image,
+    volumes,
+    fillCopies: s => fillCopies(docker, volumes, s, image(s), ctx.log),
     limits: s => (s.limits === 'engine' ? { cpus: ctx.cpus, memoryBytes: ctx.memory } : s.limits),
     // The GNES image is asked for when a script runs: only a GNES deployment runs one.
     runScript: (...args) =>

@@ -3,6 +3,7 @@ import type { Healthcheck } from '../../topology/http-schema'
 import { STOP_GRACE_MS } from '../lifecycle'
 import type { InstancePlan, ServicePlan } from '../plan/types'
 import { hostLimits } from './limits'
+import { mountSpecs, type VolumePlace } from './volumes'
 
 const NS_PER_S = 1e9
 
@@ -23,6 +24,37 @@ export interface ContainerPlace {
   network: string
   cpus: number | null
   memoryBytes: number | null
+  volumes: VolumePlace
+}
+
+/** The Engine API's form of a service's container settings (Swarm's differ: see swarm/spec.ts). */
+function settings(service: ServicePlan): Partial<Docker.ContainerCreateOptions> {
+  const s = service.settings
+  if (!s) return {}
+  return {
+    ...(s.user ? { User: s.user } : {}),
+    ...(s.workingDir ? { WorkingDir: s.workingDir } : {}),
+    ...(s.stopSignal ? { StopSignal: s.stopSignal } : {})
+  }
+}
+
+/** Host settings: extra hosts, shared memory and ulimits. */
+function hostSettings(service: ServicePlan): Docker.HostConfig {
+  const s = service.settings
+  if (!s) return {}
+  return {
+    ...(s.extraHosts ? { ExtraHosts: s.extraHosts } : {}),
+    ...(s.shmBytes ? { ShmSize: s.shmBytes } : {}),
+    ...(s.ulimits
+      ? {
+          Ulimits: Object.entries(s.ulimits).map(([Name, l]) => ({
+            Name,
+            Soft: l.soft,
+            Hard: l.hard
+          }))
+        }
+      : {})
+  }
 }
 
 /**
@@ -47,8 +79,15 @@ export function containerSpec(
     Env: gnes ? ['PYTHONUNBUFFERED=1'] : Object.entries(i.env).map(([k, v]) => `${k}=${v}`),
     Labels: at.labels,
     StopTimeout: STOP_GRACE_MS / 1000,
+    ...settings(service),
     ...(service.healthcheck ? { Healthcheck: healthConfig(service.healthcheck) } : {}),
-    HostConfig: { NetworkMode: at.network, Init: true, ...hostLimits(at.cpus, at.memoryBytes) },
+    HostConfig: {
+      NetworkMode: at.network,
+      Init: true,
+      ...hostLimits(at.cpus, at.memoryBytes),
+      ...hostSettings(service),
+      Mounts: mountSpecs(at.volumes, service, i.name)
+    },
     NetworkingConfig: {
       EndpointsConfig: {
         [at.network]: { Aliases: [i.name, service.name, ...service.aliases] }

@@ -32,7 +32,9 @@ export function gnesPlan(topology: GnesTopology, addressing: Addressing): GnesPl
         healthcheck: null,
         constraints: [...(s.deploy?.placement.constraints ?? [])],
         endpointMode: s.deploy?.endpoint_mode ?? null,
-        pinned: s.role === 'frontend'
+        pinned: s.role === 'frontend',
+        mounts: [],
+        settings: null
       }
     })
   )

@@ -39,7 +39,9 @@ export function httpPlan(topology: HttpTopology, addressing: ContainerAddressing
         limits: { cpus: commands[0].cpus, memoryBytes: commands[0].memoryBytes },
         constraints: [...(s.deploy?.placement.constraints ?? [])],
         endpointMode: s.deploy?.endpoint_mode ?? null,
-        pinned: s.name === topology.load.service
+        pinned: s.name === topology.load.service,
+        mounts: s.mounts,
+        settings: s.container ?? null
       }
     })
   )

@@ -1,5 +1,10 @@
 import type { Dependency } from '../../topology/depends'
-import type { ContainerService, Healthcheck } from '../../topology/http-schema'
+import type {
+  ContainerService,
+  ContainerSettings,
+  Healthcheck,
+  Mount
+} from '../../topology/http-schema'
 
 /**
  * How an instance tells it is ready: a line of its log, a 2xx on an HTTP path, an open port, its
@@ -54,6 +59,10 @@ export interface ServicePlan {
    * container) and a generic topology's load service (the driver sends to it).
    */
   pinned: boolean
+  /** Files of the checkout, volumes and tmpfs in its containers (bind sources are real paths). */
+  mounts: Mount[]
+  /** User, working directory, stop signal, hosts, shared memory and ulimits; null: the image's. */
+  settings: ContainerSettings | null
 }
 
 /**

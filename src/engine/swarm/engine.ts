@@ -1,3 +1,4 @@
+import { removeVolumes } from '../docker/volumes'
 import type Docker from 'dockerode'
 import { InputError } from '../../config/input-error'
 import type { GnesMeta } from '../gnes-meta'
@@ -97,14 +98,18 @@ class SwarmPlatform implements Platform<'swarm'> {
     return {
       start: async (service, io) => {
         const image = place.image(service)
+        await place.fillCopies(service)
         const created = await docker.createService(
           swarmServiceSpec(service, {
             name: `${place.prefix}-${service.name}`,
             image,
             labels: place.labels(service.name),
             network: place.network.id,
+            volumes: place.volumes,
             ...place.limits(service),
-            pinnedTo: service.pinned ? this.nodeId : null,
+            // Bind sources and the volumes filled here are this node's.
+            pinnedTo:
+              service.pinned || service.mounts.some(m => m.type !== 'tmpfs') ? this.nodeId : null,
             endpointMode: service.endpointMode ?? this.endpointMode
           })
         )
@@ -145,6 +150,7 @@ class SwarmPlatform implements Platform<'swarm'> {
         watcher.stop()
         await removeServices(docker, services)
         await removeNetworkWhenFree(place.network)
+        await removeVolumes(docker, place.volumes.labels)
       }
     }
   }

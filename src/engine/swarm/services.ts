@@ -56,6 +56,12 @@ export interface ServiceSpecInput {
     Args?: string[]
     Env: string[]
     HealthCheck?: Docker.HealthConfig
+    User?: string
+    Dir?: string
+    StopSignal?: string
+    Hosts?: string[]
+    Ulimits?: { Name: string; Soft: number; Hard: number }[]
+    Mounts?: Docker.MountSettings[]
   }
   replicas: number
   constraints: string[]

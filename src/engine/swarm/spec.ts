@@ -1,6 +1,7 @@
 import type Docker from 'dockerode'
 import { healthConfig, type ContainerPlace } from '../docker/spec'
 import type { ServicePlan } from '../plan/types'
+import { mountSpecs } from '../docker/volumes'
 import { serviceSpec } from './services'
 
 /** Where one Swarm service goes: its deployment's side of the spec, as a container's and more. */
@@ -8,6 +9,43 @@ export interface SwarmPlace extends ContainerPlace {
   /** The node it must run on (the manager this engine talks to), or null: where placement says. */
   pinnedTo: string | null
   endpointMode: string
+}
+
+/** A service's container settings in Swarm's form: hosts as `address name`, /dev/shm a tmpfs. */
+function settings(service: ServicePlan, mounts: Docker.MountSettings[]) {
+  const s = service.settings
+  const shm: Docker.MountSettings[] = s?.shmBytes
+    ? [
+        {
+          Type: 'tmpfs',
+          Target: '/dev/shm',
+          TmpfsOptions: { SizeBytes: s.shmBytes }
+        } as Docker.MountSettings
+      ]
+    : []
+  return {
+    ...(s?.user ? { User: s.user } : {}),
+    ...(s?.workingDir ? { Dir: s.workingDir } : {}),
+    ...(s?.stopSignal ? { StopSignal: s.stopSignal } : {}),
+    ...(s?.extraHosts
+      ? {
+          Hosts: s.extraHosts.map(h => {
+            const at = h.indexOf(':')
+            return `${h.slice(at + 1)} ${h.slice(0, at)}`
+          })
+        }
+      : {}),
+    ...(s?.ulimits
+      ? {
+          Ulimits: Object.entries(s.ulimits).map(([Name, l]) => ({
+            Name,
+            Soft: l.soft,
+            Hard: l.hard
+          }))
+        }
+      : {}),
+    ...(mounts.length + shm.length ? { Mounts: [...mounts, ...shm] } : {})
+  }
 }
 
 /**
@@ -31,7 +69,9 @@ export function swarmServiceSpec(
       ...(command ? { Command: command } : {}),
       ...(first.argv ? { Args: first.argv } : {}),
       Env: gnes ? ['PYTHONUNBUFFERED=1'] : Object.entries(first.env).map(([k, v]) => `${k}=${v}`),
-      ...(service.healthcheck ? { HealthCheck: healthConfig(service.healthcheck) } : {})
+      ...(service.healthcheck ? { HealthCheck: healthConfig(service.healthcheck) } : {}),
+      // One spec for every task: on Swarm an unnamed volume is shared by the service's replicas.
+      ...settings(service, mountSpecs(at.volumes, service, first.name))
     },
     replicas: service.instances.length,
     constraints: [...service.constraints, ...(at.pinnedTo ? [`node.id==${at.pinnedTo}`] : [])],

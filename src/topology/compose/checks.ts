@@ -2,8 +2,8 @@ import { NESTED_KEYS, SERVICE_KEYS, TOP_KEYS, type Decision } from './keys'
 
 /**
  * The keys of one Compose file (schema-valid, interpolated) that the benchmark refuses
- * (keys.ts), with a few values refused where the key itself is honoured. Returns the first, as
- * the dotted place and the reason, or null.
+ * (keys.ts), with a few values refused where the key itself is honoured: every one, each as the
+ * dotted place and the reason, so a user fixes them all at once.
  */
 export interface Refusal {
   where: string
@@ -16,17 +16,14 @@ const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.i
 
 const UNKNOWN: Decision = { refused: 'the benchmark does not support this key' }
 
-/** The first key of `obj` that `table` refuses (extension keys `x-*` are Compose's comments). */
-function refusedKey(obj: Obj, table: Record<string, Decision>, where: string): Refusal | null {
-  for (const key of Object.keys(obj)) {
-    if (key.startsWith('x-')) continue
-    const decision = table[key] ?? UNKNOWN
-    if (typeof decision === 'object') {
-      return { where: where ? `${where}.${key}` : key, msg: decision.refused }
-    }
-  }
-  return null
-}
+/** The keys of `obj` that `table` refuses (extension keys `x-*` are Compose's comments). */
+const refusedKeys = (obj: Obj, table: Record<string, Decision>, where: string): Refusal[] =>
+  Object.keys(obj).flatMap(key => {
+    const decision = key.startsWith('x-') ? 'ignored' : (table[key] ?? UNKNOWN)
+    return typeof decision === 'object'
+      ? [{ where: where ? `${where}.${key}` : key, msg: decision.refused }]
+      : []
+  })
 
 /** The nested mappings of a service whose keys are decided one by one, by their tables. */
 function nested(service: Obj, where: string): [Obj, string, Record<string, Decision>][] {
@@ -48,39 +45,38 @@ function nested(service: Obj, where: string): [Obj, string, Record<string, Decis
 }
 
 /** Values of honoured keys that the benchmark cannot honour. */
-function refusedValue(service: Obj, where: string): Refusal | null {
+function refusedValues(service: Obj, where: string): Refusal[] {
+  const found: Refusal[] = []
   const deploy = isObj(service.deploy) ? service.deploy : {}
   if (deploy.mode !== undefined && deploy.mode !== 'replicated') {
-    return {
+    found.push({
       where: `${where}.deploy.mode`,
       msg: `'${String(deploy.mode)}' is not supported: services run as replicated services`
-    }
+    })
   }
   const build = service.build
   const context = isObj(build) ? String(build.context ?? '.') : String(build ?? '')
   if (/^[a-z][a-z0-9+.-]*:\/\/|^git@/i.test(context)) {
-    return {
+    found.push({
       where: `${where}.build.context`,
       msg: 'a remote build context is not supported: a directory beside the Compose file'
-    }
+    })
   }
-  return null
+  return found
 }
 
-export function refusal(data: Obj): Refusal | null {
-  const top = refusedKey(data, TOP_KEYS, '')
-  if (top) return top
-  for (const [name, service] of Object.entries(isObj(data.services) ? data.services : {})) {
-    if (!isObj(service)) continue
-    const where = `services.${name}`
-    const found =
-      refusedKey(service, SERVICE_KEYS, where) ??
-      nested(service, where).reduce<Refusal | null>(
-        (r, [obj, at, table]) => r ?? refusedKey(obj, table, at),
-        null
-      ) ??
-      refusedValue(service, where)
-    if (found) return found
-  }
-  return null
+export function refusals(data: Obj): Refusal[] {
+  const services = Object.entries(isObj(data.services) ? data.services : {})
+  return [
+    ...refusedKeys(data, TOP_KEYS, ''),
+    ...services.flatMap(([name, service]) => {
+      if (!isObj(service)) return []
+      const where = `services.${name}`
+      return [
+        ...refusedKeys(service, SERVICE_KEYS, where),
+        ...nested(service, where).flatMap(([obj, at, table]) => refusedKeys(obj, table, at)),
+        ...refusedValues(service, where)
+      ]
+    })
+  ]
 }

@@ -6,8 +6,14 @@
  */
 export type Decision = 'honoured' | 'ignored' | { refused: string }
 
+/** A refusal that says what to write instead: drop the key in the file with x-latency-bench. */
+const drop = (why: string, key: string, empty = 'null'): { refused: string } => ({
+  refused: `${why}: remove it for the benchmark (\`${key}: !reset ${empty}\` in the file with x-latency-bench)`
+})
 const NO_FIELD = 'the benchmark cannot give a container this setting, and it changes what runs'
 const HOST = 'it reaches into the host, so runs would not be comparable and the host not safe'
+const ADDRESS =
+  "addresses are the deployment network's: peers reach a service by its name or aliases"
 const LIMITS = 'only deploy.resources.limits (cpus, memory), cpus and mem_limit set resources'
 
 export const SERVICE_KEYS: Record<string, Decision> = {
@@ -46,66 +52,76 @@ export const SERVICE_KEYS: Record<string, Decision> = {
   restart: 'ignored',
   stdin_open: 'ignored',
   stop_grace_period: 'ignored',
-  stop_signal: 'ignored',
+  stop_signal: 'honoured',
   tty: 'ignored',
-  blkio_config: { refused: LIMITS },
-  cap_add: { refused: HOST },
-  cap_drop: { refused: NO_FIELD },
-  cgroup: { refused: HOST },
-  cgroup_parent: { refused: HOST },
-  configs: { refused: 'configs are not supported: bake the file into the image' },
-  cpu_count: { refused: LIMITS },
-  cpu_percent: { refused: LIMITS },
-  cpu_period: { refused: LIMITS },
-  cpu_quota: { refused: LIMITS },
-  cpu_rt_period: { refused: LIMITS },
-  cpu_rt_runtime: { refused: LIMITS },
-  cpu_shares: { refused: LIMITS },
-  cpuset: { refused: LIMITS },
-  credential_spec: { refused: NO_FIELD },
-  device_cgroup_rules: { refused: HOST },
-  devices: { refused: HOST },
-  dns: { refused: NO_FIELD },
-  dns_opt: { refused: NO_FIELD },
-  dns_search: { refused: NO_FIELD },
-  external_links: { refused: 'services reach each other by name on the topology network' },
-  extends: { refused: 'extends is not supported: write the service out, or merge files' },
-  extra_hosts: { refused: NO_FIELD },
-  gpus: { refused: HOST },
-  group_add: { refused: NO_FIELD },
-  ipc: { refused: HOST },
-  isolation: { refused: NO_FIELD },
-  links: { refused: 'services reach each other by name, or by networks aliases' },
-  mem_reservation: { refused: LIMITS },
-  mem_swappiness: { refused: LIMITS },
-  memswap_limit: { refused: LIMITS },
-  models: { refused: NO_FIELD },
-  network_mode: { refused: 'every service joins the topology network' },
-  pid: { refused: HOST },
-  pids_limit: { refused: LIMITS },
-  platform: { refused: NO_FIELD },
-  post_start: { refused: NO_FIELD },
-  pre_stop: { refused: NO_FIELD },
-  privileged: { refused: HOST },
-  provider: { refused: NO_FIELD },
-  runtime: { refused: NO_FIELD },
-  secrets: { refused: 'secrets are not supported: a benchmark runs without them' },
-  security_opt: { refused: HOST },
-  shm_size: { refused: NO_FIELD },
-  storage_opt: { refused: NO_FIELD },
-  sysctls: { refused: NO_FIELD },
-  tmpfs: { refused: NO_FIELD },
-  ulimits: { refused: NO_FIELD },
-  use_api_socket: { refused: HOST },
-  user: { refused: NO_FIELD },
-  userns_mode: { refused: HOST },
-  uts: { refused: HOST },
-  volumes: {
-    refused:
-      'volumes are not supported: a bind mount reaches into the host, and a named volume would carry state from one run (or from the base) into the next'
+  blkio_config: drop(LIMITS, 'blkio_config', 'null'),
+  cap_add: drop(HOST, 'cap_add', '[]'),
+  cap_drop: drop(NO_FIELD, 'cap_drop', '[]'),
+  cgroup: drop(HOST, 'cgroup', 'null'),
+  cgroup_parent: drop(HOST, 'cgroup_parent', 'null'),
+  configs: 'honoured',
+  cpu_count: drop(LIMITS, 'cpu_count', 'null'),
+  cpu_percent: drop(LIMITS, 'cpu_percent', 'null'),
+  cpu_period: drop(LIMITS, 'cpu_period', 'null'),
+  cpu_quota: drop(LIMITS, 'cpu_quota', 'null'),
+  cpu_rt_period: drop(LIMITS, 'cpu_rt_period', 'null'),
+  cpu_rt_runtime: drop(LIMITS, 'cpu_rt_runtime', 'null'),
+  cpu_shares: drop(LIMITS, 'cpu_shares', 'null'),
+  cpuset: drop(LIMITS, 'cpuset', 'null'),
+  credential_spec: drop(NO_FIELD, 'credential_spec', 'null'),
+  device_cgroup_rules: drop(HOST, 'device_cgroup_rules', '[]'),
+  devices: drop(HOST, 'devices', '[]'),
+  dns: drop(NO_FIELD, 'dns', '[]'),
+  dns_opt: drop(NO_FIELD, 'dns_opt', '[]'),
+  dns_search: drop(NO_FIELD, 'dns_search', '[]'),
+  external_links: drop(
+    'services reach each other by name on the topology network',
+    'external_links',
+    '[]'
+  ),
+  extends: {
+    refused: 'extends is not supported: write the service out, or list both files joined with +'
   },
-  volumes_from: { refused: 'volumes are not supported' },
-  working_dir: { refused: NO_FIELD }
+  extra_hosts: 'honoured',
+  gpus: drop(HOST, 'gpus', '[]'),
+  group_add: drop(NO_FIELD, 'group_add', '[]'),
+  ipc: drop(HOST, 'ipc', 'null'),
+  isolation: drop(NO_FIELD, 'isolation', 'null'),
+  links: drop('services reach each other by name, or by networks aliases', 'links', '[]'),
+  mem_reservation: drop(LIMITS, 'mem_reservation', 'null'),
+  mem_swappiness: drop(LIMITS, 'mem_swappiness', 'null'),
+  memswap_limit: drop(LIMITS, 'memswap_limit', 'null'),
+  models: drop(NO_FIELD, 'models', 'null'),
+  network_mode: drop(
+    'every service joins the topology network, and peers reach it by its name',
+    'network_mode'
+  ),
+  pid: drop(HOST, 'pid', 'null'),
+  pids_limit: drop(LIMITS, 'pids_limit', 'null'),
+  platform: 'ignored',
+  post_start: drop(NO_FIELD, 'post_start', 'null'),
+  pre_stop: drop(NO_FIELD, 'pre_stop', 'null'),
+  privileged: drop(HOST, 'privileged', 'null'),
+  provider: drop(NO_FIELD, 'provider', 'null'),
+  runtime: drop(NO_FIELD, 'runtime', 'null'),
+  secrets: 'honoured',
+  security_opt: drop(HOST, 'security_opt', '[]'),
+  shm_size: 'honoured',
+  storage_opt: drop(NO_FIELD, 'storage_opt', 'null'),
+  sysctls: drop(NO_FIELD, 'sysctls', '{}'),
+  tmpfs: 'honoured',
+  ulimits: 'honoured',
+  use_api_socket: drop(HOST, 'use_api_socket', 'null'),
+  user: 'honoured',
+  userns_mode: drop(HOST, 'userns_mode', 'null'),
+  uts: drop(HOST, 'uts', 'null'),
+  volumes: 'honoured',
+  volumes_from: drop(
+    'a service shares files through a named volume both mount',
+    'volumes_from',
+    '[]'
+  ),
+  working_dir: 'honoured'
 }
 
 /** Top-level keys; `x-*` extensions other than x-latency-bench are ignored, as Compose does. */
@@ -114,11 +130,13 @@ export const TOP_KEYS: Record<string, Decision> = {
   name: 'honoured',
   version: 'ignored',
   networks: 'ignored',
-  volumes: 'ignored',
-  include: { refused: 'include is not supported: list the files to merge instead' },
-  secrets: { refused: 'secrets are not supported: a benchmark runs without them' },
-  configs: { refused: 'configs are not supported: bake the file into the image' },
-  models: { refused: NO_FIELD }
+  volumes: 'honoured',
+  include: {
+    refused: 'include is not supported: list the files to merge, joined with + (a.yaml+b.yaml)'
+  },
+  secrets: 'honoured',
+  configs: 'honoured',
+  models: drop(NO_FIELD, 'models')
 }
 
 /** Keys of `deploy`, `build` and a service's `networks` entries, decided the same way. */
@@ -135,11 +153,11 @@ export const NESTED_KEYS: Record<string, Record<string, Decision>> = {
     update_config: 'ignored'
   },
   'deploy.resources': { limits: 'honoured', reservations: 'ignored' },
-  'deploy.resources.limits': { cpus: 'honoured', memory: 'honoured', pids: { refused: LIMITS } },
+  'deploy.resources.limits': { cpus: 'honoured', memory: 'honoured', pids: drop(LIMITS, 'pids') },
   'deploy.placement': {
     constraints: 'honoured',
-    preferences: { refused: 'only placement constraints are honoured' },
-    max_replicas_per_node: { refused: 'only placement constraints are honoured' }
+    preferences: drop('only placement constraints are honoured', 'preferences', '[]'),
+    max_replicas_per_node: drop('only placement constraints are honoured', 'max_replicas_per_node')
   },
   build: {
     context: 'honoured',
@@ -155,6 +173,10 @@ export const NESTED_KEYS: Record<string, Record<string, Decision>> = {
   },
   network: {
     aliases: 'honoured',
+    ipv4_address: drop(ADDRESS, 'ipv4_address'),
+    ipv6_address: drop(ADDRESS, 'ipv6_address'),
+    link_local_ips: drop(ADDRESS, 'link_local_ips', '[]'),
+    mac_address: 'ignored',
     priority: 'ignored',
     gw_priority: 'ignored',
     interface_name: 'ignored'

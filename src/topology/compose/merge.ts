@@ -1,11 +1,19 @@
+import type { MergeTag } from '../yaml'
+
 /**
  * Several Compose files merged in order, as `docker compose -f a.yml -f b.yml` merges them
  * (compose-spec `13-merge.md`), for the keys the benchmark reads: mappings merge key by key,
  * a later scalar replaces an earlier one, sequences are appended (an item already there is not
- * added twice), and `command`, `entrypoint` and `healthcheck.test` are replaced whole.
- * Files are normalized first (normalize.ts), so `environment` lists and mappings merge alike.
+ * added twice), and `command`, `entrypoint` and `healthcheck.test` are replaced whole. A value
+ * tagged `!reset` removes what the earlier files set there; one tagged `!override` replaces it
+ * whole. Files are normalized first (normalize.ts), so `environment` lists and mappings merge alike.
  */
 type Obj = Record<string, unknown>
+
+export interface MergeInput {
+  data: Obj
+  tags: readonly MergeTag[]
+}
 
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
@@ -27,4 +35,25 @@ function mergeObjects(base: Obj, over: Obj): Obj {
   return out
 }
 
-export const mergeFiles = (files: readonly Obj[]): Obj => files.reduce(mergeObjects, {})
+/** `data` without the value at `path` (copied along the path, the rest shared). */
+export function without(data: Obj, path: readonly string[]): Obj {
+  const [head, ...rest] = path
+  if (!(head in data)) return data
+  if (!rest.length) return Object.fromEntries(Object.entries(data).filter(([k]) => k !== head))
+  const inner = data[head]
+  return isObj(inner) ? { ...data, [head]: without(inner, rest) } : data
+}
+
+/** A file's data without its `!reset` values, which set nothing but remove. */
+export const withoutResets = (data: Obj, tags: readonly MergeTag[]): Obj =>
+  tags.filter(t => t.tag === 'reset').reduce((d, t) => without(d, t.path), data)
+
+export const mergeFiles = (files: readonly MergeInput[]): Obj =>
+  files.reduce<Obj>(
+    (base, { data, tags }) =>
+      mergeObjects(
+        tags.reduce((b, t) => without(b, t.path), base),
+        withoutResets(data, tags)
+      ),
+    {}
+  )

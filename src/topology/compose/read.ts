@@ -1,25 +1,30 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { topologyError } from '../errors'
+import { topologyError, TopologyError } from '../errors'
 import { LIMITS } from '../fields'
-import { refusal } from './checks'
+import type { MergeTag } from '../yaml'
+import { refusals, type Refusal } from './checks'
 import { parseDotenv } from './dotenv'
 import { interpolateTree, InterpolationError, type Lookup } from './interpolate'
-import { mergeFiles } from './merge'
+import { SERVICE_KEYS, TOP_KEYS } from './keys'
+import { mergeFiles, withoutResets } from './merge'
 import { normalizeFile } from './normalize'
 import { Problem } from './problem'
-import { specProblem } from './spec'
+import { specProblems } from './spec'
 import { nativeTopology } from './translate'
 
 /**
  * Compose files (parsed YAML, in merge order) compiled into native topology data: each file
- * interpolated, validated against the Compose Specification and checked for refused keys, then
- * merged and translated. The I/O edge of compose/: it reads the `.env` beside the first file and
+ * interpolated and validated against the Compose Specification, then merged (`!reset` and
+ * `!override` as Compose merges them) and checked for refused keys, every problem of every file
+ * reported at once, then translated. The I/O edge of compose/: it reads the `.env` beside the first file and
  * the services' env files. Every error names the file, and the service and key.
  */
 export interface ComposeFile {
   file: string
   data: unknown
+  /** Its `!reset` and `!override` values. */
+  tags?: readonly MergeTag[]
 }
 
 type Obj = Record<string, unknown>
@@ -59,19 +64,82 @@ function variables(first: string, env: NodeJS.ProcessEnv): Lookup {
   return n => env[n] ?? vars[n]
 }
 
-/** One file interpolated, schema-checked, refusal-checked and normalized. */
-function checkedFile({ file, data }: ComposeFile, lookup: Lookup): Obj {
-  if (!isCompose(data)) {
-    throw topologyError(file, '(top level)', 'not a Compose file (no services mapping)')
-  }
-  const fail = (where: string, msg: string): never => {
-    throw topologyError(file, where, msg)
-  }
-  const interpolated = interpolateTree(data, lookup, fail) as Obj
-  const problem = specProblem(interpolated) ?? refusal(interpolated)
-  if (problem) fail(problem.where, problem.msg)
-  return normalizeFile(interpolated)
+/** A problem of one file, before anything is merged. */
+interface Found {
+  file: string
+  where: string
+  msg: string
 }
+
+/** Every problem, each at its place; the files named where they are not all the same one. */
+function problemsError(found: readonly Found[]): TopologyError {
+  const files = [...new Set(found.map(f => f.file))]
+  const lines = found.map(
+    f => `  at ${f.where}: ${f.msg}${files.length > 1 ? ` (in ${f.file})` : ''}`
+  )
+  return new TopologyError(`${files.join('+')}: invalid topology:\n${lines.join('\n')}`)
+}
+
+/** `!reset` and `!override` apply to a key the specification knows, not to a list item. */
+function tagProblems(tags: readonly MergeTag[]): Refusal[] {
+  return tags.flatMap(({ tag, path: keys }) => {
+    const where = keys.join('.') || '(top level)'
+    const known =
+      keys.length === 1
+        ? keys[0] in TOP_KEYS
+        : keys[0] !== 'services' || keys.length !== 3 || keys[2] in SERVICE_KEYS
+    if (keys.some(k => /^\d+$/.test(k)) || !keys.length) {
+      return [{ where, msg: `!${tag} applies to a key, not to a list item or the whole file` }]
+    }
+    return known || keys[keys.length - 1].startsWith('x-')
+      ? []
+      : [{ where, msg: `!${tag} on an unknown key (not in the Compose Specification)` }]
+  })
+}
+
+/** A service's keys left empty (`environment:`), which Compose reads as not set. */
+function withoutNulls(data: Obj): Obj {
+  const services = data.services
+  if (!services || typeof services !== 'object' || Array.isArray(services)) return data
+  const kept = Object.entries(services as Obj).map(([name, s]) => [
+    name,
+    s && typeof s === 'object' && !Array.isArray(s)
+      ? Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null))
+      : s
+  ])
+  return { ...data, services: Object.fromEntries(kept) }
+}
+
+/** One file interpolated, its tags and schema checked and normalized; or its problems. */
+function checkedFile({ file, data, tags = [] }: ComposeFile, lookup: Lookup): Found[] | Obj {
+  if (!isCompose(data)) {
+    return [{ file, where: '(top level)', msg: 'not a Compose file (no services mapping)' }]
+  }
+  const found: Found[] = tagProblems(tags).map(p => ({ file, ...p }))
+  const fail = (where: string, msg: string): never => {
+    found.push({ file, where, msg })
+    return '' as never
+  }
+  const interpolated = withoutNulls(withoutResets(interpolateTree(data, lookup, fail) as Obj, tags))
+  // A value that failed to interpolate would only fail the schema again.
+  if (!found.length) found.push(...specProblems(interpolated).map(p => ({ file, ...p })))
+  return found.length ? found : normalizeFile(interpolated)
+}
+
+/** Every refused key of the merged files, at the file that last sets it. */
+function refusedKeys(merged: Obj, files: readonly ComposeFile[]): Found[] {
+  return refusals(merged).map(r => {
+    const setting = files.filter(f => has(f.data, r.where.split('.')))
+    return { file: (setting[setting.length - 1] ?? files[0]).file, ...r }
+  })
+}
+
+const has = (data: unknown, keys: readonly string[]): boolean =>
+  !keys.length ||
+  (!!data &&
+    typeof data === 'object' &&
+    keys[0] in data &&
+    has((data as Obj)[keys[0]], keys.slice(1)))
 
 /** Every env file the services name, read (relative paths from the first file's directory). */
 function envFiles(merged: Obj, dir: string, label: string, lookup: Lookup) {
@@ -103,7 +171,14 @@ export function compileCompose(files: readonly ComposeFile[], env = process.env)
   const first = files[0].file
   const label = files.map(f => f.file).join('+')
   const lookup = variables(first, env)
-  const merged = mergeFiles(files.map(f => checkedFile(f, lookup)))
+  const checked = files.map(f => checkedFile(f, lookup))
+  const found = checked.filter(Array.isArray).flat()
+  if (found.length) throw problemsError(found)
+  const merged = mergeFiles(
+    checked.map((data, i) => ({ data: data as Obj, tags: files[i].tags ?? [] }))
+  )
+  const refused = refusedKeys(merged, files)
+  if (refused.length) throw problemsError(refused)
   const dir = path.dirname(path.resolve(first))
   try {
     return nativeTopology({

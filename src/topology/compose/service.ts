@@ -1,7 +1,10 @@
 import * as path from 'node:path'
+import type { ContainerSettings, Mount } from '../http-schema'
 import { nativeHealthcheck, type NativeHealthcheck } from './healthcheck'
 import type { Lookup } from './interpolate'
+import { serviceMounts } from './mounts'
 import { Problem } from './problem'
+import { containerSettings } from './settings'
 import { shellWords } from './shell-words'
 
 /**
@@ -22,6 +25,8 @@ export interface NativeService {
   dependsOn: (string | { service: string; condition: 'healthy' | 'completed' })[]
   deploy?: { placement: { constraints: string[] }; endpoint_mode?: string }
   aliases?: string[]
+  mounts: Mount[]
+  container?: ContainerSettings
 }
 
 export interface ServiceContext {
@@ -36,6 +41,8 @@ export interface ServiceContext {
   names: readonly string[]
   /** The port the native service declares (the load's, or its only container port). */
   port: number | null
+  /** The whole merged model: the top-level volumes, secrets and configs. */
+  data: Obj
 }
 
 type Obj = Record<string, unknown>
@@ -189,6 +196,7 @@ export function nativeService(name: string, s: Obj, ctx: ServiceContext): Native
   const built = build(s, ctx)
   const deployed = deploy(s)
   const extraNames = aliases(s)
+  const settings = containerSettings(s)
   return {
     name,
     image: image(name, s, ctx),
@@ -202,6 +210,8 @@ export function nativeService(name: string, s: Obj, ctx: ServiceContext): Native
     resources: resources(s),
     dependsOn: dependsOn(s, ctx),
     ...(deployed ? { deploy: deployed } : {}),
-    ...(extraNames.length ? { aliases: extraNames } : {})
+    ...(extraNames.length ? { aliases: extraNames } : {}),
+    mounts: serviceMounts(s, ctx.data, ctx.dir),
+    ...(settings ? { container: settings } : {})
   }
 }

@@ -3,8 +3,8 @@ import spec from './compose-spec.json'
 
 /**
  * A Compose file checked against the Compose Specification's own JSON Schema (a pinned copy,
- * compose-spec.json; its source in compose-spec.md). Returns the one problem worth reading, as
- * the dotted place in the file and the rule, or null when the file is valid.
+ * compose-spec.json; its source in compose-spec.md). Returns each problem as the dotted place in
+ * the file and the rule; none when the file is valid.
  */
 
 // The schema names draft-07 by an https address Ajv does not know, and uses formats of its own.
@@ -38,14 +38,8 @@ function wording(errors: ErrorObject[]): string {
   return errors[0].message ?? 'invalid'
 }
 
-export function specProblem(data: unknown): SpecProblem | null {
-  if (validate(data)) return null
-  const errors = (validate.errors ?? []).filter(e => e.keyword !== 'oneOf' && e.keyword !== 'anyOf')
-  const all = errors.length ? errors : validate.errors!
-  // The deepest place is the most specific; an unknown key is reported at the mapping holding it.
-  const depth = (e: ErrorObject) => e.instancePath.split('/').length
-  const deepest = Math.max(...all.map(depth))
-  const here = all.filter(e => depth(e) === deepest)
+/** The problem at one place, from the errors Ajv reports there. */
+function problemAt(here: ErrorObject[]): SpecProblem {
   const unknown = here.find(e => e.keyword === 'additionalProperties')
   if (unknown) {
     const key = String(unknown.params.additionalProperty)
@@ -53,4 +47,26 @@ export function specProblem(data: unknown): SpecProblem | null {
     return { where, msg: 'unknown key (not in the Compose Specification)' }
   }
   return { where: dotted(here[0].instancePath), msg: wording(here) }
+}
+
+/** The key a problem belongs to: `/services/web/ports`, an unknown key's own place included. */
+const keyOf = (e: ErrorObject): string => {
+  const own = e.keyword === 'additionalProperties' ? `/${String(e.params.additionalProperty)}` : ''
+  return `${e.instancePath}${own}`.split('/').slice(0, 4).join('/')
+}
+
+/**
+ * Every key the file breaks the schema at. Where a value may take several forms, Ajv reports each
+ * form's complaints; the deepest place is the most specific, so each key gets the problem there.
+ */
+export function specProblems(data: unknown): SpecProblem[] {
+  if (validate(data)) return []
+  const errors = (validate.errors ?? []).filter(e => e.keyword !== 'oneOf' && e.keyword !== 'anyOf')
+  const all = errors.length ? errors : validate.errors!
+  const depth = (e: ErrorObject) => e.instancePath.split('/').length
+  return [...new Set(all.map(keyOf))].map(key => {
+    const mine = all.filter(e => keyOf(e) === key)
+    const deepest = Math.max(...mine.map(depth))
+    return problemAt(mine.filter(e => depth(e) === deepest))
+  })
 }

@@ -1,0 +1,142 @@
+/**
+ * Public Compose files of real projects (fixtures/compose-corpus: each source's files, licence
+ * and README naming the repository, path and commit), each given only an `x-latency-bench` block
+ * in a second file, as a user would, and loaded as a run loads them. Each file the benchmark
+ * refuses is listed below with the key it refuses, so a change in either direction shows; every
+ * refusal names its key and says what to do.
+ */
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { TopologyError } from '../src/topology/errors'
+import { loadTopologyFile } from '../src/topology/load'
+import { yamlData } from '../src/topology/yaml'
+import { tmp } from './helpers/tmp'
+
+const CORPUS = path.join(__dirname, 'fixtures', 'compose-corpus')
+
+const samples = fs
+  .readdirSync(CORPUS, { withFileTypes: true })
+  .filter(d => d.isDirectory())
+  .flatMap(source =>
+    fs
+      .readdirSync(path.join(CORPUS, source.name))
+      .filter(s => fs.existsSync(path.join(CORPUS, source.name, s, 'compose.yaml')))
+      .map(s => `${source.name}/${s}`)
+  )
+
+type Obj = Record<string, unknown>
+
+/** The checkout's paths a file mounts (bind sources, secret and config files), from its YAML. */
+function mountedPaths(data: Obj): string[] {
+  const services = Object.values((data.services ?? {}) as Obj) as Obj[]
+  const volumes = services.flatMap(s => (Array.isArray(s?.volumes) ? s.volumes : []) as unknown[])
+  const binds = volumes.flatMap(v => {
+    const source = typeof v === 'string' ? v.split(':')[0] : String((v as Obj).source ?? '')
+    return source.startsWith('.') && (typeof v === 'string' ? v.includes(':') : true)
+      ? [source]
+      : []
+  })
+  const files = (['secrets', 'configs'] as const).flatMap(k =>
+    Object.values((data[k] ?? {}) as Obj).flatMap(e => {
+      const file = (e as Obj | null)?.file
+      return typeof file === 'string' ? [file] : []
+    })
+  )
+  return [...binds, ...files]
+}
+
+/**
+ * The sample as a checkout: its files in a work tree of their own, and each path it mounts that the
+ * corpus does not keep (the project's source trees and data files) present, empty: a file where
+ * the name has an extension, else a directory.
+ */
+function checkout(sample: string): string {
+  const dir = tmp()
+  fs.cpSync(path.join(CORPUS, sample), dir, { recursive: true })
+  fs.mkdirSync(path.join(dir, '.git'))
+  const data = yamlData(fs.readFileSync(path.join(dir, 'compose.yaml'), 'utf8'), sample) as Obj
+  for (const p of mountedPaths(data)) {
+    const at = path.resolve(dir, p)
+    if (!at.startsWith(`${dir}${path.sep}`) || fs.existsSync(at)) continue
+    if (/\.[A-Za-z0-9]+$/.test(path.basename(at))) {
+      fs.mkdirSync(path.dirname(at), { recursive: true })
+      fs.writeFileSync(at, '')
+    } else fs.mkdirSync(at, { recursive: true })
+  }
+  return dir
+}
+
+/** The sample loaded with its bench file: null when it passes, else the error's lines. */
+function refusal(sample: string): string[] | null {
+  const dir = checkout(sample)
+  try {
+    loadTopologyFile(`${dir}/compose.yaml+${dir}/compose.bench.yaml`)
+    return null
+  } catch (err) {
+    if (!(err instanceof TopologyError)) throw err
+    return err.message.split('\n').slice(1)
+  }
+}
+
+const results = new Map(samples.map(s => [s, refusal(s)]))
+
+test('the corpus: at least 30 files from at least three sources, each with its licence', () => {
+  expect(samples.length).toBeGreaterThanOrEqual(30)
+  const sources = [...new Set(samples.map(s => s.split('/')[0]))]
+  expect(sources.length).toBeGreaterThanOrEqual(3)
+  for (const source of sources) {
+    const files = fs.readdirSync(path.join(CORPUS, source))
+    expect(files.some(f => f.startsWith('LICENSE'))).toBe(true)
+    const readme = fs.readFileSync(path.join(CORPUS, source, 'README.md'), 'utf8')
+    for (const s of samples.filter(x => x.startsWith(`${source}/`))) {
+      expect(readme).toContain(`\`${s.split('/')[1]}\``)
+    }
+  }
+})
+
+test('each sample adds only an x-latency-bench block', () => {
+  for (const s of samples) {
+    const bench = yamlData(fs.readFileSync(path.join(CORPUS, s, 'compose.bench.yaml'), 'utf8'), s)
+    expect(Object.keys(bench as Obj)).toEqual(['x-latency-bench'])
+  }
+})
+
+/**
+ * The refused files and the place each is refused at: the Docker socket (a tool that drives the
+ * host's Docker), a WebAssembly runtime, a home directory, variables the file leaves unset.
+ */
+const REFUSED: Record<string, string> = {
+  'awesome-compose/minecraft': 'services.minecraft.volumes.0',
+  'awesome-compose/pihole-cloudflared-DoH': 'services.cloudflared.environment.0',
+  'awesome-compose/plex': 'services.plex.volumes.0',
+  'awesome-compose/portainer': 'services.portainer',
+  'awesome-compose/postgresql-pgadmin': 'services.postgres.environment.0',
+  'awesome-compose/traefik-golang': 'services.frontend',
+  'awesome-compose/wasmedge-kafka-mysql': 'services.etl.runtime',
+  'awesome-compose/wasmedge-mysql-nginx': 'services.backend.runtime',
+  'awesome-compose/wireguard': 'services.wireguard.environment.2',
+  'nginx-proxy/nginx-proxy-main': 'services.nginx-proxy',
+  'nginx-proxy/nginx-proxy-separate-containers': 'services.dockergen'
+}
+
+test.each(samples)('%s: passes, or is refused at the place listed', sample => {
+  const lines = results.get(sample)
+  if (!(sample in REFUSED)) {
+    expect(lines).toBeNull()
+    return
+  }
+  expect(lines?.[0]).toMatch(new RegExp(`^ {2}at ${REFUSED[sample].replace(/\./g, '\\.')}[ :]`))
+})
+
+test('the share that passes', () => {
+  const passed = [...results.values()].filter(r => r === null).length
+  expect(passed).toBe(samples.length - Object.keys(REFUSED).length)
+})
+
+test('every refusal names its key and says what to do', () => {
+  const lines = [...results.values()].flatMap(r => r ?? [])
+  for (const line of lines) {
+    expect(line).toMatch(/^ {2}at services\.[\w.-]+|^ {2}at [a-z_]+\.[\w.-]+/)
+    expect(line).toMatch(/: remove it|remove the mount|set it in|mount a path of the checkout/)
+  }
+})

@@ -1,0 +1,129 @@
+import * as path from 'node:path'
+import type { Mount } from '../http-schema'
+import { Problem } from './problem'
+
+/**
+ * A service's `volumes`, `tmpfs`, `secrets` and `configs` as native mounts. Pure: paths are
+ * resolved against the first file's directory here, and checked against the checkout where the
+ * topology is loaded (load.ts), for Compose and native files alike. Throws a `Problem` naming the key.
+ */
+type Obj = Record<string, unknown>
+
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
+
+/** `./conf:/etc/conf:ro`, `data:/var/lib/data`, `/scratch` as the long syntax. */
+function longVolume(v: unknown): Obj {
+  if (isObj(v)) return v
+  const parts = String(v).split(':')
+  if (parts.length === 1) return { type: 'volume', target: parts[0] }
+  const [source, target, mode = ''] = parts
+  const bind = /^[./~]/.test(source)
+  return {
+    type: bind ? 'bind' : 'volume',
+    source,
+    target,
+    read_only: mode.split(',').includes('ro')
+  }
+}
+
+const EXTERNAL =
+  'an external volume holds state from outside the run: remove external (`external: !reset null`), and the benchmark creates it empty for each deployment'
+
+/** One volume entry; `volumes` is the top-level mapping. */
+function volumeMount(v: unknown, volumes: Obj, dir: string, at: string): Mount {
+  const m = longVolume(v)
+  const target = String(m.target ?? '')
+  if (m.type === 'tmpfs') {
+    const size = isObj(m.tmpfs) ? m.tmpfs.size : undefined
+    return { type: 'tmpfs', target, ...(size !== undefined ? { sizeBytes: bytes(size, at) } : {}) }
+  }
+  if (m.type === 'bind') {
+    const source = String(m.source ?? '')
+    if (source.startsWith('~')) {
+      throw new Problem(at, `${source} is in a home directory: mount a path of the checkout`)
+    }
+    return { type: 'bind', source: path.resolve(dir, source), target, readOnly: !!m.read_only }
+  }
+  if (m.type !== 'volume') {
+    throw new Problem(
+      `${at}.type`,
+      `'${String(m.type)}' mounts are not supported: bind, volume or tmpfs`
+    )
+  }
+  if (m.source === undefined) return { type: 'volume', target }
+  const name = String(m.source)
+  const top = volumes[name]
+  if (top === undefined) throw new Problem(at, `no top-level volume named '${name}'`)
+  if (isObj(top) && top.external) throw new Problem(at, `volume '${name}': ${EXTERNAL}`)
+  if (isObj(top) && top.driver_opts !== undefined) {
+    throw new Problem(
+      at,
+      `volume '${name}': driver_opts can mount a path of the host: remove them (\`driver_opts: !reset {}\`), a local volume is created empty for each deployment`
+    )
+  }
+  if (isObj(top) && top.driver !== undefined && top.driver !== 'local') {
+    throw new Problem(
+      at,
+      `volume '${name}': the driver '${String(top.driver)}' is not supported: remove it, a local volume is created for each deployment`
+    )
+  }
+  return { type: 'volume', source: name, target }
+}
+
+const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }
+
+/** `64m`, `1gb` or a number of bytes. */
+export function bytes(v: unknown, at: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmg]?)b?$/i.exec(String(v).trim())
+  if (!m) throw new Problem(at, `'${String(v)}' is not a size (e.g. 64m)`)
+  return Math.round(Number(m[1]) * UNITS[m[2].toLowerCase()])
+}
+
+/** A secret's or config's file, from the top-level entry `kind`.`name`. */
+function fileOf(kind: 'secrets' | 'configs', name: string, top: Obj, dir: string, at: string) {
+  const entry = top[name]
+  if (!isObj(entry)) throw new Problem(at, `no top-level ${kind.slice(0, -1)} named '${name}'`)
+  if (entry.external) {
+    throw new Problem(
+      at,
+      `${kind.slice(0, -1)} '${name}' is external (made outside the run): give it a file of the checkout (\`file: ./path\`)`
+    )
+  }
+  if (entry.file === undefined) {
+    throw new Problem(
+      at,
+      `${kind.slice(0, -1)} '${name}' has no file: write it to a file of the checkout (\`file: ./path\`)`
+    )
+  }
+  return path.resolve(dir, String(entry.file))
+}
+
+/** `secrets` at /run/secrets/<target>, `configs` at their target, by default /<name>. */
+function fileMounts(kind: 'secrets' | 'configs', s: Obj, data: Obj, dir: string): Mount[] {
+  const list = Array.isArray(s[kind]) ? (s[kind] as unknown[]) : []
+  const top = isObj(data[kind]) ? data[kind] : {}
+  return list.map((item, i) => {
+    const at = `${kind}.${i}`
+    const { source, target } = isObj(item) ? item : { source: item, target: undefined }
+    const name = String(source)
+    const file = fileOf(kind, name, top, dir, at)
+    const to = String(target ?? name)
+    const where =
+      kind === 'secrets' ? path.posix.resolve('/run/secrets', to) : path.posix.resolve('/', to)
+    return { type: 'bind', source: file, target: where, readOnly: true }
+  })
+}
+
+/** Every mount of one service (normalized, merged), in the order Compose lists them. */
+export function serviceMounts(s: Obj, data: Obj, dir: string): Mount[] {
+  const volumes = isObj(data.volumes) ? data.volumes : {}
+  const tmpfs = s.tmpfs === undefined ? [] : Array.isArray(s.tmpfs) ? s.tmpfs : [s.tmpfs]
+  return [
+    ...((s.volumes as unknown[] | undefined) ?? []).map((v, i) =>
+      volumeMount(v, volumes, dir, `volumes.${i}`)
+    ),
+    ...tmpfs.map((t): Mount => ({ type: 'tmpfs', target: String(t).split(':')[0] })),
+    ...fileMounts('secrets', s, data, dir),
+    ...fileMounts('configs', s, data, dir)
+  ]
+}
