@@ -31,7 +31,7 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
       'latency.yml': quickStart,
       'latency-head.yml': quickStart.replace(
         checkout,
-        'with: { fetch-depth: 0, ref: ${{ github.event.pull_request.head.sha }} }'
+        "with: { fetch-depth: 0, ref: '${{ github.event.pull_request.head.sha }}' }"
       )
     })
   })
