@@ -15,7 +15,8 @@ import {
   ROBUST_DEFAULTS,
   type ChangePointOptions
 } from '../src/trend/change-points'
-import { bestSplit } from '../src/trend/qhat'
+import { bestSplit, peakNear } from '../src/trend/qhat'
+import { midRanks } from '../src/trend/rank-test'
 import { REFERENCE_STEP_OPTIONS, seriesSteps, STEP_OPTIONS } from '../src/trend/series'
 import { newSteps, stepsOf } from '../src/trend/steps'
 
@@ -71,6 +72,46 @@ test('the best split is the maximum of Q̂ over every split, by its definition',
   expect(best.qhat).toBeCloseTo(max, 6)
   expect(bestSplit(s, 4, 5)).toBeNull()
 })
+
+test('the peak near a split is the maximum of Q̂ over the splits within reach, by its definition', () => {
+  const s = synthetic({ length: 30, cv: 0.02, steps: [{ at: 12, size: 0.06 }] }, 8)
+  for (const [index, reach] of [
+    [15, 3],
+    [12, 1],
+    [20, 2],
+    [2, 4]
+  ]) {
+    let max = -Infinity
+    let at = -1
+    for (let tau = Math.max(1, index - reach); tau <= Math.min(29, index + reach); tau++)
+      for (let kappa = tau + 1; kappa <= 30; kappa++) {
+        const q = qhat(s.slice(0, tau), s.slice(tau, kappa))
+        if (q > max + 1e-9) [max, at] = [q, tau]
+      }
+    expect({ index, reach, at: peakNear(s, 0, 30, index, reach) }).toEqual({ index, reach, at })
+  }
+  // Within reach of the true step, the peak is the values' best split of the whole stretch.
+  expect(peakNear(s, 0, 30, 15, 3)).toBe(bestSplit(s, 0, 30)!.index)
+  // No split with a positive Q̂ (every value the same): the split stays where it was.
+  expect(peakNear(Array(12).fill(5), 0, 12, 7, 3)).toBe(7)
+})
+
+test.each([
+  [115, 22, 20],
+  [136, 20, 18]
+])(
+  "a step the ranks' Q̂ placed 2 entries from Otava is placed where Otava places it (seed %i)",
+  (seed, onRanks, onValues) => {
+    // 2 % noise, a 6 % step at 20: on ranks the gap between the levels is lost (a step of many
+    // noise widths ranks as one of two), so Q̂'s peak on them is flat and the noise moves it.
+    const s = synthetic({ length: 40, cv: 0.02, steps: [{ at: 20, size: 0.06 }] }, seed)
+    expect(bestSplit(midRanks(s).ranks, 0, 40)!.index).toBe(onRanks)
+    expect(bestSplit(s, 0, 40)!.index).toBe(onValues)
+    const otava = changePoints(s, OTAVA_DEFAULTS).map(p => p.index)
+    expect(otava).toEqual([onValues])
+    expect(changePoints(s, ROBUST_DEFAULTS).map(p => p.index)).toEqual(otava)
+  }
+)
 
 test('one step is found where it is, with its size; a flat series and lone spikes give none', () => {
   const step = synthetic({ length: 60, cv: 0.03, steps: [{ at: 35, size: 0.1 }] }, 1)

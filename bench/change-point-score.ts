@@ -44,18 +44,30 @@ export function tellsStep(change: number, size: number): boolean {
   return ratio >= 1 / FACTOR && ratio <= FACTOR
 }
 
+/**
+ * The change point of `found` that finds `step`: the nearest within TOLERANCE that tells it
+ * (the first of equals); undefined when none does.
+ */
+export function finder(
+  shape: SeriesShape,
+  found: readonly Found[],
+  step: SeriesShape['steps'][number]
+): Found | undefined {
+  const away = (p: Found) => distance(shape, p.index, step.at)
+  return found
+    .filter(p => away(p) <= TOLERANCE && tellsStep(p.change, step.size))
+    .sort((a, b) => away(a) - away(b))[0]
+}
+
 function scoreSeries(shape: SeriesShape, found: readonly Found[]): SeriesScore {
   const unmatched = new Set(found)
   const s: SeriesScore = { steps: 0, found: 0, false: 0, entries: shape.length, error: 0 }
   for (const step of shape.steps) {
     s.steps++
-    const away = (p: Found) => distance(shape, p.index, step.at)
-    const near = [...unmatched]
-      .filter(p => away(p) <= TOLERANCE && tellsStep(p.change, step.size))
-      .sort((a, b) => away(a) - away(b))[0]
+    const near = finder(shape, [...unmatched], step)
     if (near === undefined) continue
     s.found++
-    s.error += away(near)
+    s.error += distance(shape, near.index, step.at)
     unmatched.delete(near)
   }
   s.false = unmatched.size

@@ -17,9 +17,7 @@
  * scripts/otava-venv.sh's venv, once for all series
  * (OTAVA_PYTHON to override).
  */
-import { execFileSync } from 'node:child_process'
 import * as os from 'node:os'
-import * as path from 'node:path'
 import {
   changePoints,
   forwardChange,
@@ -29,39 +27,13 @@ import {
 } from '../src/trend/change-points'
 import { tally, type Found, type Tally } from './change-point-score'
 import { cells, KINDS } from './change-point-cells'
+import { otava } from './otava'
 import { synthetic, type SeriesShape } from './synthetic-series'
-
-const root = path.join(__dirname, '..')
 
 const PORTS: Record<string, ChangePointOptions> = {
   default: ROBUST_DEFAULTS,
   't-spells': { ...OTAVA_DEFAULTS, maxSpell: ROBUST_DEFAULTS.maxSpell },
   t: OTAVA_DEFAULTS
-}
-
-let python: string | null = null
-function otava(series: number[][]): Found[][] {
-  python ??=
-    process.env.OTAVA_PYTHON ??
-    execFileSync('bash', [path.join(root, 'scripts', 'otava-venv.sh')], {
-      encoding: 'utf8'
-    }).trim()
-  const out = execFileSync(
-    python,
-    [path.join(root, '__tests__', 'fixtures', 'otava', 'reference.py')],
-    {
-      input: JSON.stringify({ options: OTAVA_DEFAULTS, series }),
-      encoding: 'utf8',
-      maxBuffer: 1 << 28
-    }
-  )
-  type Point = { index: number; meanBefore: number; meanAfter: number }
-  return (JSON.parse(out) as Point[][]).map(ps =>
-    ps.map(p => ({
-      index: p.index,
-      change: p.meanBefore === 0 ? 0 : p.meanAfter / p.meanBefore - 1
-    }))
-  )
 }
 
 /**
@@ -70,7 +42,7 @@ function otava(series: number[][]): Found[][] {
  */
 function detect(name: string, rows: number[][][]): Found[][][] {
   if (name === 'otava') {
-    const flat = otava(rows.flat())
+    const flat = otava(rows.flat(), OTAVA_DEFAULTS)
     return rows.map(r => flat.splice(0, r.length))
   }
   const options = PORTS[name]

@@ -1,6 +1,6 @@
 import { mean, median, populationStd } from '../stats/sample'
 import { studentTCdf } from '../stats/student-t'
-import { bestSplit, type Candidate } from './qhat'
+import { bestSplit, peakNear, type Candidate } from './qhat'
 import { midRanks, rankSumTest } from './rank-test'
 import { spellEntries } from './spells'
 
@@ -13,8 +13,9 @@ import { spellEntries } from './spells'
  * `minMagnitude`. With Otava's Student's t-test (`test: 't'`) it is ported step for step, so
  * that it finds what Otava finds on the same series (`__tests__/change-points.test.ts` runs
  * both). With the rank-sum test (`test: 'rank'`) a few entries far off cannot hide a step: the
- * splits are searched on the window's ranks and tested by ranks, and a short spell is set aside
- * before the search (`maxSpell`), so it makes no change point of its own.
+ * splits are searched on the window's ranks, placed where Q̂ on the values peaks near them (as
+ * Otava places a split) and tested by ranks, and a short spell is set aside before the search
+ * (`maxSpell`), so it makes no change point of its own.
  */
 
 export interface ChangePointOptions {
@@ -145,9 +146,31 @@ function tested(
 }
 
 /**
+ * How far the values may move a split the ranks found: the ranks tell which change a window
+ * holds, robustly, and the values where it lies, as Otava's Q̂ on them does. Further than 3
+ * entries, the values' peak starts to follow what the spell rule left (a spell too near the
+ * start): `npm run bench:change-point-placement`.
+ */
+const PLACEMENT_REACH = 3
+
+/** The split with the largest Q̂ on `searched` over all `stretches`, and its stretch. */
+function bestOfStretches(
+  searched: readonly number[],
+  stretches: [number, number][]
+): { best: Candidate; stretch: [number, number] } | null {
+  let out: { best: Candidate; stretch: [number, number] } | null = null
+  for (const [a, b] of stretches) {
+    const c = b - a > 1 ? bestSplit(searched, a, b) : null
+    if (c && (out === null || c.qhat > out.best.qhat)) out = { best: c, stretch: [a, b] }
+  }
+  return out
+}
+
+/**
  * E-divisive on s[from:to]: the best split of any stretch, kept while significant. With the rank
- * test, Q̂ is computed on the window's ranks, so that how far off a spell lies does not decide
- * where the window splits.
+ * test, Q̂ is searched on the window's ranks, so that how far off a spell lies does not decide
+ * which change the window splits at; the split is then placed where Q̂ on the values peaks
+ * within `PLACEMENT_REACH` entries of it, as Otava places it, and tested there by ranks.
  */
 function divisive(
   s: readonly number[],
@@ -162,13 +185,14 @@ function divisive(
   const points: ChangePoint[] = []
   for (;;) {
     const stretches = intervals(points, 0, w.length)
-    let best: Candidate | null = null
-    for (const [a, b] of stretches) {
-      const c = b - a > 1 ? bestSplit(searched, a, b) : null
-      if (c && (best === null || c.qhat > best.qhat)) best = c
-    }
-    if (!best) break
-    const point = tested(w, best, stretches, o)
+    const found = bestOfStretches(searched, stretches)
+    if (!found) break
+    const { best, stretch } = found
+    const placed =
+      o.test === 'rank'
+        ? { ...best, index: peakNear(w, stretch[0], stretch[1], best.index, PLACEMENT_REACH) }
+        : best
+    const point = tested(w, placed, stretches, o)
     if (!(point.pValue <= maxPValue)) break
     points.push(point)
     points.sort((x, y) => x.index - y.index)

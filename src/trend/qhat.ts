@@ -28,6 +28,17 @@ function withinSums(s: readonly number[], start: number, end: number): Float64Ar
   return within
 }
 
+/** Q̂ of the split at τ of s[start:start + κ], both relative to start, from `withinSums`. */
+function qhatOf(w: Float64Array[], tau: number, kappa: number): number {
+  const left = tau
+  const right = kappa - tau
+  const cross = w[0][kappa] - w[0][tau] - w[tau][kappa]
+  const a = (2 / kappa) * cross
+  const b = left > 1 ? ((2 * right) / kappa / (left - 1)) * w[0][tau] : 0
+  const c = right > 1 ? ((2 * left) / kappa / (right - 1)) * w[tau][kappa] : 0
+  return a - b - c
+}
+
 /**
  * The split of s[start:end] that maximises Q̂(τ, κ) = Q̂(s[start:τ], s[τ:κ]) over
  * start < τ < κ ≤ end; null when the stretch has fewer than 2 points. Ties go to the smallest
@@ -42,13 +53,7 @@ export function bestSplit(s: readonly number[], start: number, end: number): Can
   let zeroInFirstRow = false
   for (let tau = 1; tau < n; tau++) {
     for (let kappa = tau + 1; kappa <= n; kappa++) {
-      const left = tau
-      const right = kappa - tau
-      const cross = w[0][kappa] - w[0][tau] - w[tau][kappa]
-      const a = (2 / kappa) * cross
-      const b = left > 1 ? ((2 * right) / kappa / (left - 1)) * w[0][tau] : 0
-      const c = right > 1 ? ((2 * left) / kappa / (right - 1)) * w[tau][kappa] : 0
-      const q = a - b - c
+      const q = qhatOf(w, tau, kappa)
       if (q > 0 && (best === null || q > best.qhat)) best = { index: start + tau, qhat: q }
       if (tau === 1 && q === 0) zeroInFirstRow = true
     }
@@ -56,4 +61,32 @@ export function bestSplit(s: readonly number[], start: number, end: number): Can
   if (best) return best
   // Row τ = start + 1 holds only real splits; the next row begins with a filled-in zero.
   return { index: zeroInFirstRow || n < 3 ? start + 1 : start + 2, qhat: 0 }
+}
+
+/**
+ * The split of s[start:end] with the largest Q̂ (over every κ, as `bestSplit`) among those within
+ * `reach` entries of `index`: where the evidence for a change found near `index` peaks on these
+ * values. `index` itself when no split near it has a positive Q̂; ties go to the nearest, then
+ * the earlier.
+ */
+export function peakNear(
+  s: readonly number[],
+  start: number,
+  end: number,
+  index: number,
+  reach: number
+): number {
+  const w = withinSums(s, start, end)
+  const n = end - start
+  let best = { index, qhat: 0, away: Infinity }
+  const [lo, hi] = [Math.max(1, index - start - reach), Math.min(n - 1, index - start + reach)]
+  for (let tau = lo; tau <= hi; tau++) {
+    const away = Math.abs(start + tau - index)
+    for (let kappa = tau + 1; kappa <= n; kappa++) {
+      const q = qhatOf(w, tau, kappa)
+      if (q > best.qhat || (q === best.qhat && q > 0 && away < best.away))
+        best = { index: start + tau, qhat: q, away }
+    }
+  }
+  return best.index
 }
