@@ -13,6 +13,7 @@ import { loadTopologyFile } from '../src/topology/load'
 import { startFakeGitHub } from './fixtures/report/github-server'
 import { quickStartWorkflow } from './helpers/readme'
 import { expand as expandIn, stepRuns, type Context } from './helpers/expression'
+import { SUPPORTED_GNES_VERSIONS } from '../src/config/gnes-version'
 
 const dir = path.join(__dirname, '..', 'workflows')
 const files = fs.readdirSync(dir).filter(f => f.endsWith('.yml'))
@@ -169,6 +170,44 @@ describe("the Quick start's runs", () => {
     // A run that failed before writing its report has nothing to upload.
     expect(stepRuns(upload.if, pullRequest(7, 1, 'forker/bench'))).toBe(false)
   })
+})
+
+test('record-gnes-release.yml records a PyPI release by hand: the four standard cases at the standard load, nothing checked out', () => {
+  const wf = read('record-gnes-release.yml')
+  expect(Object.keys(wf.on)).toEqual(['workflow_dispatch'])
+  const version = wf.on.workflow_dispatch.inputs['gnes-version']
+  expect(version.options).toEqual([...SUPPORTED_GNES_VERSIONS].reverse())
+  expect(wf.concurrency).toBeUndefined()
+  const all = steps(wf)
+  expect(all.some(s => s.uses?.startsWith('actions/checkout'))).toBe(false)
+  const bench = all.find(s => s.uses?.startsWith('your-org/gnes-latency-bench'))!
+  for (const chosen of version.options as string[]) {
+    const given = Object.fromEntries(
+      Object.entries(bench.with ?? {}).map(([k, v]) => [
+        k,
+        expandIn(v, { inputs: { 'gnes-version': chosen } })
+      ])
+    )
+    const inputs = parseInputs(given)
+    expect(inputs).toMatchObject({
+      'gnes-version': chosen,
+      'gnes-source': null,
+      baseline: 'history',
+      docs: 500,
+      'batch-size': 10,
+      'doc-bytes': 1_000_000
+    })
+    expect(inputs.cases).toEqual(['1', '2', '3', '4'])
+    expect(inputs.profiles).toEqual(['minimal', 'burst'])
+    expect(() => checkInputs(inputs)).not.toThrow()
+  }
+  // README's section for those who record releases only points to it.
+  const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8')
+  const section = readme.slice(
+    readme.indexOf('### Only GNES releases'),
+    readme.indexOf('## What you get')
+  )
+  expect(section).toContain('[`record-gnes-release.yml`](workflows/record-gnes-release.yml)')
 })
 
 /** The script's test of a report's first line, as pr-comment-fork.yml writes it. */
