@@ -8,7 +8,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { readBranchHistory } from '../src/history'
-import { commentMarker } from '../src/report'
+import { commentMarker, markerLine } from '../src/report'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { buildEntry } from './helpers/bundle'
 import { commandFileValues, pullRequestEvent as pullRequest } from './helpers/workflow'
@@ -140,7 +140,8 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(first.code).toBe(0)
     expect(['true', 'false']).toContain(first.outputs.regression)
     const report = fs.readFileSync(first.outputs.report, 'utf8')
-    expect(report.split('\n')[0]).toBe(MARKER)
+    // The marker line names the pull request's head the verdict is about.
+    expect(report.split('\n')[0]).toBe(`${MARKER}<!-- head: ${'b'.repeat(40)} -->`)
     const comments = github.comments.get(7) ?? []
     expect(comments).toHaveLength(1)
     expect(comments[0].body).toBe(report)
@@ -173,7 +174,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(comments).toHaveLength(2)
     expect(comments[0]).toEqual(history[0])
     const body = comments[1].body
-    expect(body.split('\n')[0]).toBe(commentMarker('Latency (PR, paired) / bench'))
+    expect(body.split('\n')[0]).toBe(markerLine('Latency (PR, paired) / bench', 'd'.repeat(40)))
     expect(body).toContain('### GNES latency, paired on this runner')
     expect(body).toContain('**head** GNES 0.0.47 vs **base** GNES 0.0.46')
     expect(body).toContain(
@@ -351,13 +352,20 @@ describe('the action (local engine, local bare remote, local server speaking Git
     it('on pull_request: one comment with its verdict against the recorded entry, nothing recorded', async () => {
       const tip = git(remote, 'rev-parse', 'gh-pages')
       const payload = pullRequest(9, 'faster relays', '1'.repeat(40), '2'.repeat(40))
+      // An earlier run commented on #9 at another head: this run's head is the pull request's now.
+      github.pulls.push({
+        number: 9,
+        head: { sha: '2'.repeat(40), ref: 'relays', label: 'octo:relays' }
+      })
       const run = await runAction('pull_request', payload, '3'.repeat(40), generic)
       expect(run.log).not.toContain('::error::')
       expect(run.code).toBe(0)
       const comments = github.comments.get(9) ?? []
       expect(comments).toHaveLength(1)
       const body = comments[0].body
-      expect(body.startsWith(`${MARKER}\n### Latency: `)).toBe(true)
+      const [first, title] = body.split('\n')
+      expect(first).toBe(markerLine('Latency (PR) / bench', '2'.repeat(40)))
+      expect(title).toMatch(/^### Latency: /)
       expect(body).toContain('chain5 chain of 5 relays · minimal@\u206020')
       expect(body).toContain('`latency`')
       expect(body).toContain('base commit of the PR')
@@ -405,7 +413,9 @@ describe('the action (local engine, local bare remote, local server speaking Git
         `the workspace is the pull request's head ${headSha}; the base is its merge-base with main, ${baseSha}`
       )
       const body = (github.comments.get(10) ?? [])[0].body
-      expect(body.startsWith(`${MARKER}\n### Latency, paired on this runner: `)).toBe(true)
+      expect(
+        body.startsWith(`${MARKER}<!-- head: ${headSha} -->\n### Latency, paired on this runner: `)
+      ).toBe(true)
       expect(body).toContain(
         `**head** commit \`${headSha.slice(0, 7)}\` vs **base** commit \`${baseSha.slice(0, 7)}\``
       )

@@ -1,6 +1,6 @@
 /**
  * Every workflow this repository ships, checked by actionlint as GitHub would read it: its own
- * (.github/workflows) and the examples users copy (workflows/), whose `uses:` of this action is
+ * (.github/workflows) and the ones users copy (workflows/, README's Quick start), whose `uses:` of this action is
  * pointed at the checkout so actionlint also checks their `with:` keys against action.yml.
  * scripts/test.sh installs actionlint (a pinned release) when it is missing.
  */
@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { quickStartWorkflow, servicesWorkflow } from './helpers/readme'
 
 const root = path.join(__dirname, '..')
 const ACTION = 'your-org/gnes-latency-bench@v1'
@@ -56,11 +57,14 @@ const filesOf = (dir: string): Record<string, string> =>
   )
 
 test.each([
-  ['.github/workflows', path.join(root, '.github', 'workflows')],
-  ['workflows (the examples)', path.join(root, 'workflows')]
-])('actionlint finds nothing in %s', (_name, dir) => {
-  const files = filesOf(dir)
-  expect(Object.keys(files).length).toBeGreaterThan(2)
+  ['.github/workflows', filesOf(path.join(root, '.github', 'workflows'))],
+  ['workflows (the examples)', filesOf(path.join(root, 'workflows'))],
+  [
+    "README's Quick start",
+    { 'latency.yml': quickStartWorkflow(), 'services.yml': servicesWorkflow() }
+  ]
+])('actionlint finds nothing in %s', (_name, files) => {
+  expect(Object.keys(files).length).toBeGreaterThanOrEqual(2)
   const repo = repoWith(files)
   try {
     expect(lint(repo)).toEqual({ status: 0, out: '' })

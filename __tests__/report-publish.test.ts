@@ -4,7 +4,7 @@ import * as path from 'node:path'
 import { compareResult } from '../src/judge/compare'
 import { COMMENT_LIMIT } from '../src/report/cap'
 import { renderComparisonMarkdown } from '../src/report/markdown'
-import { commentMarker } from '../src/report/comment-marker'
+import { commentMarker, markerLine } from '../src/report/comment-marker'
 import { publishPullRequestReport } from '../src/action/publish'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { makeEntry, makeResult } from './fixtures/report/samples'
@@ -17,8 +17,9 @@ const regressed = compareResult(
 )
 const markdown = renderComparisonMarkdown(regressed)
 const KEY = 'Latency (PR) / bench'
-/** What the file, the summary and the comment hold: the comment's marker, then the report. */
-const marked = (md: string) => `${commentMarker(KEY)}\n${md}`
+/** What the file, the summary and the comment hold: the marker line, then the report. */
+const marked = (md: string, head: string | null = null) => `${markerLine(KEY, head)}\n${md}`
+const HEAD = 'e'.repeat(40)
 
 let gh: FakeGitHub
 let dir: string
@@ -65,15 +66,42 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
       reportPath,
       failOnRegression: true,
       onInconclusive: 'warn',
+      head: HEAD,
       comment: comment('search')
     })
     expect(outcome).toEqual({ comment: 'created', failed: true })
-    expect(fs.readFileSync(reportPath, 'utf8')).toBe(marked(markdown))
+    expect(fs.readFileSync(reportPath, 'utf8')).toBe(marked(markdown, HEAD))
     const outputs = fs.readFileSync(process.env.GITHUB_OUTPUT!, 'utf8')
     expect(outputs).toMatch(/regression<<.*\ntrue\n/)
     expect(outputs).toContain(reportPath)
-    expect(gh.comments.get(7)![0].body).toBe(marked(markdown))
+    expect(gh.comments.get(7)![0].body).toBe(marked(markdown, HEAD))
     expect(process.exitCode).toBe(1)
+  })
+
+  test('two runs of one pull request, the older finishing last: the comment keeps the newer head’s verdict', async () => {
+    const [older, newer] = ['1'.repeat(40), '2'.repeat(40)]
+    gh.pulls.push({ number: 7, head: { sha: newer, ref: 'feature', label: 'acme:feature' } })
+    const verdictOf = (head: string, text: string) =>
+      publishPullRequestReport({
+        comparison: regressed,
+        markdown: `### ${text}\n`,
+        commentKey: KEY,
+        reportPath: path.join(dir, `${head}.md`),
+        failOnRegression: false,
+        onInconclusive: 'warn',
+        head,
+        comment: comment('search')
+      })
+    expect(await verdictOf(newer, 'the newer head')).toMatchObject({ comment: 'created' })
+    expect(await verdictOf(older, 'the older head')).toMatchObject({ comment: 'kept' })
+    expect(gh.comments.get(7)!.map(c => c.body)).toEqual([marked('### the newer head\n', newer)])
+    expect(stdout.join('')).toContain(
+      `pull request #7: comment left as it is: the comment reports head ${newer}, and this run's head ${older} is no longer the pull request's head (${newer}); this run's report is in the job summary`
+    )
+    // The older run's report is still its own: in its file, with its head.
+    expect(fs.readFileSync(path.join(dir, `${older}.md`), 'utf8')).toBe(
+      marked('### the older head\n', older)
+    )
   })
 
   test('fork (403): warning, report in the job summary, the step does not fail', async () => {
@@ -85,6 +113,7 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
       reportPath: path.join(dir, 'regression.md'),
       failOnRegression: false,
       onInconclusive: 'warn',
+      head: null,
       comment: comment('search')
     })
     expect(outcome).toEqual({ comment: 'forbidden', failed: false })
@@ -113,6 +142,7 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
       reportPath,
       failOnRegression: false,
       onInconclusive: 'warn',
+      head: null,
       comment: comment('search')
     })
     expect(outcome.comment).toBe('created')
@@ -137,6 +167,7 @@ describe('publishPullRequestReport (local server speaking GitHub REST endpoints)
       reportPath: path.join(dir, 'regression.md'),
       failOnRegression: false,
       onInconclusive: 'warn',
+      head: null,
       comment: null
     })
     expect(outcome).toEqual({ comment: 'skipped', failed: false })
@@ -192,6 +223,7 @@ describe('an answer that cannot tell', () => {
       reportPath: path.join(dir, 'inconclusive.md'),
       failOnRegression: true,
       onInconclusive: 'warn',
+      head: null,
       comment: null
     })
     expect(outcome.failed).toBe(false)
@@ -212,6 +244,7 @@ describe('an answer that cannot tell', () => {
       reportPath: path.join(dir, 'inconclusive.md'),
       failOnRegression: false,
       onInconclusive: 'fail',
+      head: null,
       comment: null
     })
     expect(outcome.failed).toBe(true)

@@ -8,22 +8,48 @@ import { DEFAULTS, parseInputs } from '../src/config/inputs'
 import { checkInputs } from '../src/config/preflight'
 import { checkRun } from '../src/pipeline/preflight'
 import { bisectCommand } from '../src/commands/bisect'
-import { commentMarker, markReport, REPORT_MARKER } from '../src/report'
+import { commentMarker, markerLine, markReport, REPORT_MARKER } from '../src/report'
 import { loadTopologyFile } from '../src/topology/load'
 import { startFakeGitHub } from './fixtures/report/github-server'
+import { quickStartWorkflow } from './helpers/readme'
+import { expand as expandIn, stepRuns, type Context } from './helpers/expression'
+import { SUPPORTED_GNES_VERSIONS } from '../src/config/gnes-version'
 
 const dir = path.join(__dirname, '..', 'workflows')
 const files = fs.readdirSync(dir).filter(f => f.endsWith('.yml'))
 
 interface Step {
   uses?: string
+  if?: string
   with?: Record<string, string>
+}
+interface Workflow {
+  name: string
+  on: Record<string, unknown>
+  concurrency?: { group: string; 'cancel-in-progress': boolean | string }
+  jobs: Record<string, { steps: Step[] }>
 }
 const steps = (wf: { jobs: Record<string, { steps: Step[] }> }): Step[] =>
   Object.values(wf.jobs).flatMap(j => j.steps)
 const read = (file: string) => parse(fs.readFileSync(path.join(dir, file), 'utf8'))
 /** The examples that judge pull requests: each uploads its report for pr-comment-fork.yml. */
 const PULL_REQUEST_WORKFLOWS = files.filter(f => Object.keys(read(f).on).includes('pull_request'))
+/** The `github` context of a run of pull request #7 from a fork. */
+const FORK_PULL_REQUEST = {
+  event_name: 'pull_request',
+  repository: 'octo/bench',
+  run_id: 901,
+  event: {
+    pull_request: { number: 7, head: { repo: { full_name: 'forker/bench', fork: true } } }
+  }
+}
+/** README's Quick start, which judges pull requests too. */
+const QUICK_START = parse(quickStartWorkflow())
+/** Every workflow a reader copies that judges pull requests, by where it is. */
+const JUDGES: [string, Workflow][] = [
+  ...PULL_REQUEST_WORKFLOWS.map((f): [string, Workflow] => [f, read(f)]),
+  ['the Quick start', QUICK_START]
+]
 /** The workflow that posts fork reports runs no benchmark; every other one but the bisect runs the action. */
 const FORK_COMMENT = 'pr-comment-fork.yml'
 /** The bisect runs the action's command line from its repository at the same major tag. */
@@ -62,15 +88,16 @@ describe('example workflows', () => {
     // It runs in the base repository with a write token: it must never check out the PR's code.
     expect(all.some(s => s.uses?.startsWith('actions/checkout'))).toBe(false)
     expect([...wf.on.workflow_run.workflows].sort()).toEqual(
-      PULL_REQUEST_WORKFLOWS.map(f => read(f).name).sort()
+      JUDGES.map(([, judge]) => judge.name).sort()
     )
+    expect(QUICK_START.name).toBe('Latency')
     expect(wf.permissions).toEqual({ actions: 'read', 'pull-requests': 'write' })
     // Every report artifact of the run, each into a folder of its name (no `name:` to fail on).
     const download = all.find(s => s.uses?.startsWith('actions/download-artifact'))!
     expect(download.with).toMatchObject({ pattern: 'gnes-latency-report*', path: 'report' })
     expect(download.with?.name).toBeUndefined()
-    for (const file of PULL_REQUEST_WORKFLOWS) {
-      const upload = steps(read(file)).find(s => s.uses?.startsWith('actions/upload-artifact'))
+    for (const [, judge] of JUDGES) {
+      const upload = steps(judge).find(s => s.uses?.startsWith('actions/upload-artifact'))
       expect(upload?.with?.name?.startsWith('gnes-latency-report')).toBe(true)
     }
   })
@@ -83,7 +110,12 @@ describe('example workflows', () => {
       'a --> <img src=x> <!-- b',
       `ü ${'x'.repeat(400)}`
     ]
-    for (const key of keys) expect(first.test(commentMarker(key))).toBe(true)
+    const sha = 'a'.repeat(40)
+    for (const key of keys) {
+      expect(first.test(commentMarker(key))).toBe(true)
+      // With the head it reports, the key's marker is the part that names the comment.
+      expect(first.exec(markerLine(key, sha))?.slice(1)).toEqual([commentMarker(key), sha])
+    }
     expect(first.test(REPORT_MARKER)).toBe(true)
     for (const line of [
       '',
@@ -92,10 +124,90 @@ describe('example workflows', () => {
       `${REPORT_MARKER}<!-- comment-key: a --> <img src=x> -->`,
       `${REPORT_MARKER}<!-- comment-key:  -->`,
       `${REPORT_MARKER}<!-- comment-key: ${'x'.repeat(161)} -->`,
-      '<!-- gnes-latency-bench: latency alert, main -->'
+      '<!-- gnes-latency-bench: latency alert, main -->',
+      `${commentMarker(keys[0])}<!-- head: ${sha} --> `,
+      `${commentMarker(keys[0])}<!-- head: ${sha.slice(1)} -->`,
+      `${commentMarker(keys[0])}<!-- head: ${sha.toUpperCase()} -->`,
+      `${commentMarker(keys[0])}<!-- head: ${sha} --><!-- head: ${sha} -->`
     ])
       expect(first.test(line)).toBe(false)
   })
+})
+
+describe("the Quick start's runs", () => {
+  /** The `github` context of a run: a push to master, or a pull request from this repository or a fork. */
+  const push = (runId: number): Context => ({
+    github: { event_name: 'push', repository: 'octo/bench', run_id: runId, event: {} }
+  })
+  const pullRequest = (number: number, runId: number, from = 'octo/bench'): Context => ({
+    github: {
+      ...FORK_PULL_REQUEST,
+      run_id: runId,
+      event: { pull_request: { number, head: { repo: { full_name: from } } } }
+    }
+  })
+  const group = (context: Context) => expandIn(QUICK_START.concurrency!.group, context)
+
+  test('a new push to a pull request cancels its run in progress; no push to master is cancelled or held back', () => {
+    expect(QUICK_START.concurrency!['cancel-in-progress']).toBe(true)
+    // Runs share a group only when they measure the same pull request.
+    expect(group(pullRequest(7, 1))).toBe(group(pullRequest(7, 2)))
+    expect(group(pullRequest(7, 1))).not.toBe(group(pullRequest(8, 1)))
+    const pushes = [101, 102, 103].map(id => group(push(id)))
+    expect(new Set(pushes).size).toBe(3)
+    for (const g of pushes) expect(g).not.toBe(group(pullRequest(7, 1)))
+  })
+
+  test("only a fork's pull request uploads the report, for pr-comment-fork.yml", () => {
+    const upload = steps(QUICK_START).find(s => s.uses?.startsWith('actions/upload-artifact'))!
+    const withReport = (c: Context) => ({
+      ...c,
+      steps: { bench: { outputs: { report: 'out/report.md' } } }
+    })
+    expect(stepRuns(upload.if, withReport(pullRequest(7, 1, 'forker/bench')))).toBe(true)
+    expect(stepRuns(upload.if, withReport(pullRequest(7, 1)))).toBe(false)
+    expect(stepRuns(upload.if, withReport(push(1)))).toBe(false)
+    // A run that failed before writing its report has nothing to upload.
+    expect(stepRuns(upload.if, pullRequest(7, 1, 'forker/bench'))).toBe(false)
+  })
+})
+
+test('record-gnes-release.yml records a PyPI release by hand: the four standard cases at the standard load, nothing checked out', () => {
+  const wf = read('record-gnes-release.yml')
+  expect(Object.keys(wf.on)).toEqual(['workflow_dispatch'])
+  const version = wf.on.workflow_dispatch.inputs['gnes-version']
+  expect(version.options).toEqual([...SUPPORTED_GNES_VERSIONS].reverse())
+  expect(wf.concurrency).toBeUndefined()
+  const all = steps(wf)
+  expect(all.some(s => s.uses?.startsWith('actions/checkout'))).toBe(false)
+  const bench = all.find(s => s.uses?.startsWith('your-org/gnes-latency-bench'))!
+  for (const chosen of version.options as string[]) {
+    const given = Object.fromEntries(
+      Object.entries(bench.with ?? {}).map(([k, v]) => [
+        k,
+        expandIn(v, { inputs: { 'gnes-version': chosen } })
+      ])
+    )
+    const inputs = parseInputs(given)
+    expect(inputs).toMatchObject({
+      'gnes-version': chosen,
+      'gnes-source': null,
+      baseline: 'history',
+      docs: 500,
+      'batch-size': 10,
+      'doc-bytes': 1_000_000
+    })
+    expect(inputs.cases).toEqual(['1', '2', '3', '4'])
+    expect(inputs.profiles).toEqual(['minimal', 'burst'])
+    expect(() => checkInputs(inputs)).not.toThrow()
+  }
+  // README's section for those who record releases only points to it.
+  const readme = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8')
+  const section = readme.slice(
+    readme.indexOf('### Only GNES releases'),
+    readme.indexOf('## What you get')
+  )
+  expect(section).toContain('[`record-gnes-release.yml`](workflows/record-gnes-release.yml)')
 })
 
 /** The script's test of a report's first line, as pr-comment-fork.yml writes it. */
@@ -255,22 +367,16 @@ type RunStep = Step & { id?: string; run?: string; env?: Record<string, string> 
  * the action left at its `report` output: the artifact it uploads (name → artifact path → file).
  */
 function uploadedArtifacts(
-  file: string,
+  wf: Workflow,
   report: string,
   ws: string
 ): Map<string, Map<string, string>> {
-  const values: Record<string, string> = {
-    'steps.bench.outputs.report': report,
-    'github.event.pull_request.number': '7'
-  }
-  const expand = (text: string) =>
-    text.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (_, e: string) => {
-      if (!(e in values)) throw new Error(`no value for \${{ ${e} }}`)
-      return values[e]
-    })
-  const all = steps(read(file)) as RunStep[]
+  const values = { steps: { bench: { outputs: { report } } }, github: FORK_PULL_REQUEST }
+  const expand = (text: string) => expandIn(text, values)
+  const all = steps(wf) as RunStep[]
   const artifacts = new Map<string, Map<string, string>>()
   for (const step of all.slice(all.findIndex(s => s.id === 'bench') + 1)) {
+    if (!stepRuns(step.if, values)) continue
     if (step.run) {
       const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v)]))
       execFileSync('bash', ['-e', '-c', expand(step.run)], {
@@ -347,19 +453,19 @@ test('the fork pattern end to end: each pull-request workflow uploads its report
   github.pulls.push({ number: 7, head: { sha: head, ref: 'feature', label: 'forker:feature' } })
   // A comment of a version from before keys stays as it is.
   github.comments.set(7, [{ id: 1, body: `${REPORT_MARKER}\n### GNES latency: an old report` }])
-  /** One run of `file`: what the action would have left, with its default comment key. */
-  const runOf = (file: string, text: string) => {
+  /** One run of `wf` on `sha`: what the action would have left, with its default comment key. */
+  const runOf = (wf: Workflow, text: string, sha = head) => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-pattern-'))
     const report = path.join(ws, 'out', 'report.md')
     fs.mkdirSync(path.dirname(report))
-    const body = markReport(`### ${text}\n`, `${read(file).name} / bench`)
+    const body = markReport(`### ${text}\n`, `${wf.name} / ${Object.keys(wf.jobs)[0]}`, sha)
     fs.writeFileSync(report, body)
-    return { body, artifacts: uploadedArtifacts(file, report, ws) }
+    return { body, artifacts: uploadedArtifacts(wf, report, ws) }
   }
   try {
     const posted: string[] = []
-    for (const file of PULL_REQUEST_WORKFLOWS) {
-      const { body, artifacts } = runOf(file, `${file}, first push`)
+    for (const [where, wf] of JUDGES) {
+      const { body, artifacts } = runOf(wf, `${where}, first push`)
       expect([...artifacts.values()].map(a => [...a.keys()])).toEqual([['report.md']])
       expect(await forkComment(artifacts, github, head)).toEqual([])
       posted.push(body)
@@ -370,14 +476,30 @@ test('the fork pattern end to end: each pull-request workflow uploads its report
     ])
 
     // A second push: each workflow's comment is updated in place, the others left alone.
-    const again = runOf('pr-paired.yml', 'pr-paired.yml, second push')
-    expect(await forkComment(again.artifacts, github, head)).toEqual([])
+    const second = 'e'.repeat(40)
+    github.pulls[0].head.sha = second
+    const again = runOf(QUICK_START, 'the Quick start, second push', second)
+    expect(await forkComment(again.artifacts, github, second)).toEqual([])
     const bodies = github.comments.get(7)!.map(c => c.body)
-    expect(bodies).toHaveLength(1 + PULL_REQUEST_WORKFLOWS.length)
+    expect(bodies).toHaveLength(1 + JUDGES.length)
     expect(bodies.filter(b => b === again.body)).toHaveLength(1)
-    expect(bodies.filter(b => b.includes('first push'))).toHaveLength(
-      PULL_REQUEST_WORKFLOWS.length - 1
-    )
+    expect(bodies.filter(b => b.includes('first push'))).toHaveLength(JUDGES.length - 1)
+
+    // The first push's run finishing last finds no open pull request with its head: the second
+    // push's verdict stays.
+    const late = runOf(QUICK_START, 'the Quick start, first push, finishing last')
+    expect(await forkComment(late.artifacts, github, head)).toEqual([
+      `warning: no open pull request has head ${head} (pushed again since, or closed); nothing to comment on`
+    ])
+    expect(github.comments.get(7)!.map(c => c.body)).toEqual(bodies)
+    // A report about another head than its run's is refused.
+    const other = runOf(QUICK_START, 'the Quick start, on another head', head)
+    expect(await forkComment(other.artifacts, github, second)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^failed: .*the report is about head ${head}, not the run's head ${second}$`)
+      )
+    ])
+    expect(github.comments.get(7)!.map(c => c.body)).toEqual(bodies)
 
     // Two jobs of a matrix, each uploading an artifact of its own name in one run: two comments.
     const matrix = new Map<string, Map<string, string>>()
@@ -385,10 +507,10 @@ test('the fork pattern end to end: each pull-request workflow uploads its report
     for (const engine of ['docker', 'local']) {
       const file = path.join(ws, `${engine}.md`)
       const key = `Latency (PR) / bench / {"engine": "${engine}"}`
-      fs.writeFileSync(file, markReport(`### matrix ${engine}\n`, key))
+      fs.writeFileSync(file, markReport(`### matrix ${engine}\n`, key, second))
       matrix.set(`gnes-latency-report-${engine}`, new Map([['report.md', file]]))
     }
-    expect(await forkComment(matrix, github, head)).toEqual([])
+    expect(await forkComment(matrix, github, second)).toEqual([])
     expect(github.comments.get(7)!.filter(c => c.body.includes('### matrix'))).toHaveLength(2)
 
     // What is not one of this action's reports is refused, and nothing is posted for it.
@@ -397,10 +519,10 @@ test('the fork pattern end to end: each pull-request workflow uploads its report
     const bogus = new Map([
       ['gnes-latency-report', new Map([['report.md', path.join(ws, 'bogus.md')]])]
     ])
-    expect(await forkComment(bogus, github, head)).toEqual([
+    expect(await forkComment(bogus, github, second)).toEqual([
       expect.stringMatching(/^failed: .*the artifact does not hold a gnes-latency-bench report/)
     ])
-    expect(await forkComment(new Map(), github, head)).toEqual([
+    expect(await forkComment(new Map(), github, second)).toEqual([
       'warning: the run left no report artifact; nothing to comment'
     ])
     expect(github.comments.get(7)).toHaveLength(before)

@@ -19,11 +19,13 @@ interface PublishOptions {
   /** What an inconclusive case does to the step: a warning, or a failure. */
   onInconclusive: 'warn' | 'fail'
   /** Null when `comment-on-pr` is off or there is no pull request / token. */
-  comment: Omit<CommentTarget, 'body' | 'marker'> | null
+  comment: Omit<CommentTarget, 'body' | 'marker' | 'head'> | null
+  /** The pull request's head commit the verdict is about, written into the marker line. */
+  head: string | null
 }
 
 interface PublishOutcome {
-  comment: CommentOutcome | 'skipped' | 'error'
+  comment: CommentOutcome['outcome'] | 'skipped' | 'error'
   /** True when `fail-on-regression` or `on-inconclusive: fail` marked the step failed. */
   failed: boolean
 }
@@ -36,7 +38,7 @@ interface PublishOutcome {
  */
 export async function publishPullRequestReport(o: PublishOptions): Promise<PublishOutcome> {
   // The report file carries the marker too: pr-comment-fork.yml posts it to its own comment.
-  const report = markReport(o.markdown, o.commentKey)
+  const report = markReport(o.markdown, o.commentKey, o.head)
   fs.mkdirSync(path.dirname(path.resolve(o.reportPath)), { recursive: true })
   fs.writeFileSync(o.reportPath, report)
   core.setOutput('regression', String(o.comparison.regression))
@@ -48,11 +50,17 @@ export async function publishPullRequestReport(o: PublishOptions): Promise<Publi
   if (o.comment) {
     try {
       const note = `the full report is in the job summary and in ${o.reportPath} (the \`report\` output).`
-      comment = await postOrUpdateComment({
+      const posted = await postOrUpdateComment({
         ...o.comment,
         marker: commentMarker(o.commentKey),
+        head: o.head,
         body: capComment(report, note)
       })
+      comment = posted.outcome
+      if (posted.outcome === 'kept')
+        actionsLog.info(
+          `pull request #${o.comment.issueNumber}: comment left as it is: ${posted.reason}; this run's report is in the job summary`
+        )
     } catch (err) {
       comment = 'error'
       actionsLog.warn(

@@ -41,7 +41,8 @@ async function publish(
   verdict: RunVerdict,
   inputs: Inputs,
   targets: ActionTargets,
-  pullRequest: number | null
+  pullRequest: number | null,
+  head: string | null
 ): Promise<void> {
   await publishPullRequestReport({
     comparison: verdict,
@@ -50,6 +51,7 @@ async function publish(
     reportPath: targets.reportPath,
     failOnRegression: inputs['fail-on-regression'],
     onInconclusive: inputs['on-inconclusive'],
+    head,
     comment:
       pullRequest !== null && inputs['comment-on-pr'] && targets.comment
         ? { ...targets.comment, issueNumber: pullRequest }
@@ -107,7 +109,8 @@ export async function actionPorts(
     },
     async judged(verdict, result) {
       if (verdict) {
-        await publish(verdict, inputs, targets, pr?.number ?? null)
+        // On a pull request the commit the result records is the pull request's head.
+        await publish(verdict, inputs, targets, pr?.number ?? null, pr ? ctx.git.sha : null)
         return
       }
       // A recorded result file wrote nothing into out-dir before.
