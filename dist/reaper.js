@@ -2516,7 +2516,7 @@ var require_nacl_fast = __commonJS({
           sel25519(p[i], q[i], b);
         }
       }
-      function pack2(r, p) {
+      function pack3(r, p) {
         var tx = gf(), ty = gf(), zi = gf();
         inv25519(zi, p[2]);
         M(tx, p[0], zi);
@@ -2556,7 +2556,7 @@ var require_nacl_fast = __commonJS({
         d[31] &= 127;
         d[31] |= 64;
         scalarbase(p, d);
-        pack2(pk, p);
+        pack3(pk, p);
         for (i = 0; i < 32; i++) sk[i + 32] = pk[i];
         return 0;
       }
@@ -2605,7 +2605,7 @@ var require_nacl_fast = __commonJS({
         crypto_hash(r, sm.subarray(32), n + 32);
         reduce(r);
         scalarbase(p, r);
-        pack2(sm, p);
+        pack3(sm, p);
         for (i = 32; i < 64; i++) sm[i] = sk[i];
         crypto_hash(h, sm, n + 64);
         reduce(h);
@@ -2661,7 +2661,7 @@ var require_nacl_fast = __commonJS({
         scalarmult(p, q, h);
         scalarbase(q, sm.subarray(32));
         add(p, q);
-        pack2(t, p);
+        pack3(t, p);
         n -= 64;
         if (crypto_verify_32(sm, 0, t, 0)) {
           for (i = 0; i < n; i++) m[i] = 0;
@@ -26077,7 +26077,7 @@ var require_mkdirp_classic = __commonJS({
 var require_tar_fs = __commonJS({
   "node_modules/tar-fs/index.js"(exports2) {
     var chownr = require_chownr();
-    var tar2 = require_tar_stream();
+    var tar3 = require_tar_stream();
     var pump = require_pump();
     var mkdirp = require_mkdirp_classic();
     var fs = require("fs");
@@ -26137,7 +26137,7 @@ var require_tar_fs = __commonJS({
       var umask = typeof opts.umask === "number" ? ~opts.umask : ~processUmask();
       var dmode = typeof opts.dmode === "number" ? opts.dmode : 0;
       var fmode = typeof opts.fmode === "number" ? opts.fmode : 0;
-      var pack2 = opts.pack || tar2.pack();
+      var pack3 = opts.pack || tar3.pack();
       var finish = opts.finish || noop;
       if (opts.strip) map = strip(map, opts.strip);
       if (opts.readable) {
@@ -26150,16 +26150,16 @@ var require_tar_fs = __commonJS({
       }
       var onsymlink = function(filename, header) {
         xfs.readlink(path.join(cwd, filename), function(err, linkname) {
-          if (err) return pack2.destroy(err);
+          if (err) return pack3.destroy(err);
           header.linkname = normalize(linkname);
-          pack2.entry(header, onnextentry);
+          pack3.entry(header, onnextentry);
         });
       };
       var onstat = function(err, filename, stat) {
-        if (err) return pack2.destroy(err);
+        if (err) return pack3.destroy(err);
         if (!filename) {
-          if (opts.finalize !== false) pack2.finalize();
-          return finish(pack2);
+          if (opts.finalize !== false) pack3.finalize();
+          return finish(pack3);
         }
         if (stat.isSocket()) return onnextentry();
         var header = {
@@ -26175,7 +26175,7 @@ var require_tar_fs = __commonJS({
           header.size = 0;
           header.type = "directory";
           header = map(header) || header;
-          return pack2.entry(header, onnextentry);
+          return pack3.entry(header, onnextentry);
         }
         if (stat.isSymbolicLink()) {
           header.size = 0;
@@ -26185,10 +26185,10 @@ var require_tar_fs = __commonJS({
         }
         header = map(header) || header;
         if (!stat.isFile()) {
-          if (strict) return pack2.destroy(new Error("unsupported type for " + filename));
+          if (strict) return pack3.destroy(new Error("unsupported type for " + filename));
           return onnextentry();
         }
-        var entry = pack2.entry(header, onnextentry);
+        var entry = pack3.entry(header, onnextentry);
         if (!entry) return;
         var rs = mapStream(xfs.createReadStream(path.join(cwd, filename), { start: 0, end: header.size > 0 ? header.size - 1 : header.size }), header);
         rs.on("error", function(err2) {
@@ -26197,11 +26197,11 @@ var require_tar_fs = __commonJS({
         pump(rs, entry);
       };
       var onnextentry = function(err) {
-        if (err) return pack2.destroy(err);
+        if (err) return pack3.destroy(err);
         statNext(onstat);
       };
       onnextentry();
-      return pack2;
+      return pack3;
     };
     var head = function(list) {
       return list.length ? list[list.length - 1] : null;
@@ -26220,7 +26220,7 @@ var require_tar_fs = __commonJS({
       var map = opts.map || noop;
       var mapStream = opts.mapStream || echo;
       var own = opts.chown !== false && !win32 && processGetuid() === 0;
-      var extract2 = opts.extract || tar2.extract();
+      var extract2 = opts.extract || tar3.extract();
       var stack = [];
       var now = /* @__PURE__ */ new Date();
       var umask = typeof opts.umask === "number" ? ~opts.umask : ~processUmask();
@@ -26404,7 +26404,7 @@ var require_util = __commonJS({
     var DockerIgnore = require_ignore();
     var fs = require("fs");
     var path = require("path");
-    var tar2 = require_tar_fs();
+    var tar3 = require_tar_fs();
     var zlib = require("zlib");
     var arr = [];
     var each = arr.forEach;
@@ -26466,12 +26466,12 @@ var require_util = __commonJS({
             };
           }
           const entries = file.src.slice() || [];
-          const pack2 = tar2.pack(file.context, {
+          const pack3 = tar3.pack(file.context, {
             entries: filterFn ? entries.filter(filterFn) : entries,
             ignore: ignoreFn
             // Only works on directories
           });
-          next(pack2.pipe(zlib.createGzip()));
+          next(pack3.pipe(zlib.createGzip()));
         });
       } else {
         next(file);
@@ -65180,7 +65180,7 @@ var require_pack2 = __commonJS({
     var FMODE = 420;
     var END_OF_TAR = b4a.alloc(1024);
     var Sink = class extends Writable {
-      constructor(pack2, header, callback) {
+      constructor(pack3, header, callback) {
         super({ mapWritable, eagerOpen: true });
         this.written = 0;
         this.header = header;
@@ -65189,7 +65189,7 @@ var require_pack2 = __commonJS({
         this._isLinkname = header.type === "symlink" && !header.linkname;
         this._isVoid = header.type !== "file" && header.type !== "contiguous-file";
         this._finished = false;
-        this._pack = pack2;
+        this._pack = pack3;
         this._openCallback = null;
         if (this._pack._stream === null) this._pack._stream = this;
         else this._pack._pending.push(this);
@@ -65373,7 +65373,7 @@ var require_pack2 = __commonJS({
         cb();
       }
     };
-    module2.exports = function pack2(opts) {
+    module2.exports = function pack3(opts) {
       return new Pack(opts);
     };
     function modeToType(mode) {
@@ -65441,7 +65441,8 @@ var LABEL = {
   runId: "io.gnes-latency-bench.run-id",
   repository: "io.gnes-latency-bench.repository",
   caseId: "io.gnes-latency-bench.case",
-  service: "io.gnes-latency-bench.service"
+  service: "io.gnes-latency-bench.service",
+  deployment: "io.gnes-latency-bench.deployment"
 };
 function labelFilter(labels) {
   return JSON.stringify({ label: Object.entries(labels).map(([k, v]) => `${k}=${v}`) });
@@ -65468,6 +65469,20 @@ async function removeNetworkWhenFree(network) {
       await (0, import_promises.setTimeout)(250);
     }
   }
+}
+
+// src/engine/docker/volumes.ts
+var tar2 = __toESM(require_tar_stream2());
+async function removeVolumes(docker, labels) {
+  const { Volumes } = await docker.listVolumes({ filters: labelFilter(labels) });
+  await Promise.all(
+    (Volumes ?? []).map(
+      (v) => docker.getVolume(v.Name).remove().catch((err) => {
+        if (statusOf(err) !== 404) throw err;
+      })
+    )
+  );
+  return (Volumes ?? []).length;
 }
 
 // src/engine/docker/cleanup.ts
@@ -65518,13 +65533,15 @@ async function sweep(options = {}, docker = dockerClient()) {
     if (found.length === 0 && nets.length === 0 || services.length === 0) break;
     await (0, import_promises2.setTimeout)(500);
   }
+  const volumes = await removeVolumes(docker, labels);
   const configs = manager ? byDate(await docker.listConfigs({ filters })) : [];
   await Promise.all(configs.map((c) => docker.getConfig(c.ID).remove().catch(ignoreGone)));
   return {
     containers: containers.length,
     networks: networks.length,
     services: services.length,
-    configs: configs.length
+    configs: configs.length,
+    volumes
   };
 }
 
