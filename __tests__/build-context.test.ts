@@ -4,7 +4,6 @@
  */
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import * as protobuf from 'protobufjs'
 import * as tar from 'tar-stream'
 import {
   BuildContexts,
@@ -14,7 +13,7 @@ import {
   readBuildContext,
   type BuildContext
 } from '../src/engine/docker/build-context'
-import { decodeTrace, TraceLog } from '../src/engine/docker/buildkit'
+import { decodeTrace, TRACE, TraceLog } from '../src/engine/docker/buildkit'
 import { tmp } from './helpers/tmp'
 
 /** Writes `files` (name → content) under a fresh directory. */
@@ -165,26 +164,8 @@ describe('what a context holds', () => {
 })
 
 describe('BuildKit’s trace', () => {
-  const type = protobuf.Root.fromJSON({
-    nested: {
-      Ts: { fields: { seconds: { type: 'int64', id: 1 } } },
-      Vertex: {
-        fields: {
-          digest: { type: 'string', id: 1 },
-          name: { type: 'string', id: 3 },
-          started: { type: 'Ts', id: 5 },
-          error: { type: 'string', id: 7 }
-        }
-      },
-      VertexLog: { fields: { vertex: { type: 'string', id: 1 }, msg: { type: 'bytes', id: 4 } } },
-      StatusResponse: {
-        fields: {
-          vertexes: { rule: 'repeated', type: 'Vertex', id: 1 },
-          logs: { rule: 'repeated', type: 'VertexLog', id: 3 }
-        }
-      }
-    }
-  }).lookupType('StatusResponse')
+  // The proto the engine decodes with: a trace is encoded here as the daemon sends it.
+  const type = TRACE
   const aux = (value: object) =>
     Buffer.from(type.encode(type.fromObject(value)).finish()).toString('base64')
 

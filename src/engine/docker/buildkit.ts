@@ -10,7 +10,7 @@ import { buildFailure } from './image-build'
  */
 
 /** The part of BuildKit's control.proto that a log needs: steps, their errors and output. */
-const TRACE = protobuf.Root.fromJSON({
+export const TRACE = protobuf.Root.fromJSON({
   nested: {
     Ts: { fields: { seconds: { type: 'int64', id: 1 } } },
     Vertex: {
