@@ -50,6 +50,10 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
     expect(run.log).toMatch(/Building wheel for gnes/)
     expect(run.log).not.toMatch(/built before|loaded from its archive/)
     expect(run.log).toMatch(/recorded alone/)
+    // Recorded as a history-mode workflow's push: 3 runs of 20 requests, not paired mode's sizes.
+    expect(run.log).toMatch(
+      /minimal load \(paced, 5 req\/s\): (\d+ warm-up requests, then )?3 runs of 20 requests/
+    )
     // The post step keeps what every later job builds on.
     expect(run.log).toMatch(
       /cache: saved .*images as gnes-latency-bench-2-linux-x64-auto-gnes-deps-/
