@@ -271,8 +271,11 @@ describeDocker('docker engine: bad inputs give one clear error naming the input'
     expect((await docker.listContainers({ all: true })).length).toBe(before)
     // The build's own words name the cause, not the input that chose the build.
     expect(error).not.toBeInstanceOf(InputError)
+    // BuildKit names the step as [n/m] (a user's Dockerfile is built as `docker build` builds it).
     expect(error.message).toMatch(
-      new RegExp(`^building the image of ${path.join(dir, 'Dockerfile')} failed at Step 2/2 : RUN `)
+      new RegExp(
+        `^building the image of ${path.join(dir, 'Dockerfile')} failed at \\[2/2\\] RUN echo broken step; exit 3: .*exit code: 3`
+      )
     )
     expect(error.message).toMatch(/last lines of the build:\n(.*\n)*broken step/)
   })
