@@ -28,6 +28,10 @@ const results = await Promise.all(
   )
 )
 
+// Files a bundled package reads beside itself at run time (`__dirname` is dist/ once bundled):
+// dockerode's BuildKit session loads its auth.proto for every BuildKit build.
+fs.cpSync('node_modules/dockerode/lib/proto', `${values.outdir}/proto`, { recursive: true })
+
 /** Every package directory under node_modules that contributed to a bundle. */
 const packages = new Set()
 for (const { metafile } of results) {
