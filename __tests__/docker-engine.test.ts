@@ -277,7 +277,10 @@ describeDocker('docker engine: bad inputs give one clear error naming the input'
         `^building the image of ${path.join(dir, 'Dockerfile')} failed at \\[2/2\\] RUN echo broken step; exit 3: .*exit code: 3`
       )
     )
-    expect(error.message).toMatch(/last lines of the build:\n(.*\n)*broken step/)
+    // The step's own output, after its name, among the build's last lines.
+    expect(error.message).toMatch(
+      /last lines of the build:\n(.*\n)*\[2\/2\] RUN echo broken step; exit 3 broken step/
+    )
   })
 
   it('an unreachable daemon', async () => {
