@@ -1,12 +1,5 @@
-import { execFile } from 'node:child_process'
 import { commitParents, workspaceKind, type ComparedCommits } from '../result/compared-commits'
-
-const git = (cwd: string, args: string[]): Promise<string | null> =>
-  new Promise(resolve =>
-    execFile('git', args, { cwd, encoding: 'utf8' }, (err, out) =>
-      resolve(err ? null : out.trim() || null)
-    )
-  )
+import { git } from '../result/local-git'
 
 /** The pull request's facts the base is found from. */
 export interface PullRequestShas {

@@ -7,7 +7,7 @@ import type { GitMeta } from './schema'
  * flag where given. Outside a work tree, only the flags.
  */
 
-const git = (cwd: string, args: string[]): Promise<string | null> =>
+export const git = (cwd: string, args: string[]): Promise<string | null> =>
   new Promise(resolve =>
     execFile('git', args, { cwd, encoding: 'utf8' }, (err, out) =>
       resolve(err ? null : out.trim() || null)
