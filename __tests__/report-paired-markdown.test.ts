@@ -60,7 +60,9 @@ describe('the paired report', () => {
       .split('\n')
       .find(l => l.includes('`roundtrip`') && l.includes(m.ratios[0].toFixed(3)))!
     expect(ratios.split('|').filter(c => /^\s*\d\.\d{3}\s*$/.test(c))).toHaveLength(4)
-    expect(md).toContain('Each pair’s ratio of run medians, head ÷ base')
+    expect(md).toContain(
+      'Each pair’s ratio of run figures (20 %-trimmed mean requests), head ÷ base'
+    )
     expect(md).toContain('Student’s paired t-test on the log ratios')
     expect(md).toContain('Nothing of the base is recorded in the history')
   })

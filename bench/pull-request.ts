@@ -3,12 +3,13 @@
  * Each trial is what `run --baseline paired --baseline-gnes-version 0.0.47` does at the defaults
  * otherwise (the cases and profiles of a pull request, `alert-threshold: auto`, one
  * `paired-budget-minutes` for the whole run): identical copies of real GNES 0.0.47 on the local
- * engine. It prints, per case, the answer, the verdict metric's change and interval, the pairs and
+ * engine, or on `--engine docker` (the image the defaults build). It prints, per case, the answer, the verdict metric's change and interval, the pairs and
  * why they stopped, and the diagnostic rows shown as moved after Holm's adjustment; per trial the
  * rows shown as a change (a verdict of regression or improvement, or a diagnostic shown as moved:
  * the goal is none) and the whole run's wall time, with the load average.
  *
- *   npm run bench:pull-request -- [--trials 10] [--alert-threshold auto] [--save DIR]
+ *   npm run bench:pull-request -- [--trials 10] [--alert-threshold auto] [--engine local|docker]
+ *                                 [--save DIR]
  */
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -25,6 +26,7 @@ const { values } = parseArgs({
   options: {
     trials: { type: 'string', default: '10' },
     'alert-threshold': { type: 'string', default: 'auto' },
+    engine: { type: 'string', default: 'local' },
     /** Keep every paired run here. */
     save: { type: 'string' }
   }
@@ -36,12 +38,12 @@ async function main(): Promise<void> {
   const inputs = parseInputs({
     baseline: 'paired',
     'baseline-gnes-version': '0.0.47',
-    engine: 'local',
+    engine: values.engine!,
     'alert-threshold': values['alert-threshold']!,
     'out-dir': out
   } satisfies Partial<RawInputs>)
   console.log(
-    `paired pull requests of identical copies (GNES 0.0.47 beside itself, local engine), ` +
+    `paired pull requests of identical copies (GNES 0.0.47 beside itself, ${values.engine} engine), ` +
       `${trials} trials at the defaults, alert-threshold ${values['alert-threshold']} ` +
       `(${(inputs['alert-threshold'] * 100).toFixed(1)} %); load average before: ${loadAverage()}`
   )

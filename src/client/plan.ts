@@ -25,11 +25,12 @@ export const AUTO_WARMUP_SECONDS = 10
 const AUTO_WARMUP_MIN_REQUESTS = 5
 
 /**
- * How long `auto` warms up each deployment of a paired run at minimal load: both sides' `path`
- * and `latency` settle within 16–25 requests of 10 MB at 5 requests/s (3–5 s; docs/regression.md),
- * and a pair pays its warm-up every time both sides are started afresh.
+ * How long `auto` warms up each deployment of a paired run at minimal load: a pair pays it every
+ * time both sides are started afresh, and pairs measured after 3 s of warm-up spread as much as
+ * after 6 or 12 (docs/regression.md, "Where a pair's spread comes from"); the requests before
+ * that are the slow first ones of a new StreamCall.
  */
-const PAIRED_WARMUP_SECONDS = 6
+const PAIRED_WARMUP_SECONDS = 3
 
 /** A paired run's warm-up at a paced rate: what `auto` means there, or the number asked for. */
 export const pairedWarmupRequests = (rate: number, load: Load): number =>

@@ -23,7 +23,7 @@ export const SampleValuesSchema = z.custom<number[]>(
   'expected an array of finite numbers'
 )
 
-/** A paired change: exp(mean log ratio of head to base run medians) − 1, with its interval. */
+/** A paired change: exp(mean log ratio of head to base run figures) − 1, with its interval. */
 const ChangeSchema = z.object({
   change: z.number(),
   ci: z.tuple([z.number(), z.number()])

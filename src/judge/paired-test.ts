@@ -5,7 +5,7 @@ import { studentTCdf, studentTQuantile } from '../stats/student-t'
 /**
  * The paired test on per-pair log ratios: the pairs an outlier rule names are set aside, and
  * Student's t is taken over the rest. Without outliers it is exactly Student's paired t-test; a
- * pair whose run median moved with a stall or a bad placement costs one pair, not the answer.
+ * pair whose run figure moved with a stall or a bad placement costs one pair, not the answer.
  */
 
 /** Student's t over the kept pairs. */

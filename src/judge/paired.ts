@@ -1,12 +1,13 @@
 import { profileKey } from '../profile/definition'
 import type { CaseResult, Result, TraceTally } from '../result/schema'
 import type { Block, Interleave } from '../client/interleave'
-import { logMedian } from './compare'
+import { logSeconds } from './log-seconds'
 import { lookSchedule, sequentialLevels, type Levels, type Sequence } from './sequential'
 import { verdictMetric } from '../metrics/verdict-metric'
 import { OUTLIER_RULE, type OutlierRule } from '../stats/outliers'
 import { detectableShift, sdUpperBound, valuesFor } from '../stats/power'
 import { mean } from '../stats/sample'
+import { trimmedMean } from '../stats/trimmed'
 import { pairedInterval, pairedP, pairedT, SET_ASIDE_RULE, type PairedT } from './paired-test'
 import {
   caseVerdicts,
@@ -30,9 +31,9 @@ export interface PairedMetric {
   metric: string
   /** Only the case's verdict metric (`verdictMetric`) decides `PairedComparison.regression`. */
   gating: boolean
-  /** Per pair, head run median / base run median, in pair order. */
+  /** Per pair, head run figure / base run figure (`runFigure`), in pair order. */
   ratios: number[]
-  /** Geometric means of the run medians, seconds. */
+  /** Geometric means of the run figures, seconds. */
   base: number
   head: number
   /** head − base, seconds: what a hop's change adds to the case's. */
@@ -117,9 +118,20 @@ export interface PairedComparison {
   verdicts: CaseVerdict[]
 }
 
+/**
+ * What a pair compares of each side's run: its mean request with the fastest and slowest 20 % cut
+ * off. A pair's spread is mostly its requests' own sampling error (docs/regression.md, "Where a
+ * pair's spread comes from"), and this estimate has about a quarter less of it than the median
+ * (the median uses the middle of the sample only) while a stall or a clamped zero in up to a fifth
+ * of the requests still cannot move it. Taken on the seconds, then logged, so that a metric of
+ * many clamped zeros (a hop under the timestamps' resolution) stays finite.
+ */
+export const PAIR_TRIM = 0.2
+export const runFigure = (run: readonly number[]): number => logSeconds(trimmedMean(run, PAIR_TRIM))
+
 /** The values and the test of a paired run. */
 const PAIRED_T_TEST: TestUsed = {
-  values: 'per-run medians of per-request samples',
+  values: `per-run ${PAIR_TRIM * 100}%-trimmed means of per-request samples`,
   test: `Student’s paired t-test on the log ratios, pairs that fail ${SET_ASIDE_RULE} set aside`
 }
 
@@ -139,7 +151,7 @@ export interface PairedOptions {
  * One metric over n pairs of runs (per-request samples of each measured run, in pair order). The
  * unit is the pair: adjacent blocks share the machine's state, so the ratio of their medians
  * cancels whatever drifts slower than a block. The test is Student's paired t-test on the log run
- * medians of the pairs the outlier rule keeps (src/judge/paired-test.ts), so the change and its
+ * figures (`runFigure`) of the pairs the outlier rule keeps (src/judge/paired-test.ts), so the change and its
  * interval are ratios.
  */
 export function pairedMetric(
@@ -156,8 +168,8 @@ export function pairedMetric(
   }
   const { alpha = 0.05, gating = false, rule = OUTLIER_RULE } = options
   const levels = options.levels ?? sequentialLevels([base.length], alpha, 1, rule)
-  const a = base.map(logMedian)
-  const b = head.map(logMedian)
+  const a = base.map(runFigure)
+  const b = head.map(runFigure)
   const diffs = b.map((x, i) => x - a[i])
   const r = pairedT(diffs, rule, options.setAside)
   const ratio = ([lo, hi]: [number, number]): [number, number] => [

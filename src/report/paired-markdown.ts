@@ -165,13 +165,13 @@ function sideText(c: PairedComparison, side: 'base' | 'head'): string {
   return `GNES ${escapeMarkdown(s.gnesVersion)}${tag}${vcs}${topo ? ` · ${topo}` : ''}`
 }
 
-/** Each pair's ratio of the verdict metric's run medians, per case; empty without one. */
+/** Each pair's ratio of the verdict metric's run figures, per case; empty without one. */
 function ratioTable(c: PairedComparison): string[] {
   const gating = c.cases.flatMap(k => k.metrics.filter(m => m.gating).map(m => ({ k, m })))
   if (!gating.length) return []
   const n = Math.max(...gating.map(({ m }) => m.ratios.length))
   return [
-    'Each pair’s ratio of run medians, head ÷ base:',
+    'Each pair’s ratio of run figures (20 %-trimmed mean requests), head ÷ base:',
     '',
     `| Case | Metric | ${Array.from({ length: n }, (_, i) => `Pair ${i + 1}`).join(' | ')} |`,
     `|---|---|${'---:|'.repeat(n)}`,
