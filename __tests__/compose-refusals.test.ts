@@ -220,6 +220,12 @@ const BAD: [string, string, string, string, Record<string, string>?][] = [
     'not a duration'
   ],
   [
+    'a bad start interval',
+    webWith('    healthcheck: { test: [CMD, ok], start_interval: soon }'),
+    'services.web.healthcheck.start_interval',
+    'not a duration'
+  ],
+  [
     'a health check without test',
     webWith('    healthcheck: { interval: 1s }'),
     'services.web.healthcheck.test',

@@ -74,7 +74,8 @@ describe('a Compose file as the native topology', () => {
         intervalSec: 1,
         timeoutSec: 0.5,
         retries: 5,
-        startPeriodSec: 90
+        startPeriodSec: 90,
+        startIntervalSec: 5
       }
     })
     expect(caddy.dependsOn).toEqual([{ service: 'leaf', condition: 'healthy' }])
@@ -210,7 +211,8 @@ describe('each honoured key in its forms', () => {
         intervalSec: 30,
         timeoutSec: 30,
         retries: 3,
-        startPeriodSec: 0
+        startPeriodSec: 0,
+        startIntervalSec: 5
       }
     })
     for (const off of ['healthcheck: { disable: true }', 'healthcheck: { test: [NONE] }']) {
@@ -283,10 +285,22 @@ x-latency-bench:
 
   test('healthcheck durations of 0 take Docker defaults', () => {
     const s = service(
-      compileText(web('healthcheck: { test: [CMD, ok], interval: 0s, timeout: 2s }')),
+      compileText(
+        web('healthcheck: { test: [CMD, ok], interval: 0s, timeout: 2s, start_interval: 0s }')
+      ),
       'web'
     )
-    expect(s.ready).toMatchObject({ healthcheck: { intervalSec: 30, timeoutSec: 2 } })
+    expect(s.ready).toMatchObject({
+      healthcheck: { intervalSec: 30, timeoutSec: 2, startIntervalSec: 5 }
+    })
+  })
+
+  test('healthcheck start_interval: checks within the start period come at its pace', () => {
+    const hc =
+      'healthcheck: { test: [CMD, ok], interval: 30s, start_period: 20s, start_interval: 1s }'
+    expect(service(compileText(web(hc)), 'web').ready).toMatchObject({
+      healthcheck: { intervalSec: 30, startPeriodSec: 20, startIntervalSec: 1 }
+    })
   })
 
   test('the bench block: id, name from the project, minimal rate, description', () => {

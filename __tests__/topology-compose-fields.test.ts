@@ -1,9 +1,9 @@
 /**
- * The native fields a Compose file compiles to (issue 40): entrypoint, Docker's health check as
- * readiness, dependsOn conditions, build arguments and target, aliases, services without a port.
+ * The native fields a Compose file compiles to (issue 40): entrypoint, Docker's form of health check
+ * as readiness, dependsOn conditions, build arguments and target, aliases, services without a port.
  * Their checks, their plans, and the container and Swarm specs they become: pure, no Docker.
  */
-import { containerSpec, healthConfig } from '../src/engine/docker/spec'
+import { containerSpec } from '../src/engine/docker/spec'
 import { lastCheck } from '../src/engine/docker/health'
 import { serviceImageTag } from '../src/engine/docker/image'
 import { httpPlan } from '../src/engine/plan/http'
@@ -92,7 +92,12 @@ describe('the fields a Compose file compiles to', () => {
   test('each service waits as it says: health check, one-shot exit 0, running, port', () => {
     const wait = (s: string) => byName.get(s)!.instances.map(i => i.wait)
     expect(wait('db')).toEqual([{ healthcheck: true }])
-    expect(byName.get('db')!.healthcheck).toMatchObject({ retries: 3, intervalSec: 0.5 })
+    // Without startIntervalSec, checks within the start period come every 5 s, as in Docker.
+    expect(byName.get('db')!.healthcheck).toMatchObject({
+      retries: 3,
+      intervalSec: 0.5,
+      startIntervalSec: 5
+    })
     // A completed dependency is a one-shot job: its readiness is its exit 0.
     expect(wait('migrate')).toEqual([{ completed: true }])
     // No port and no ready: running is ready.
@@ -152,6 +157,11 @@ describe('the fields a Compose file compiles to', () => {
       /services\.0\.ready\.healthcheck\.test: \['CMD', program, \.\.\.args\] or \['CMD-SHELL', 'a shell command'\]/
     ],
     ['retries: 3', 'retries: 0', /services\.0\.ready\.healthcheck\.retries/],
+    [
+      'startPeriodSec: 1',
+      'startPeriodSec: 1, startIntervalSec: 0',
+      /services\.0\.ready\.healthcheck\.startIntervalSec/
+    ],
     [
       'aliases: [database, db.internal]',
       'aliases: ["data base"]',
@@ -252,32 +262,28 @@ describe('the specs the engines create', () => {
     volumes: { prefix: 'glb-x', labels: { a: 'b' } }
   }
 
-  test('Docker: entrypoint, command, health check in nanoseconds, aliases on the network', () => {
+  test('Docker: entrypoint, command, no health check of Docker, aliases on the network', () => {
     const spec = containerSpec(db, db.instances[0], place)
     expect(spec.Entrypoint).toEqual(['/bin/sh', '-c'])
     expect(spec.Cmd).toEqual(['exec db --listen $PORT'])
-    expect(spec.Healthcheck).toEqual({
-      Test: ['CMD-SHELL', 'db-ping || exit 1'],
-      Interval: 0.5e9,
-      Timeout: 2e9,
-      Retries: 3,
-      StartPeriod: 1e9
-    })
+    // The engine runs db's check until it is ready; Docker runs none during the measurements.
+    expect(spec.Healthcheck).toEqual({ Test: ['NONE'] })
     expect(spec.NetworkingConfig!.EndpointsConfig!.net1.Aliases).toEqual([
       'db-0',
       'db',
       'database',
       'db.internal'
     ])
-    // Without an entrypoint or a health check the image's own stay.
+    // Without an entrypoint the image's own stays; its HEALTHCHECK does not run.
     const worker = plan.waves[1][1]
     const plain = containerSpec(worker, worker.instances[0], place)
     expect(plain).not.toHaveProperty('Entrypoint')
-    expect(plain).not.toHaveProperty('Healthcheck')
+    expect(plain.Healthcheck).toEqual({ Test: ['NONE'] })
   })
 
   test('Swarm: entrypoint as Command, health check on the ContainerSpec, aliases, one run per task', () => {
-    const spec = swarmServiceSpec(db, { ...place, pinnedTo: null, endpointMode: 'dnsrr' }) as {
+    const at = { ...place, pinnedTo: null, endpointMode: 'dnsrr', startInterval: false }
+    const spec = swarmServiceSpec(db, at) as {
       TaskTemplate: {
         ContainerSpec: Record<string, unknown>
         RestartPolicy: unknown
@@ -288,12 +294,25 @@ describe('the specs the engines create', () => {
     const { ContainerSpec, RestartPolicy, Networks } = spec.TaskTemplate
     expect(ContainerSpec).toMatchObject({
       Command: ['/bin/sh', '-c'],
-      Args: ['exec db --listen $PORT'],
-      HealthCheck: healthConfig(db.healthcheck!)
+      Args: ['exec db --listen $PORT']
+    })
+    // Swarm's task scheduling reads Docker's health state, so the check stays Docker's there.
+    const check = {
+      Test: ['CMD-SHELL', 'db-ping || exit 1'],
+      Interval: 0.5e9,
+      Timeout: 2e9,
+      Retries: 3,
+      StartPeriod: 1e9
+    }
+    expect(ContainerSpec.HealthCheck).toEqual(check)
+    // A daemon of API 1.44 or later gets the start interval too (db's default, 5 s).
+    const newer = swarmServiceSpec(db, { ...at, startInterval: true })
+    expect(newer.TaskTemplate).toMatchObject({
+      ContainerSpec: { HealthCheck: { ...check, StartInterval: 5e9 } }
     })
     expect(Networks).toEqual([{ Target: 'net1', Aliases: ['db', 'database', 'db.internal'] }])
     // A one-shot job is a replicated service whose tasks run once: no restart.
-    const job = swarmServiceSpec(migrate, { ...place, pinnedTo: 'n1', endpointMode: 'dnsrr' })
+    const job = swarmServiceSpec(migrate, { ...at, pinnedTo: 'n1' })
     expect(job.TaskTemplate).toMatchObject({
       ContainerSpec: { Command: ['migrate', '--to', 'postgres://db:5432/app'] },
       RestartPolicy: { Condition: 'none' },
@@ -322,14 +341,11 @@ describe('the specs the engines create', () => {
   })
 
   test("an unhealthy container's failure quotes its check's last run", () => {
-    expect(
-      lastCheck({
-        Log: [
-          { Start: '', End: '', ExitCode: 0, Output: 'ok' },
-          { Start: '', End: '', ExitCode: 1, Output: 'db-ping: connection refused\n' }
-        ]
-      })
-    ).toBe('its health check exited 1: db-ping: connection refused')
-    expect(lastCheck({ Log: [] })).toBe('its health check has not reported yet')
+    const run = { startSec: 3, exitCode: 1, output: 'db-ping: connection refused\n' }
+    expect(lastCheck(run)).toBe('its health check exited 1: db-ping: connection refused')
+    expect(lastCheck({ ...run, output: '' })).toBe('its health check exited 1 without output')
+    expect(lastCheck({ ...run, exitCode: null, output: 'still waiting' })).toBe(
+      'its health check timed out: still waiting'
+    )
   })
 })

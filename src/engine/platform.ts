@@ -21,8 +21,9 @@ export interface Started {
   /** Resolves with its exit code once it stops; null where the platform cannot tell it. */
   readonly exitCode: Promise<number | null>
   /**
-   * Resolves once its platform reports it healthy by its health check; rejects with a
-   * ServiceFailure once it reports it unhealthy. Absent where there is no health check (local).
+   * Resolves once its health check passes (Docker: the engine runs it; Swarm: Swarm reports the
+   * task running); rejects with a ServiceFailure once the check makes it unhealthy. Absent where
+   * it has no health check (always on the local engine).
    */
   healthy?(): Promise<void>
   /** The Swarm node it runs on; null where every instance shares one host. */

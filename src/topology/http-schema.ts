@@ -22,8 +22,10 @@ const memory = z
   .refine(b => b >= MIN_MEMORY, 'at least 6M (Docker refuses less)')
 
 /**
- * Docker's own health check, in Docker's form: `['CMD', ...argv]` or `['CMD-SHELL', 'cmd']`.
- * Times in seconds, as a Compose file's `healthcheck` gives them once translated.
+ * Docker's health check, in Docker's form: `['CMD', ...argv]` or `['CMD-SHELL', 'cmd']`.
+ * Times in seconds, as a Compose file's `healthcheck` gives them once translated; checks come
+ * every `startIntervalSec` within `startPeriodSec` (Docker's default 5 s), then every
+ * `intervalSec`.
  */
 const HealthcheckSchema = z
   .object({
@@ -36,7 +38,8 @@ const HealthcheckSchema = z
     intervalSec: z.number().positive().max(3600),
     timeoutSec: z.number().positive().max(3600),
     retries: z.number().int().min(1).max(100),
-    startPeriodSec: z.number().min(0).max(3600)
+    startPeriodSec: z.number().min(0).max(3600),
+    startIntervalSec: z.number().positive().max(3600).default(5)
   })
   .strict()
 export type Healthcheck = z.infer<typeof HealthcheckSchema>
@@ -46,7 +49,7 @@ const ReadySchema = z.union([
   z.object({ log: z.string().min(1).max(200) }).strict(),
   /** A path answered with a 2xx status once the service serves. */
   z.object({ http: z.string().regex(/^\/[\x21-\x7e]*$/, 'a path starting with /') }).strict(),
-  /** Docker reports the container `healthy` (containers only). */
+  /** The health check passes (containers only). */
   z.object({ healthcheck: HealthcheckSchema }).strict()
 ])
 

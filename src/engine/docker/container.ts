@@ -7,6 +7,7 @@ import type { Placement } from '../platform'
 import type { LogTail } from '../log-tail'
 import { putContainerFiles } from './archive'
 import { statusOf } from './client'
+import { NO_HEALTHCHECK } from './health'
 
 /** Removes a container whatever its state; a container already gone is fine. */
 export async function removeContainer(container: Docker.Container): Promise<void> {
@@ -84,6 +85,8 @@ async function runScriptContainer(
     Cmd: spec.args,
     Env: ['PYTHONUNBUFFERED=1'],
     Labels: spec.labels,
+    // It runs during the measured windows: no HEALTHCHECK of its image runs beside it.
+    Healthcheck: NO_HEALTHCHECK,
     HostConfig: { NetworkMode: spec.network }
   })
   try {

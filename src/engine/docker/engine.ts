@@ -25,9 +25,10 @@ interface DockerEngine extends Engine {
 /**
  * Each topology in containers on a user-defined bridge network of its own. Peers reach a service
  * by its name or an alias (Docker's DNS answers with every replica) or one replica by
- * `<service>-<n>`; a health check is the container's, its status read from the daemon; the
- * load client runs in a container on that network, and this host reaches a container at its
- * address on the bridge, so no port is published and no userland proxy sits in the measured path.
+ * `<service>-<n>`; a health check is run by the engine in the container until it is ready, and
+ * Docker runs none (health.ts); the load client runs in a container on that network, and this host
+ * reaches a container at its address on the bridge, so no port is published and no userland
+ * proxy sits in the measured path.
  */
 class DockerPlatform implements Platform<'docker'> {
   readonly kind = 'docker' as const
@@ -71,6 +72,7 @@ class DockerPlatform implements Platform<'docker'> {
         await place.fillCopies(service)
         await settleAll(service.instances, async i => {
           const name = `${place.prefix}-${i.name}`
+          const check = service.healthcheck
           const { container, exited } = await startContainer(
             docker,
             containerSpec(service, i, {
@@ -83,6 +85,7 @@ class DockerPlatform implements Platform<'docker'> {
             }),
             io.output(i)
           )
+          const startedMs = performance.now()
           containers.push(container)
           let address: Promise<string> | undefined
           const started: Started = {
@@ -95,7 +98,9 @@ class DockerPlatform implements Platform<'docker'> {
                 if (!host) throw new Error(`${i.name}: the container has no address on its network`)
                 return host
               })),
-            healthy: () => untilHealthy(container, i.name, exited),
+            ...(check
+              ? { healthy: () => untilHealthy(container, i.name, check, startedMs, exited) }
+              : {}),
             readFile: file => readContainerFile(container, file),
             fileName: file => `${name}:${file}`
           }

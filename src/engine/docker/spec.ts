@@ -1,20 +1,9 @@
 import type Docker from 'dockerode'
-import type { Healthcheck } from '../../topology/http-schema'
 import { STOP_GRACE_MS } from '../lifecycle'
 import type { InstancePlan, ServicePlan } from '../plan/types'
+import { NO_HEALTHCHECK } from './health'
 import { hostLimits } from './limits'
 import { mountSpecs, type VolumePlace } from './volumes'
-
-const NS_PER_S = 1e9
-
-/** A health check in the Engine API's form (durations in nanoseconds), for containers and Swarm. */
-export const healthConfig = (h: Healthcheck): Docker.HealthConfig => ({
-  Test: h.test,
-  Interval: Math.round(h.intervalSec * NS_PER_S),
-  Timeout: Math.round(h.timeoutSec * NS_PER_S),
-  Retries: h.retries,
-  StartPeriod: Math.round(h.startPeriodSec * NS_PER_S)
-})
 
 /** Where one container goes and what it runs as: its deployment's side of the spec. */
 export interface ContainerPlace {
@@ -59,9 +48,9 @@ function hostSettings(service: ServicePlan): Docker.HostConfig {
 
 /**
  * One instance's container: a GNES instance runs `gnes`; a generic one its image with the plan's
- * entrypoint, command, environment and health check. Peers find it on the network by its
- * instance name, its service's name and the service's aliases. An init as PID 1 passes SIGTERM
- * on, so a stop is quick and clean.
+ * entrypoint, command and environment; neither runs Docker's health checks. Peers find it on the
+ * network by its instance name, its service's name and the service's aliases. An init as PID 1
+ * passes SIGTERM on, so a stop is quick and clean.
  */
 export function containerSpec(
   service: ServicePlan,
@@ -80,7 +69,7 @@ export function containerSpec(
     Labels: at.labels,
     StopTimeout: STOP_GRACE_MS / 1000,
     ...settings(service),
-    ...(service.healthcheck ? { Healthcheck: healthConfig(service.healthcheck) } : {}),
+    Healthcheck: NO_HEALTHCHECK,
     HostConfig: {
       NetworkMode: at.network,
       Init: true,

@@ -8,7 +8,7 @@ import type {
 
 /**
  * How an instance tells it is ready: a line of its log, a 2xx on an HTTP path, an open port, its
- * platform's health status (Docker's health check), running at all, or (a one-shot job) exit 0.
+ * health check passing, running at all, or (a one-shot job) exit 0.
  */
 export type WaitStrategy =
   | { log: RegExp }
@@ -48,7 +48,7 @@ export interface ServicePlan {
   after: Dependency[]
   /** DNS names on the deployment's network besides its own name. */
   aliases: string[]
-  /** Docker's health check, set on its containers (Swarm: its tasks); null: none. */
+  /** Its health check (run by the Docker engine until ready; on Swarm, its tasks'); null: none. */
   healthcheck: Healthcheck | null
   /** Swarm placement constraints of its topology entry. */
   constraints: string[]

@@ -18,6 +18,7 @@ import type { Platform, Placement, Started } from '../platform'
 import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
 import { GATEWAY_NETWORK, gatewayAddressWithin, nodeAddress } from './gateway'
+import { takesStartInterval } from './health'
 import { removeServices } from './services'
 import { swarmServiceSpec } from './spec'
 import { TaskSlot, TaskWatcher } from './tasks'
@@ -40,6 +41,7 @@ class SwarmPlatform implements Platform<'swarm'> {
   readonly kind = 'swarm' as const
   private nodeId = ''
   private endpointMode: EndpointMode = 'dnsrr'
+  private startInterval = false
 
   constructor(private readonly ctx: DaemonContext) {}
 
@@ -57,6 +59,7 @@ class SwarmPlatform implements Platform<'swarm'> {
     const names = ready.map(n => n.Description?.Hostname).join(', ')
     const endpoint = defaultEndpointMode()
     this.endpointMode = endpoint.mode
+    this.startInterval = takesStartInterval((await this.ctx.docker.version()).ApiVersion)
     this.ctx.log(
       `swarm of ${ready.length} ready node(s): ${names}; endpoint mode ${endpoint.mode} (${endpoint.why}) unless a service's deploy.endpoint_mode says otherwise`
     )
@@ -110,7 +113,8 @@ class SwarmPlatform implements Platform<'swarm'> {
             // Bind sources and the volumes filled here are this node's.
             pinnedTo:
               service.pinned || service.mounts.some(m => m.type !== 'tmpfs') ? this.nodeId : null,
-            endpointMode: service.endpointMode ?? this.endpointMode
+            endpointMode: service.endpointMode ?? this.endpointMode,
+            startInterval: this.startInterval
           })
         )
         // Removed while it was being created: the removal has passed it by, so it goes now.

@@ -1,7 +1,8 @@
 import type Docker from 'dockerode'
-import { healthConfig, type ContainerPlace } from '../docker/spec'
+import type { ContainerPlace } from '../docker/spec'
 import type { ServicePlan } from '../plan/types'
 import { mountSpecs } from '../docker/volumes'
+import { healthConfig } from './health'
 import { serviceSpec } from './services'
 
 /** Where one Swarm service goes: its deployment's side of the spec, as a container's and more. */
@@ -9,6 +10,8 @@ export interface SwarmPlace extends ContainerPlace {
   /** The node it must run on (the manager this engine talks to), or null: where placement says. */
   pinnedTo: string | null
   endpointMode: string
+  /** Whether the daemon takes a health check's `StartInterval` (API 1.44 and later). */
+  startInterval: boolean
 }
 
 /** A service's container settings in Swarm's form: hosts as `address name`, /dev/shm a tmpfs. */
@@ -69,7 +72,9 @@ export function swarmServiceSpec(
       ...(command ? { Command: command } : {}),
       ...(first.argv ? { Args: first.argv } : {}),
       Env: gnes ? ['PYTHONUNBUFFERED=1'] : Object.entries(first.env).map(([k, v]) => `${k}=${v}`),
-      ...(service.healthcheck ? { HealthCheck: healthConfig(service.healthcheck) } : {}),
+      ...(service.healthcheck
+        ? { HealthCheck: healthConfig(service.healthcheck, at.startInterval) }
+        : {}),
       // One spec for every task: on Swarm an unnamed volume is shared by the service's replicas.
       ...settings(service, mountSpecs(at.volumes, service, first.name))
     },

@@ -8,12 +8,19 @@ export interface NativeHealthcheck {
   timeoutSec: number
   retries: number
   startPeriodSec: number
+  startIntervalSec: number
 }
 
 type Obj = Record<string, unknown>
 
 /** Docker's defaults where the file leaves a field out. */
-const DEFAULTS = { interval: '30s', timeout: '30s', start_period: '0s', retries: 3 }
+const DEFAULTS = {
+  interval: '30s',
+  timeout: '30s',
+  start_period: '0s',
+  start_interval: '5s',
+  retries: 3
+}
 
 /** A duration in seconds; 0 means Docker's default, as in Docker. */
 const seconds = (v: unknown, key: keyof typeof DEFAULTS): number => {
@@ -48,6 +55,7 @@ export function nativeHealthcheck(hc: Obj | undefined): NativeHealthcheck | null
     intervalSec: seconds(hc.interval ?? DEFAULTS.interval, 'interval'),
     timeoutSec: seconds(hc.timeout ?? DEFAULTS.timeout, 'timeout'),
     retries,
-    startPeriodSec: seconds(hc.start_period ?? DEFAULTS.start_period, 'start_period')
+    startPeriodSec: seconds(hc.start_period ?? DEFAULTS.start_period, 'start_period'),
+    startIntervalSec: seconds(hc.start_interval ?? DEFAULTS.start_interval, 'start_interval')
   }
 }
