@@ -13,6 +13,12 @@ describe('freePorts', () => {
     expect(new Set(all).size).toBe(2000)
   })
 
+  it('never hands out a port twice to calls made at once, as both sides of a pair start', async () => {
+    const all = (await Promise.all(Array.from({ length: 10 }, () => freePorts(50)))).flat()
+    expect(all).toHaveLength(500)
+    expect(new Set(all).size).toBe(500)
+  })
+
   it('returns ports that are free to bind on loopback', async () => {
     for (const port of await freePorts(5)) {
       const s = net.createServer()

@@ -22,7 +22,9 @@ const portOf = (s: net.Server): number => (s.address() as net.AddressInfo).port
 
 /**
  * Asks the kernel for `count` distinct free loopback ports that this process has not handed out
- * before. Every probe stays open until all ports are chosen, so the kernel cannot repeat one.
+ * before. Every probe stays open until all ports are chosen, so the kernel cannot repeat one; a
+ * port is marked handed out as it is chosen, before its probe closes, so that a call running at
+ * the same time (both sides of a pair start at once) cannot take it in between.
  */
 export async function freePorts(count: number): Promise<number[]> {
   const held: net.Server[] = []
@@ -34,11 +36,13 @@ export async function freePorts(count: number): Promise<number[]> {
       }
       const s = await probe()
       held.push(s)
-      if (!handedOut.has(portOf(s))) chosen.push(portOf(s))
+      if (!handedOut.has(portOf(s))) {
+        chosen.push(portOf(s))
+        handedOut.add(portOf(s))
+      }
     }
   } finally {
     await Promise.all(held.map(s => new Promise(r => s.close(r))))
   }
-  for (const p of chosen) handedOut.add(p)
   return chosen
 }
