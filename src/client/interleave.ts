@@ -17,10 +17,10 @@ export interface Block {
 /**
  * The side that goes first in pair `pair` (from 0): the base in even pairs, the head in odd ones.
  * It runs its block first (`blocks`), its requests lead the other side's by half a period
- * (`requests`), and, where each pair is deployed afresh, it is started first. Whatever a fixed
- * order favours (the first block's machine state, the first deployment's placement, the leading
- * stream) then favours each side in every other pair: it cancels from the mean of an even number
- * of pairs and shows as spread between them.
+ * (`requests`), and, where each pair is deployed afresh, its start is asked for first (both sides
+ * start at once). Whatever a fixed order favours (the first block's machine state, the first
+ * deployment's placement, the leading stream) then favours each side in every other pair: it
+ * cancels from the mean of an even number of pairs and shows as spread between them.
  */
 export const pairLead = (pair: number): Side => (pair % 2 === 0 ? 'base' : 'head')
 

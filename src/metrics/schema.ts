@@ -64,8 +64,8 @@ export const RunResultSchema = z.object({
   samples: z.record(z.array(z.number())),
   /**
    * In a paired run, the side that went first in this run's pair (client/interleave.ts,
-   * `pairLead`): its block ran first, its requests led by half a period, and deployed per pair it
-   * was started first. Absent outside paired runs and in results written before it was recorded.
+   * `pairLead`): its block ran first, or its requests led by half a period. Absent outside paired
+   * runs and in results written before it was recorded.
    */
   pairLead: z.enum(['base', 'head']).optional(),
   /** With hops from traces only; absent in results written before it was recorded. */

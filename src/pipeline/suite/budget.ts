@@ -15,13 +15,13 @@ import { caseLoad, CLIENT_START_SECONDS, type CaseLooks, type PairedSettings } f
  * a case that stops before its share is spent leaves the rest to the cases after it.
  */
 
-/** A side's start as the local engine takes it (two starts of about a second a pair). */
+/** Both sides' start as the local engine takes it: about a second a pair, the two at once. */
 const START_SECONDS = 1
 
 /**
  * What one pair of a case costs on schedule, seconds, from its profile and settings: the measured
- * run, the warm-up or lead-in of its streams, the clients' start and, per pair, the sides'
- * starts. Null for an unpaced profile (a burst), whose length no schedule says. A weight, not a promise: the budget's
+ * run, the warm-up or lead-in of its streams, the clients' start and, per pair, the start of both
+ * sides at once. Null for an unpaced profile (a burst), whose length no schedule says. A weight, not a promise: the budget's
  * stopping rule measures the case's own pace.
  */
 export function pairSeconds(
@@ -34,8 +34,8 @@ export function pairSeconds(
   const load = caseLoad(profile, suiteLoad, settings.sizeRuns)
   const lead = settings.redeploy ? pairedWarmupRequests(rate, load) : streamLeadIn(rate, load)
   const stream = (load.requests + lead) / rate + CLIENT_START_SECONDS
-  const starts = settings.redeploy ? 2 * START_SECONDS : 0
-  return (settings.interleave === 'requests' ? stream : 2 * stream) + starts
+  const start = settings.redeploy ? START_SECONDS : 0
+  return (settings.interleave === 'requests' ? stream : 2 * stream) + start
 }
 
 /**

@@ -140,10 +140,11 @@ export interface SideOutcome {
  * Interleaved by `blocks`: the blocks of the ABBA order one after the other, the side not running
  * idle.
  *
- * With `redeploy` both are started afresh for every pair, the side that goes first in the pair
- * first, so a difference between two deployments that lasts their lifetime varies from pair to
- * pair and the paired test sees it as spread; without, each is started once per case, the base
- * first, an order no later pair can alternate (docs/regression.md, "Paired mode", measures both).
+ * Both sides are started at once, the start of the side that goes first in the pair asked for
+ * first. With `redeploy` both are started afresh for every pair, so a difference between two
+ * deployments that lasts their lifetime varies from pair to pair and the paired test sees it as
+ * spread; without, each is started once per case (docs/regression.md, "Paired mode", measures
+ * both).
  *
  * Adaptive length: after the pairs of each planned look, the case's verdict metric is judged at
  * the sequence's level (judge/sequential.ts); while it is inconclusive, `more` adds the pairs of
@@ -284,28 +285,48 @@ async function stopAll(live: Live): Promise<void> {
   await Promise.all(Object.values(live.deps).map(d => d?.stop()))
 }
 
+/** Starts one side for `pair` in its own log directory, and says when it is ready. */
+async function startSide(
+  c: PairedCase,
+  side: Side,
+  pair: number
+): Promise<{ dep: Deployment; run: CaseRunner }> {
+  const at = Date.now()
+  // Kept per case, a side is started again only when its case resumes: from that pair on.
+  const dir = c.settings.redeploy
+    ? path.join(c.logDir, side, `pair-${pair + 1}`)
+    : path.join(c.logDir, side, ...(pair > 0 ? [`from-pair-${pair + 1}`] : []))
+  const started = await startCase(c.engines[side], c.specs[side].topology, {
+    logDir: dir,
+    readyTimeoutMs: READY_TIMEOUT_MS
+  })
+  c.log.info(`${side}: services ready in ${((Date.now() - at) / 1000).toFixed(1)} s`)
+  return started
+}
+
 /**
- * Stops what runs and starts both sides afresh for `pair`, the side that goes first in it first;
- * with `redeploy`, logs per pair.
+ * Stops what runs and starts both sides afresh for `pair`, at once; with `redeploy`, logs per
+ * pair. If a start fails, the other is let finish and stopped, so that nothing is left running
+ * (a failed start removes what it made).
  */
 async function deploySides(c: PairedCase, live: Live, pair: number): Promise<void> {
   await stopAll(live)
-  live.running = true
-  for (const side of pairSides(pair)) {
-    const at = Date.now()
-    // Kept per case, a side is started again only when its case resumes: from that pair on.
-    const dir = c.settings.redeploy
-      ? path.join(c.logDir, side, `pair-${pair + 1}`)
-      : path.join(c.logDir, side, ...(pair > 0 ? [`from-pair-${pair + 1}`] : []))
-    const { dep, run } = await startCase(c.engines[side], c.specs[side].topology, {
-      logDir: dir,
-      readyTimeoutMs: READY_TIMEOUT_MS
-    })
-    live.deps[side] = dep
-    live.runners[side] = run
-    live.fresh[side] = true
-    c.log.info(`${side}: services ready in ${((Date.now() - at) / 1000).toFixed(1)} s`)
+  const sides = pairSides(pair)
+  // Settled, not Promise.all: a rejection must not leave the other start going on unwatched.
+  const starts = await Promise.allSettled(sides.map(side => startSide(c, side, pair)))
+  const up = starts.flatMap(s => (s.status === 'fulfilled' ? [s.value] : []))
+  for (const s of starts) {
+    if (s.status === 'rejected') {
+      await Promise.all(up.map(u => u.dep.stop()))
+      throw s.reason
+    }
   }
+  sides.forEach((side, i) => {
+    live.deps[side] = up[i].dep
+    live.runners[side] = up[i].run
+    live.fresh[side] = true
+  })
+  live.running = true
 }
 
 /** `m` and then `outcomes`, in order: runs numbered on, each side's metrics its latest. */
