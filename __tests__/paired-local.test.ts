@@ -12,7 +12,9 @@ import { assetPath } from '../src/paths'
 import { comparePaired } from '../src/judge/paired'
 import { renderPairedMarkdown } from '../src/report/paired-markdown'
 import { orderLetters } from '../src/client/interleave'
+import type { TimeSplit } from '../src/judge/sequential'
 import { runPairedSuite, type PairedRun } from '../src/pipeline/suite/paired'
+import { CLIENT_START_SECONDS } from '../src/pipeline/suite/paired-case'
 import { pidsWithEnv, survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
 
@@ -74,6 +76,33 @@ function expectStartedAtOnce(aliveAtReady: number[], deployments: number): void 
   }
 }
 
+/** A wall time as the log and the comment say it: `42 s`, `3 min 05 s`. */
+const DURATION = String.raw`\d+ (s|min \d\d s)`
+
+/**
+ * Where case 1's time went, said once in the log: four parts, none negative, adding up to its
+ * seconds within a second (the bookkeeping between them). `streams` streams or blocks, each of 3
+ * warm-up or lead-in requests and 5 measured ones at 5 req/s: their warm-up at least those 3
+ * requests' schedule, their measuring at least the measured requests' (first to last).
+ */
+function expectTimeSplit(paired: PairedRun, lines: string[], streams: number): TimeSplit {
+  const [{ seconds, split }] = paired.sequences
+  const { startSec, warmupSec, measureSec, teardownSec } = split!
+  for (const part of [startSec, warmupSec, measureSec, teardownSec]) {
+    expect(part).toBeGreaterThanOrEqual(0)
+  }
+  expect(Math.abs(startSec + warmupSec + measureSec + teardownSec - seconds!)).toBeLessThan(1)
+  expect(startSec).toBeGreaterThan(0)
+  expect(teardownSec).toBeGreaterThan(0)
+  expect(warmupSec).toBeGreaterThanOrEqual(streams * (3 / 5))
+  expect(measureSec).toBeGreaterThan(streams * (4 / 5))
+  const said = new RegExp(
+    `^case 1: ${DURATION}: start ${DURATION}, warm-up ${DURATION}, measuring ${DURATION}, teardown ${DURATION}$`
+  )
+  expect(lines.filter(l => l.startsWith('case 1: '))).toEqual([expect.stringMatching(said)])
+  return split!
+}
+
 /** Every run of the side behind in its pair starts half a period (100 ms) after its pair's other. */
 function expectOffsets(paired: PairedRun): void {
   const runs = (r: typeof paired.head) => r.cases[0].runs
@@ -116,6 +145,8 @@ describe('paired mode on the local engine with real GNES', () => {
     // One deployment a side, both started at once before the first block.
     expectStartedAtOnce(aliveAtReady, 1)
     expect(lines.filter(l => /services ready/.test(l))).toHaveLength(2)
+    // Four blocks, each led in with 3 requests (the warm-up, then a new stream's lead-in).
+    expectTimeSplit(paired, lines, 4)
 
     for (const side of [paired.base, paired.head]) {
       const [c] = side.cases
@@ -205,6 +236,10 @@ describe('paired mode on the local engine with real GNES', () => {
     )
     expectFreshPairs(paired)
     expectOffsets(paired)
+    // Two pairs, each one stream a side on one clock, warmed up in full: each pair's warm-up is
+    // the clients' start and the 3 requests at 5 req/s, on schedule.
+    const split = expectTimeSplit(paired, lines, 2)
+    expect(split.warmupSec).toBeCloseTo(2 * (CLIENT_START_SECONDS + 3 / 5), 2)
     for (const side of ['base', 'head']) {
       expect(fs.readdirSync(path.join(outDir, 'logs', 'case-1', side))).toEqual([
         'pair-1',

@@ -1,6 +1,7 @@
 /**
  * Integration: a paired case's two sides on the local engine, real HTTP relays on loopback (no
- * GNES): started at once, and nothing left running when one of them fails to start.
+ * GNES): started at once, nothing left running when one of them fails to start, and where a
+ * burst's time went.
  * @runs-alone
  */
 import { randomUUID } from 'node:crypto'
@@ -83,7 +84,7 @@ async function sides() {
   return { engines, lines, log, shutdown }
 }
 
-describe('a paired case starts both sides at once', () => {
+describe("a paired case's two sides, real relays on the local engine", () => {
   test('a side that fails to start leaves nothing running: the other is stopped once it is up', async () => {
     const { engines, lines, log, shutdown } = await sides()
     try {
@@ -105,6 +106,41 @@ describe('a paired case starts both sides at once', () => {
       expect(lines.filter(l => l.startsWith('head: services ready'))).toEqual([])
       expect(await survivors('GNES_BENCH_SUITE', engines.base.runId, 2000)).toEqual([])
       expect(await survivors('GNES_BENCH_SUITE', engines.head.runId, 2000)).toEqual([])
+    } finally {
+      await shutdown()
+    }
+  })
+
+  test("a burst's blocks count whole as measuring; the sides stop when the case's pairs end", async () => {
+    const { engines, lines, log, shutdown } = await sides()
+    try {
+      const looks = pairedCase(
+        engines,
+        { base: relay(), head: relay() },
+        { kind: 'burst' },
+        settings({ interleave: 'blocks', redeploy: false }),
+        load,
+        tmp(),
+        log
+      )
+      await looks.first()
+      // One look, its last: the case ended, and its sides are stopped with the engines still up.
+      expect(looks.open).toBe(false)
+      expect(await survivors('GNES_BENCH_SUITE', engines.base.runId, 2000)).toEqual([])
+      expect(await survivors('GNES_BENCH_SUITE', engines.head.runId, 2000)).toEqual([])
+      const { seconds, split } = looks.result().sequence
+      // No schedule says how long a burst's warm-up stream took.
+      expect(split!.warmupSec).toBe(0)
+      expect(split!.measureSec).toBeGreaterThan(0)
+      expect(split!.startSec).toBeGreaterThan(0)
+      expect(split!.teardownSec).toBeGreaterThan(0)
+      const sum = split!.startSec + split!.measureSec + split!.teardownSec
+      expect(Math.abs(sum - seconds!)).toBeLessThan(1)
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          /^case single: \d+ s: start \d+ s, warm-up 0 s, measuring \d+ s, teardown \d+ s$/
+        )
+      )
     } finally {
       await shutdown()
     }

@@ -1,5 +1,5 @@
 import { comparePaired } from '../src/judge/paired'
-import { sequentialLevels } from '../src/judge/sequential'
+import { sequentialLevels, type Sequence } from '../src/judge/sequential'
 import { renderPairedMarkdown } from '../src/report/paired-markdown'
 import { abbaOrder } from '../src/client/interleave'
 import { PairedChangeSchema } from '../src/history/schema'
@@ -219,11 +219,44 @@ describe('what the paired report says when it cannot tell, and which hop moved',
       /The hops did move: `r2:proc` \(router 2's own time\) \+(99\d µs|1\.0\d ms)\./
     )
     expect(text).toContain(
-      '30 pairs in 540 s, looked at after 6, 9, 14, 21, 30 of up to 30 (stopped by the time budget (its share of paired-budget-minutes))'
+      '30 pairs in 9 min 00 s, looked at after 6, 9, 14, 21, 30 of up to 30 (stopped by the time budget (its share of paired-budget-minutes))'
     )
+    // A sequence without its split (measured elsewhere, or before) says no more than its time.
+    expect(text).not.toContain('of its 9 min 00 s')
     expect(text).toMatch(
       /each interval at 9\d\.\d % so that all 5 planned looks hold together at 95 %/
     )
+  })
+
+  test("the line on a case's pairs ends with where its time went, when that was measured", () => {
+    const split = { startSec: 24.4, warmupSec: 70.2, measureSec: 190, teardownSec: 27.5 }
+    const text = (s: Sequence) =>
+      renderPairedMarkdown(
+        comparePaired(
+          {
+            base: minimal(1, 0, 5),
+            head: minimal(1, 0.001, 6),
+            order: abbaOrder(6),
+            interleave: 'requests',
+            sequences: [s]
+          },
+          { threshold: 0.025 }
+        )
+      )
+    const spent = 'of its 5 min 12 s, start 24 s, warm-up 70 s, measuring 3 min 10 s, teardown 28 s'
+    expect(text({ ...sequence, seconds: 312, split })).toMatch(
+      new RegExp(
+        `^- 1 case 1 · minimal@\u2060?5: 30 pairs in 5 min 12 s, looked at after .* hold together at 95 %; ${spent}\\.$`,
+        'm'
+      )
+    )
+    expect(text({ looks: [6], pairs: 6, stop: 'max-pairs', seconds: 312, split })).toMatch(
+      new RegExp(`: 6 pairs in 5 min 12 s, one look; ${spent}\\.$`, 'm')
+    )
+    // No time measured: neither the time nor its split.
+    const untimed = text({ ...sequence, seconds: null, split })
+    expect(untimed).toMatch(/: 30 pairs, looked at after 6, 9, 14, 21, 30 of up to 30 /)
+    expect(untimed).not.toContain('of its')
   })
 
   test('the comment states the error rate for all cases together: the level split over them', () => {

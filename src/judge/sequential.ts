@@ -171,4 +171,18 @@ export interface Sequence {
   stop: StopReason
   /** Wall time of the case's pairs, seconds; null when not measured here. */
   seconds: number | null
+  /** Where `seconds` went; absent where not measured (a comparison of results read back). */
+  split?: TimeSplit
+}
+
+/** Where a paired case's wall time went, seconds. */
+export interface TimeSplit {
+  /** Starting both sides, until both are ready. */
+  startSec: number
+  /** The clients' start and the warm-up or lead-in requests of each stream, on schedule. */
+  warmupSec: number
+  /** The rest of each stream or block (a burst's whole), and judging the looks. */
+  measureSec: number
+  /** Stopping the sides. */
+  teardownSec: number
 }

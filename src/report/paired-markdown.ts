@@ -10,6 +10,8 @@ import type { ComparedCommits } from '../result/compared-commits'
 import { count } from '../text/count'
 import { comparedLine } from './compared-text'
 import { traceNote } from './trace-text'
+import { timeSplitText } from './time-split-text'
+import { fmtDuration } from '../text/duration'
 
 const pairsOf = (k: PairedCase): number => k.sequence.pairs
 
@@ -133,17 +135,22 @@ function familyLine(c: PairedComparison): string {
   )
 }
 
-/** How long a case measured: its pairs against the planned looks, and why it stopped. */
+/**
+ * How long a case measured: its pairs against the planned looks, why it stopped, and where its
+ * time went when that was measured.
+ */
 function sequenceLine(k: PairedCase, caseAlpha: number): string {
-  const { looks, pairs, stop, seconds } = k.sequence
-  const time = seconds === null ? '' : ` in ${Math.round(seconds)} s`
-  if (looks.length === 1) return `${caseLabel(k)}: ${pairs} pairs${time}, one look.`
+  const { looks, pairs, stop, seconds, split } = k.sequence
+  const time = seconds === null ? '' : ` in ${fmtDuration(seconds)}`
+  const spent =
+    seconds === null || !split ? '' : `; of its ${fmtDuration(seconds)}, ${timeSplitText(split)}`
+  if (looks.length === 1) return `${caseLabel(k)}: ${pairs} pairs${time}, one look${spent}.`
   const at = looks.filter(n => n <= pairs)
   return (
     `${caseLabel(k)}: ${pairs} pairs${time}, looked at after ${at.join(', ')} of up to ` +
     `${looks[looks.length - 1]} (${STOP_TEXT[stop]}); each interval at ` +
     `${((1 - k.level) * 100).toFixed(1)} % so that all ${looks.length} planned looks hold ` +
-    `together at ${levelPct(1 - caseAlpha)}.`
+    `together at ${levelPct(1 - caseAlpha)}${spent}.`
   )
 }
 

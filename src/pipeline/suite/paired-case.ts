@@ -11,12 +11,15 @@ import {
 import type { Deployment, Engine } from '../../engine/types'
 import type { Log } from '../../log'
 import { interimVerdict } from '../../judge/paired'
-import type { Sequence, StopReason } from '../../judge/sequential'
+import type { Sequence, StopReason, TimeSplit } from '../../judge/sequential'
 import { verdictMetric } from '../../metrics/verdict-metric'
 import type { CaseResult, Load, RunResult } from '../../result/schema'
+import { timeSplitText } from '../../report/time-split-text'
+import { fmtDuration } from '../../text/duration'
 import type { CaseSpec } from '../../topology/cases'
 import { caseResult, READY_TIMEOUT_MS, startCase, type CaseRunner, type CaseSettings } from './case'
 import { profileOutcome, type ProfileOutcome } from './profile'
+import { addTime, loadTime, NO_TIME, scheduledWarmup } from './time-split'
 
 export type { PairedProfile }
 
@@ -70,15 +73,17 @@ export interface PairedCaseRun {
 /**
  * One case's pairs, taken look by look, so that a run can take every case's first look before it
  * spends its budget on the cases still undecided (./budget.ts). Its sides keep running after a
- * call (a case kept up per case goes on where it stopped) until `pause`; a call that fails stops
- * them. A case that goes on after `pause` starts both sides afresh.
+ * call that leaves it open (a case kept up per case goes on where it stopped) until `pause`; a
+ * call that ends its pairs, or fails, stops them. A case that goes on after `pause` starts both
+ * sides afresh.
  */
 export interface CaseLooks {
-  /** Runs the first planned look's pairs and judges them. */
+  /** Runs the first planned look's pairs and judges them; stops both sides if the case ended. */
   first(): Promise<void>
   /**
    * Adds planned looks while the answer is inconclusive and the next look's pairs fit in
-   * `budgetSec` (from this call on) and the case's timeout, at the case's pace so far.
+   * `budgetSec` (from this call on) and the case's timeout, at the case's pace so far; then
+   * stops both sides, the case's pairs ended.
    */
   more(budgetSec: number): Promise<void>
   /** Stops both sides, so that the machine is free for something else; nothing when stopped. */
@@ -99,8 +104,8 @@ interface PairedCase {
   load: Load
   logDir: string
   log: Log
-  /** The case's own time: its timeout and pace count only while it runs. */
-  clock: { spentMs: number; since: number | null }
+  /** The case's own time: its timeout and pace count only while it runs; and where it went. */
+  clock: { spentMs: number; since: number | null; split: TimeSplit }
 }
 
 /**
@@ -151,6 +156,10 @@ export interface SideOutcome {
  * the next look, unless the time they would take (at this case's pace so far) passes its budget
  * or the case's timeout. The repeated intervals hold for any such stopping rule, and so for a case
  * resumed after others ran.
+ *
+ * Once its pairs have ended (decisive or out of looks at `first`, or after `more`), the case stops
+ * both sides and logs where its time went (`Sequence.split`): starting the sides, warming up,
+ * measuring and stopping them. Stopping at `pause` is the case's time too.
  */
 export function pairedCase(
   engines: Record<Side, Engine>,
@@ -162,7 +171,7 @@ export function pairedCase(
   log: Log
 ): CaseLooks {
   const load = caseLoad(profile, suiteLoad, settings.sizeRuns)
-  const clock = { spentMs: 0, since: null }
+  const clock = { spentMs: 0, since: null, split: NO_TIME }
   const c: PairedCase = { engines, specs, profile, settings, load, logDir, log, clock }
   const live: Live = { deps: {}, runners: {}, running: false, fresh: { base: true, head: true } }
   let measured: Measured = { runs: { base: [], head: [] }, metrics: { base: [], head: [] } }
@@ -177,73 +186,91 @@ export function pairedCase(
     // The last look's answer is the report's; no more pairs can follow it.
     if (k === settings.looks.length - 1) stop = 'max-pairs'
     else {
+      const at = Date.now()
       const said = judge(c, measured, k)
+      // Judging the look is part of measuring: the only other work on the case's clock.
+      spend(c, { measureSec: since(at) })
       if (said === 'decisive') stop = 'decisive'
       if (said === 'unjudged') stop = 'max-pairs'
     }
   }
   const pairs = (): number => (look < 0 ? 0 : settings.looks[look])
 
+  /** Adds looks while the next one's pairs fit in `budgetSec` from now and the case's timeout. */
+  const addLooks = async (budgetSec: number): Promise<void> => {
+    if (look < 0) throw new Error('a case adds pairs once its first look ran')
+    const began = Date.now()
+    while (stop === null) {
+      const added = settings.looks[look + 1] - pairs()
+      const next = (activeSec(c) / pairs()) * added
+      const left = Math.min(budgetSec - since(began), settings.caseTimeoutSec - activeSec(c))
+      if (next > left) {
+        log.info(
+          `after ${pairs()} pairs: ${added} more would take about ${Math.round(next)} s ` +
+            `of the ${Math.max(0, Math.round(left))} s this case has left: stopping`
+        )
+        return
+      }
+      log.info(`after ${pairs()} pairs: inconclusive; adding ${added} pairs`)
+      await take(look + 1)
+    }
+  }
+
   return {
-    first: () => running(c, live, () => take(0)),
-    more: budgetSec =>
-      running(c, live, async () => {
-        if (look < 0) throw new Error('a case adds pairs once its first look ran')
-        const began = Date.now()
-        while (stop === null) {
-          const added = settings.looks[look + 1] - pairs()
-          const next = (activeSec(c) / pairs()) * added
-          const left = Math.min(
-            budgetSec - (Date.now() - began) / 1000,
-            settings.caseTimeoutSec - activeSec(c)
-          )
-          if (next > left) {
-            log.info(
-              `after ${pairs()} pairs: ${added} more would take about ${Math.round(next)} s ` +
-                `of the ${Math.max(0, Math.round(left))} s this case has left: stopping`
-            )
-            return
-          }
-          log.info(`after ${pairs()} pairs: inconclusive; adding ${added} pairs`)
-          await take(look + 1)
-        }
-      }),
-    pause: () => stopAll(live),
+    first: async () => {
+      await running(c, live, () => take(0))
+      if (stop !== null) await end(c, live)
+    },
+    more: async budgetSec => {
+      await running(c, live, () => addLooks(budgetSec))
+      await end(c, live)
+    },
+    pause: () => running(c, live, () => stopAll(c, live)),
     get open() {
       return stop === null
     },
     result: () => {
       if (look < 0) throw new Error('a case has a result once its first look ran')
-      const side = (s: Side): CaseResult =>
-        caseResult(
-          specs[s],
-          live.deps[s]!,
-          profileOutcome(profile, measured.metrics[s], measured.runs[s], load)
-        )
-      return {
-        sides: { base: side('base'), head: side('head') },
-        sequence: {
-          looks: settings.looks,
-          pairs: pairs(),
-          stop: stop ?? 'budget',
-          seconds: activeSec(c)
-        }
-      }
+      return caseRun(c, live, measured, { pairs: pairs(), stop: stop ?? 'budget' })
+    }
+  }
+}
+
+/** Both sides' results of `measured` on their last deployments, and how the pairs went. */
+function caseRun(
+  c: PairedCase,
+  live: Live,
+  measured: Measured,
+  sequence: Pick<Sequence, 'pairs' | 'stop'>
+): PairedCaseRun {
+  const side = (s: Side): CaseResult =>
+    caseResult(
+      c.specs[s],
+      live.deps[s]!,
+      profileOutcome(c.profile, measured.metrics[s], measured.runs[s], c.load)
+    )
+  return {
+    sides: { base: side('base'), head: side('head') },
+    sequence: {
+      looks: c.settings.looks,
+      ...sequence,
+      seconds: activeSec(c),
+      split: c.clock.split
     }
   }
 }
 
 /** Runs `work` on the case's clock; if it fails, stops both sides. */
 async function running(c: PairedCase, live: Live, work: () => Promise<void>): Promise<void> {
-  const since = Date.now()
-  c.clock.since = since
+  const at = Date.now()
+  c.clock.since = at
   try {
     await work()
   } catch (e) {
-    await stopAll(live)
+    await stopAll(c, live)
     throw e
   } finally {
-    c.clock.spentMs += Date.now() - since
+    c.clock.spentMs += Date.now() - at
     c.clock.since = null
   }
 }
@@ -251,6 +278,22 @@ async function running(c: PairedCase, live: Live, work: () => Promise<void>): Pr
 /** Seconds the case has run so far, in all its calls. */
 const activeSec = (c: PairedCase): number =>
   (c.clock.spentMs + (c.clock.since === null ? 0 : Date.now() - c.clock.since)) / 1000
+
+/** Seconds from `ms` (epoch milliseconds) to now. */
+const since = (ms: number): number => (Date.now() - ms) / 1000
+
+/** Adds `part` to where the case's time went. */
+const spend = (c: PairedCase, part: Partial<TimeSplit>): void => {
+  c.clock.split = addTime(c.clock.split, part)
+}
+
+/** Stops both sides on the case's clock once its pairs have ended, and says where its time went. */
+async function end(c: PairedCase, live: Live): Promise<void> {
+  await running(c, live, () => stopAll(c, live))
+  c.log.info(
+    `case ${c.specs.head.topology.id}: ${fmtDuration(activeSec(c))}: ${timeSplitText(c.clock.split)}`
+  )
+}
 
 /** Pairs `from` to `to` (exclusive), interleaved as the settings and profile allow. */
 const lookPairs = (c: PairedCase, live: Live, from: number, to: number): Promise<SideOutcome[]> =>
@@ -279,10 +322,13 @@ function secondsLeft(c: PairedCase): number {
   return s
 }
 
-async function stopAll(live: Live): Promise<void> {
+/** Stops both sides if they run, as the case's teardown. */
+async function stopAll(c: PairedCase, live: Live): Promise<void> {
   if (!live.running) return
   live.running = false
+  const at = Date.now()
   await Promise.all(Object.values(live.deps).map(d => d?.stop()))
+  spend(c, { teardownSec: since(at) })
 }
 
 /** Starts one side for `pair` in its own log directory, and says when it is ready. */
@@ -300,7 +346,7 @@ async function startSide(
     logDir: dir,
     readyTimeoutMs: READY_TIMEOUT_MS
   })
-  c.log.info(`${side}: services ready in ${((Date.now() - at) / 1000).toFixed(1)} s`)
+  c.log.info(`${side}: services ready in ${since(at).toFixed(1)} s`)
   return started
 }
 
@@ -310,7 +356,8 @@ async function startSide(
  * (a failed start removes what it made).
  */
 async function deploySides(c: PairedCase, live: Live, pair: number): Promise<void> {
-  await stopAll(live)
+  await stopAll(c, live)
+  const at = Date.now()
   const sides = pairSides(pair)
   // Settled, not Promise.all: a rejection must not leave the other start going on unwatched.
   const starts = await Promise.allSettled(sides.map(side => startSide(c, side, pair)))
@@ -327,6 +374,7 @@ async function deploySides(c: PairedCase, live: Live, pair: number): Promise<voi
     live.fresh[side] = true
   })
   live.running = true
+  spend(c, { startSec: since(at) })
 }
 
 /** `m` and then `outcomes`, in order: runs numbered on, each side's metrics its latest. */
@@ -372,7 +420,8 @@ async function requestPair(
   const { load, log } = c
   const warmupRequests = live.fresh.base ? load.warmupRequests : streamLeadIn(profile.rate, load)
   live.fresh.base = live.fresh.head = false
-  const at = Date.now() / 1000 + CLIENT_START_SECONDS
+  const began = Date.now()
+  const at = began / 1000 + CLIENT_START_SECONDS
   const offset = 0.5 / profile.rate
   const lead = pairLead(pair)
   const sides = pairSides(pair)
@@ -388,6 +437,17 @@ async function requestPair(
         secondsLeft(c),
         sideLog(log, side),
         at + i * offset
+      )
+    )
+  )
+  // The schedule starts CLIENT_START_SECONDS after `began`: the warm-up is that and its requests.
+  spend(
+    c,
+    loadTime(
+      since(began),
+      scheduledWarmup(
+        began,
+        outcomes.flatMap(o => o.runs)
       )
     )
   )
@@ -422,11 +482,13 @@ async function blockPairs(
     c.log.info(`block ${2 * from + k + 1}/${2 * to}: pair ${pair + 1}, ${side}`)
     const block = blockLoad(c.load, c.profile, live.fresh[side])
     live.fresh[side] = false
-    outcomes.push({
-      side,
-      outcome: await live.runners[side]!.profile(c.profile, block, secondsLeft(c), c.log),
-      lead: pairLead(pair)
-    })
+    const at = Date.now()
+    const outcome = await live.runners[side]!.profile(c.profile, block, secondsLeft(c), c.log)
+    // A block's schedule starts when its client is ready. A burst's warm-up stream has no schedule
+    // to say its share: the whole call counts as measuring.
+    const warmup = isPaced(c.profile) ? scheduledWarmup(at, outcome.runs) : null
+    spend(c, loadTime(since(at), warmup))
+    outcomes.push({ side, outcome, lead: pairLead(pair) })
   }
   return outcomes
 }
