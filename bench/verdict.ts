@@ -14,9 +14,8 @@
  * stopped and its wall time, with the load average; the end counts the answers of each kind.
  * `--busy` runs two other processes that keep both cores busy for the whole of every trial.
  * `--stall-pair N` stops one side's frontend (SIGSTOP, then SIGCONT) for `--stall-seconds` (8) of
- * pair N's 12 s measured run, from 9 s after the pair starts (2 s of client start and 3 s of
- * warm-up come first, so it covers the run's last 8 s): a real outlier pair, as a stalled service
- * or a bad placement makes one;
+ * pair N's 12 s measured run, from 9 s after the pair starts (2 s of client start and 6 s of
+ * warm-up come first): a real outlier pair, as a stalled service or a bad placement makes one;
  * the trial line names the pairs the verdict set aside. Each trial line also checks the hop shares: the parts and the
  * residual sum to the explained change, and `r2:proc`'s share lies within its interval.
  * `--history` instead measures history mode with `runs: 2`: a baseline of case 1 and a head whose

@@ -25,12 +25,14 @@ export const AUTO_WARMUP_SECONDS = 10
 const AUTO_WARMUP_MIN_REQUESTS = 5
 
 /**
- * How long `auto` warms up each deployment of a paired run at minimal load: a pair pays it every
- * time both sides are started afresh, and pairs measured after 3 s of warm-up spread as much as
- * after 6 or 12 (docs/regression.md, "Where a pair's spread comes from"); the requests before
- * that are the slow first ones of a new StreamCall.
+ * How long `auto` warms up each deployment of a paired run at minimal load, paid every time both
+ * sides are started afresh. Each GNES router handles its first 16 or so requests of 10 MB about
+ * twice as slowly: case 1's `path` settles after 16 requests of the stream (3.2 s at 5 req/s),
+ * case 3's, whose two replicas take turns, after about 32 (docs/regression.md, "Where a pair's
+ * spread comes from"). 6 s leaves a case like 3 a slow request or two, which a run's trimmed mean
+ * cuts off; 3 s left it 17 of 60, which widened its pairs' spread to 4.4 %.
  */
-const PAIRED_WARMUP_SECONDS = 3
+const PAIRED_WARMUP_SECONDS = 6
 
 /** A paired run's warm-up at a paced rate: what `auto` means there, or the number asked for. */
 export const pairedWarmupRequests = (rate: number, load: Load): number =>
