@@ -3,6 +3,7 @@
  * looks: runs of pairs drawn with replacement from the observed ratios (uncentred: what the pairs
  * showed is the truth the draws keep), judged look by look as `pairedCase` judges them.
  */
+import normal from '@stdlib/random-base-normal'
 import { pairedInterval, pairedT } from '../src/judge/paired-test'
 import { lookSchedule, sequentialLevels } from '../src/judge/sequential'
 import { judge } from '../src/judge/verdict'
@@ -26,11 +27,7 @@ export function decideIdentical(
 ): Decision {
   const looks = lookSchedule(o.first ?? 6, o.max ?? 30)
   const levels = sequentialLevels(looks, 0.05, o.cases)
-  let a = 12345
-  const rnd = (): number => {
-    a = (Math.imul(a, 1103515245) + 12345) >>> 0
-    return a / 4294967296
-  }
+  const rnd = normal.factory({ seed: 12345 }).PRNG
   const stops: number[] = []
   const noChangeAt: number[] = []
   let changed = 0

@@ -4,6 +4,7 @@
  * Hodges–Lehmann), or the requests paired one by one (request j of each side, sent half a period
  * apart) and their log differences reduced.
  */
+import normal from '@stdlib/random-base-normal'
 import { mean, median, std } from '../src/stats/sample'
 import { trimmedMean } from '../src/stats/trimmed'
 import { outliers, OUTLIER_RULE } from '../src/stats/outliers'
@@ -61,17 +62,8 @@ function pairValue(
   return side(head) - side(base)
 }
 
-/** A seeded uniform generator (mulberry32), so a setting's bootstrap is the same every time. */
-function uniform(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** A seeded uniform generator on [0, 1): a normal generator's own, so the bootstrap repeats. */
+const uniform = (seed: number): (() => number) => normal.factory({ seed }).PRNG
 
 const BOOTSTRAP = 200
 
