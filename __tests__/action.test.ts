@@ -180,7 +180,9 @@ describe('the action (local engine, local bare remote, local server speaking Git
     expect(body).toContain(
       'pairs of runs, both sides at once with their requests alternating, the side half a period ahead alternating pair by pair (`ABBA'
     )
-    expect(body).toContain('Each pair’s ratio of run medians, head ÷ base')
+    expect(body).toContain(
+      'Each pair’s ratio of run figures (20 %-trimmed mean requests), head ÷ base'
+    )
     expect(fs.readFileSync(run.outputs.report, 'utf8')).toBe(body)
     expect(run.summary).toContain('## GNES latency benchmark')
     expect(run.summary).toContain('paired on this runner')

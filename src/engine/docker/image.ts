@@ -139,18 +139,39 @@ export async function ensureServiceImage(
   }
   const context = contexts.get(dir, file, log)
   const tag = serviceImageTag(service.build, context.hash)
-  if (await imageExists(docker, tag)) {
-    log(`using ${tag} for ${service.image} (built from ${context.dir} before)`)
+  const under = preparing.get(tag)
+  if (under) {
+    await under
+    log(`using ${tag} for ${service.image} (the other side's, from ${context.dir})`)
     return tag
   }
-  const options = {
-    t: tag,
-    ...(args ? { buildargs: args } : {}),
-    ...(target ? { target } : {})
+  const job = (async () => {
+    if (await imageExists(docker, tag)) {
+      log(`using ${tag} for ${service.image} (built from ${context.dir} before)`)
+      return
+    }
+    const options = {
+      t: tag,
+      ...(args ? { buildargs: args } : {}),
+      ...(target ? { target } : {})
+    }
+    await buildContext(docker, context, options, `${input} (${service.image})`, log)
+  })()
+  preparing.set(tag, job)
+  try {
+    await job
+  } finally {
+    preparing.delete(tag)
   }
-  await buildContext(docker, context, options, `${input} (${service.image})`, log)
   return tag
 }
+
+/**
+ * Service images being looked up or built in this process, by tag. The two sides of a pair start
+ * at once: when their files are the same they make one tag, and the second waits for the first's
+ * build instead of building it again beside it.
+ */
+const preparing = new Map<string, Promise<void>>()
 
 /**
  * Every service's image, by service name: what each one's containers or tasks run. Services with
