@@ -18,6 +18,7 @@ import {
 } from '../src/pipeline/suite/paired-case'
 import type { Load } from '../src/result/schema'
 import type { CaseSpec } from '../src/topology/cases'
+import { caseSettings } from '../src/pipeline/suite/setup'
 import { parseTopology } from '../src/topology/load'
 import { survivors } from './helpers/processes'
 import { tmp } from './helpers/tmp'
@@ -35,17 +36,9 @@ function relay(exits = false): CaseSpec {
 
 /** A paired case's settings as the inputs' defaults make them, `looks` one look of 2 pairs. */
 function settings(over: Partial<PairedSettings> = {}): PairedSettings {
-  const inputs = parseInputs({})
   return {
+    ...caseSettings(parseInputs({}), load),
     profiles: [],
-    rates: { 'minimal-rate': inputs['minimal-rate'], rate: inputs.rate },
-    sweep: {
-      rates: inputs['sweep-rates'],
-      stepSeconds: inputs['sweep-step-seconds'],
-      maxSteps: inputs['sweep-max-steps'],
-      bound: inputs['sweep-max-latency'].bound,
-      boundText: inputs['sweep-max-latency'].text
-    },
     caseTimeoutSec: 120,
     redeploy: true,
     interleave: 'requests',

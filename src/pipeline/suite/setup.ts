@@ -68,7 +68,7 @@ const loadOf = (inputs: Inputs): Load => ({
   warmupRequests: inputs['warmup-requests']
 })
 
-function caseSettings(inputs: Inputs, load: Load): CaseSettings {
+export function caseSettings(inputs: Inputs, load: Load): CaseSettings {
   return {
     profiles: plannedProfiles(inputs, load),
     rates: { 'minimal-rate': inputs['minimal-rate'], rate: inputs.rate },
