@@ -114,6 +114,13 @@ export function serviceImageTag(build: Omit<ServiceBuild, 'context'>, contextHas
 }
 
 /**
+ * Service images being looked up or built in this process, by tag. The two sides of a pair start
+ * at once: when their files are the same they make one tag, and the second waits for the first's
+ * build instead of building it again beside it.
+ */
+const preparing = new Map<string, Promise<void>>()
+
+/**
  * A generic service's image, and the reference to run. With a build context it is built (with its
  * build arguments and target stage) and tagged by all of them (serviceImageTag), so a changed
  * service is measured, an unchanged one is not built again, and two sides of a paired run whose
@@ -165,13 +172,6 @@ export async function ensureServiceImage(
   }
   return tag
 }
-
-/**
- * Service images being looked up or built in this process, by tag. The two sides of a pair start
- * at once: when their files are the same they make one tag, and the second waits for the first's
- * build instead of building it again beside it.
- */
-const preparing = new Map<string, Promise<void>>()
 
 /**
  * Every service's image, by service name: what each one's containers or tasks run. Services with
