@@ -13,10 +13,13 @@
  *   noaslr     address space layout randomisation off (`setarch -R`: the same memory layout)
  *   pin        each role on its own core: frontends and clients on CPU 0, routers on CPU 1
  *              (`taskset`, applied as each process appears, before it has loaded GNES)
+ *   tcpbuf     every TCP socket's receive buffer starts at its largest (`net.ipv4.tcp_rmem`'s
+ *              default raised to its maximum for the pair), so no connection's autotuned buffer
+ *              outlasts the others'
  * Each deployment pair runs in a child process of its own, started under `setarch -R` for noaslr.
  *
- *   npm run bench:deployment-spread -- [--deployments 10] [--requests 150]
- *                                      [--configs plain,hashseed+noaslr,pin]
+ *   npm run bench:deployment-spread -- [--case 1] [--deployments 10] [--requests 150]
+ *                                      [--configs plain,hashseed+noaslr,pin,tcpbuf]
  */
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -32,6 +35,7 @@ import { loadAverage } from './machine'
 
 const { values } = parseArgs({
   options: {
+    case: { type: 'string', default: '1' },
     deployments: { type: 'string', default: '10' },
     requests: { type: 'string', default: '150' },
     configs: { type: 'string', default: 'plain,hashseed+noaslr,pin' },
@@ -80,6 +84,16 @@ function pinRoles(): () => void {
   return () => clearInterval(timer)
 }
 
+const TCP_RMEM = '/proc/sys/net/ipv4/tcp_rmem'
+
+/** Raises tcp_rmem's default to its maximum; returns the function that restores it. */
+function largestReceiveBuffers(): () => void {
+  const was = fs.readFileSync(TCP_RMEM, 'utf8').trim()
+  const [min, , max] = was.split(/\s+/)
+  fs.writeFileSync(TCP_RMEM, `${min} ${max} ${max}`)
+  return () => fs.writeFileSync(TCP_RMEM, was)
+}
+
 /** Per-request log ratios of one metric over the measured runs, head ÷ base. */
 function logRatios(base: CaseResult, head: CaseResult, metric: string): number[] {
   const measured = (c: CaseResult) => c.runs.filter(r => !r.warmup)
@@ -110,7 +124,7 @@ async function deploymentPair(
   const inputs = parseInputs({
     baseline: 'paired',
     engine: 'local',
-    cases: '1',
+    cases: values.case!,
     profiles: 'minimal',
     'gnes-version': '0.0.47',
     'baseline-gnes-version': '0.0.47',
@@ -124,7 +138,11 @@ async function deploymentPair(
   const knobs = config.split('+')
   if (knobs.includes('hashseed')) process.env.PYTHONHASHSEED = '0'
   const unpin = knobs.includes('pin') ? pinRoles() : () => undefined
-  const run = await runPairedSuite(inputs, { log: warningsOnly }).finally(unpin)
+  const unbuf = knobs.includes('tcpbuf') ? largestReceiveBuffers() : () => undefined
+  const run = await runPairedSuite(inputs, { log: warningsOnly }).finally(() => {
+    unpin()
+    unbuf()
+  })
   const [base, head] = [run.base.cases[0], run.head.cases[0]]
   return Object.fromEntries(
     metrics.map(m => {
@@ -152,7 +170,7 @@ function pairInChild(config: string, k: number): Record<string, [number, number]
 
 async function main(): Promise<void> {
   console.log(
-    `case 1 (0.0.47) beside itself, deployed once, requests alternating, ${requests} requests a ` +
+    `case ${values.case} (0.0.47) beside itself, deployed once, requests alternating, ${requests} requests a ` +
       `deployment pair, ${deployments} pairs of each of ${configs.join(', ')}; load average before: ${loadAverage()}`
   )
   const diffs = new Map(
