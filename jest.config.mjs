@@ -1,9 +1,11 @@
 /**
- * Two projects. `shared` suites are pure or start only in-process servers: they run on every core.
- * `alone` suites start services (real GNES, Docker, act) or time a schedule: scripts/test.sh runs
- * them one at a time after the others, so no figure they check is another suite's noise. A suite is
- * `alone` when it uses a helper that starts services, or says `@runs-alone` in its header; one
- * that uses such a helper without starting anything says `@shares-cores`.
+ * Three projects. `shared` suites are pure or start only in-process servers: they run on every
+ * core. `alone` suites start services (real GNES, Docker, act) or time a schedule: scripts/test.sh
+ * runs them one at a time after the others, so no figure they check is another suite's noise. A
+ * suite is `alone` when it uses a helper that starts services, or says `@runs-alone` in its header;
+ * one that uses such a helper without starting anything says `@shares-cores`. `beside` suites start
+ * services but check only what Docker did (builds, lifecycle, cleanup, keys), no figure a neighbour
+ * could move: they say `@side-by-side` and run two at a time before the `alone` pass.
  */
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -12,14 +14,14 @@ import { fileURLToPath } from 'node:url'
 const ALONE =
   /describeDocker|RunnerTwin|runSuite|runPairedSuite|create(Local|Docker|Swarm)Engine|gnesEdits|gnesRepository|buildEntry|@runs-alone/
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '__tests__')
-const alone = fs
+const startsServices = fs
   .readdirSync(dir)
   .filter(f => f.endsWith('.test.ts'))
-  .filter(f => {
-    const text = fs.readFileSync(path.join(dir, f), 'utf8')
-    return ALONE.test(text) && !text.includes('@shares-cores')
-  })
-  .map(f => `<rootDir>/__tests__/${f}`)
+  .map(f => ({ f, text: fs.readFileSync(path.join(dir, f), 'utf8') }))
+  .filter(({ text }) => ALONE.test(text) && !text.includes('@shares-cores'))
+const paths = suites => suites.map(({ f }) => `<rootDir>/__tests__/${f}`)
+const beside = paths(startsServices.filter(({ text }) => text.includes('@side-by-side')))
+const alone = paths(startsServices.filter(({ text }) => !text.includes('@side-by-side')))
 
 const base = {
   preset: 'ts-jest',
@@ -32,7 +34,13 @@ export default {
   testTimeout: 600000,
   verbose: true,
   projects: [
-    { ...base, displayName: 'shared', testMatch: ['**/*.test.ts'], testPathIgnorePatterns: alone },
+    {
+      ...base,
+      displayName: 'shared',
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: [...beside, ...alone]
+    },
+    { ...base, displayName: 'beside', testMatch: beside },
     { ...base, displayName: 'alone', testMatch: alone }
   ]
 }

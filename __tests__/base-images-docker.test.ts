@@ -4,6 +4,8 @@
  * Either way they must have the traits of the real ones that builds meet, or a test that passes on
  * them would hide the failure a runner meets: python:3.11-slim with Debian and Python 3.11 but no
  * C compiler and no pip cache; node:20-slim with Node.js 20 and npm.
+ *
+ * @side-by-side: the images' traits; no figure.
  */
 import { execFileSync } from 'node:child_process'
 import { BASE_IMAGE, describeDocker } from './helpers/docker'

@@ -4,6 +4,8 @@
  * and a target stage, entrypoints over an image whose own fails, a health check that turns
  * healthy after about 1 s with dependents that refuse to run before it, a one-shot job, an alias
  * resolved by another container, and a service without a port.
+ *
+ * @side-by-side: what the containers were given and did; no figure.
  */
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'

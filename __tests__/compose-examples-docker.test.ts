@@ -3,6 +3,8 @@
  * `docker compose up`, read as they are and measured on Docker by the HTTP driver at small rates:
  * health-gated start, replicas behind Caddy's DNS-discovered upstreams, CPU and memory limits,
  * interpolation, and per-hop figures.
+ *
+ * @side-by-side: that each example starts and answers; no figure but a nonzero latency.
  */
 import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'

@@ -3,6 +3,8 @@
  * deployment of one Compose file (fixtures/compose-keys/compose.yaml, loaded as a run loads it)
  * serves every check; each reads what a key did from the running containers (inspect) or from
  * the services' own answers, never from the translation.
+ *
+ * @side-by-side: what each key did to the containers; no figure.
  */
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'

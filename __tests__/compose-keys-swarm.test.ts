@@ -4,6 +4,8 @@
  * the load's service on the manager reaches across the overlay; a `service_completed_successfully`
  * dependency is a one-shot job that completes before its dependant is created; and a placement no
  * node satisfies fails the start, naming the service and its constraints, with nothing left.
+ *
+ * @side-by-side: placement and order on the swarm; no figure.
  */
 import Docker from 'dockerode'
 import * as path from 'node:path'

@@ -4,6 +4,8 @@
  * and a Compose `build: .` at a repository root with a `.dockerignore`, built once per side of a
  * paired run. The `docker/dockerfile:1.4` frontend is pulled, or its stand-in from
  * scripts/dockerfile-frontend.sh where no registry answers.
+ *
+ * @side-by-side: what was built, and how often; no figure.
  */
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'

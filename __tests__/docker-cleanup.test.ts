@@ -3,6 +3,8 @@
  * on SIGINT through the suite's own handler; after SIGKILL through the action's `post:` step
  * (run as the runner runs it, with the state the main step saved), or outside the action through
  * the run's reaper; on demand with `cleanup`.
+ *
+ * @side-by-side: what is left, by run id; no figure.
  */
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'

@@ -3,6 +3,8 @@
  * image scripts/docker-setup.sh built. The load paths use a base name of their own (a tag of the
  * test base), so the shared image never leaves the daemon: an archive holds it under that name's
  * tag alone.
+ *
+ * @side-by-side: archives and loads, under a base name of its own; no figure.
  */
 import Docker from 'dockerode'
 import * as fs from 'node:fs'

@@ -23,13 +23,20 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
   beforeAll(async () => {
     // The GNES repository: 0.0.47's source tree and the Quick start's workflow, on master.
     repo = (await gnesRepository(['0.0.47'])).dir
-    // Beside it, the same workflow checking out the pull request's head instead of its merge.
+    // Beside it, for the pull request behind master, the same workflow held to the first look's
+    // 6 pairs (what is checked there is the base, and 6 pairs call the base branch's +10 % a
+    // regression, as the slower routers' pull request shows), checking out the test merge or the
+    // pull request's head.
     const quickStart = quickStartWorkflow()
     const checkout = 'with: { fetch-depth: 0 }'
+    const profiles = '          profiles: minimal\n'
     expect(quickStart).toContain(checkout)
+    expect(quickStart).toContain(profiles)
+    const behind = quickStart.replace(profiles, `${profiles}          max-pairs: 6\n`)
     await twin.start(repo, {
       'latency.yml': quickStart,
-      'latency-head.yml': quickStart.replace(
+      'latency-behind.yml': behind,
+      'latency-head.yml': behind.replace(
         checkout,
         "with: { fetch-depth: 0, ref: '${{ github.event.pull_request.head.sha }}' }"
       )
@@ -88,7 +95,10 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
     it(
       "checked out as GitHub's test merge: judged beside master as the merge sees it, so it changes nothing; loads the deps image from the Actions cache",
       async () => {
-        const run = await twin.pullRequest(repo, 1, 'docs', noNotes, { from: forked })
+        const run = await twin.pullRequest(repo, 1, 'docs', noNotes, {
+          from: forked,
+          workflow: 'latency-behind.yml'
+        })
         expect(run.log).toMatch(/Job succeeded/)
         expect(run.log).toContain(
           `the workspace is the test merge ${run.merge}; the base is its first parent, ${moved}`

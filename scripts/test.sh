@@ -82,8 +82,9 @@ if ! diff -rq dist "$fresh"; then
 fi
 rm -rf "$fresh"
 
-# Both jest passes run, and either failing fails the test (jest.config.mjs says which suite is in
-# which): the suites that share the cores, on both, then those that start services, one at a time.
+# Every jest pass runs, and any failing fails the test (jest.config.mjs says which suite is in
+# which): the suites that share the cores, on both; those that start services but check no figure,
+# two at a time; then those that start services and check figures, one at a time.
 status=0
 lane tools "$tools"
 OTAVA_PYTHON=$(cat "$lanes/otava-python")
@@ -91,6 +92,8 @@ export OTAVA_PYTHON
 step "jest: suites that share the cores"
 npx jest --selectProjects shared --maxWorkers 2 --passWithNoTests "$@" || status=$?
 lane system "$system"
+step "jest: suites that start services and check no figure, two at a time"
+npx jest --selectProjects beside --maxWorkers 2 --passWithNoTests "$@" || status=$?
 step "jest: suites that start services, one at a time"
 npx jest --selectProjects alone --maxWorkers 1 --passWithNoTests "$@" || status=$?
 step "done (exit $status)"
