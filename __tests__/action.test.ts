@@ -11,6 +11,7 @@ import { readBranchHistory } from '../src/history'
 import { commentMarker, markerLine } from '../src/report'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { buildEntry } from './helpers/bundle'
+import { PLUS_MINUS, re } from './helpers/figures'
 import { commandFileValues, pullRequestEvent as pullRequest } from './helpers/workflow'
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' })
@@ -224,7 +225,7 @@ describe('the action (local engine, local bare remote, local server speaking Git
     const body = (github.comments.get(9) ?? [])[0].body
     expect(body).toContain('### GNES latency, paired on this runner: 🟡 inconclusive in 1 case')
     expect(body).toMatch(
-      /so these 2 pairs cannot tell a change from none\. They would find a change of (?:more than )?±\d+(?:\.\d)?% with 80 % power/
+      re`so these 2 pairs cannot tell a change from none\. They would find a change of ${PLUS_MINUS} with 80 % power`
     )
     expect(body).toContain('stopped by the time budget (its share of paired-budget-minutes)')
     // Only the verdict metric is asserted: a hop's own interval can, now and then, fall within

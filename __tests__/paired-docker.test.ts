@@ -16,6 +16,7 @@ import { renderPairedMarkdown } from '../src/report/paired-markdown'
 import { orderLetters } from '../src/client/interleave'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
 import { BASE_IMAGE, describeDocker, leftovers } from './helpers/docker'
+import { re, SECONDS, SHARE } from './helpers/figures'
 import { expectStorableResult } from './helpers/result'
 import { tmp } from './helpers/tmp'
 
@@ -153,7 +154,7 @@ describeDocker('paired mode on Docker with real GNES', () => {
     // then unbounded), its move in time with the interval.
     if (gate.verdict === 'regression')
       expect(renderPairedMarkdown(c)).toMatch(
-        /: `r2:proc` \(router 2's own time\) \+(\d\.\d\d ms|\d+ µs) \((\d+ %, interval −?\d+ % … −?\d+ %|interval [^)]+)\)/
+        re`: \`r2:proc\` \(router 2's own time\) \+${SECONDS} \((?:${SHARE}, interval ${SHARE} … ${SHARE}|interval [^)]+)\)`
       )
     expect(await leftovers(suiteId)).toBe(0)
     expect(await leftovers(baseSuiteId)).toBe(0)

@@ -15,6 +15,7 @@ import { orderLetters } from '../src/client/interleave'
 import type { TimeSplit } from '../src/judge/sequential'
 import { runPairedSuite, type PairedRun } from '../src/pipeline/suite/paired'
 import { CLIENT_START_SECONDS } from '../src/pipeline/suite/paired-case'
+import { DURATION, re, SECONDS, SHARE } from './helpers/figures'
 import { pidsWithEnv, survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
 
@@ -75,9 +76,6 @@ function expectStartedAtOnce(aliveAtReady: number[], deployments: number): void 
     expect(aliveAtReady[2 * k + 1]).toBe(6)
   }
 }
-
-/** A wall time as the log and the comment say it: `42 s`, `3 min 05 s`. */
-const DURATION = String.raw`\d+ (s|min \d\d s)`
 
 /**
  * Where case 1's time went, said once in the log: four parts, none negative, adding up to its
@@ -307,7 +305,7 @@ describe('paired mode on the local engine with real GNES', () => {
     if (c.verdicts[0].verdict === 'regression') {
       const said = renderPairedMarkdown(c)
       expect(said).toMatch(
-        /: `r2:proc` \(router 2's own time\) \+(\d\.\d\d ms|\d+ µs) \((\d+ %, interval −?\d+ % … −?\d+ %|interval [^)]+)\)/
+        re`: \`r2:proc\` \(router 2's own time\) \+${SECONDS} \((?:${SHARE}, interval ${SHARE} … ${SHARE}|interval [^)]+)\)`
       )
       expect(said).not.toContain('`c->f:send` (client → frontend)')
     }

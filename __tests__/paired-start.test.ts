@@ -20,6 +20,7 @@ import type { Load } from '../src/result/schema'
 import type { CaseSpec } from '../src/topology/cases'
 import { caseSettings } from '../src/pipeline/suite/setup'
 import { parseTopology } from '../src/topology/load'
+import { DURATION, re } from './helpers/figures'
 import { survivors } from './helpers/processes'
 import { tmp } from './helpers/tmp'
 
@@ -131,7 +132,7 @@ describe("a paired case's two sides, real relays on the local engine", () => {
       expect(Math.abs(sum - seconds!)).toBeLessThan(1)
       expect(lines).toContainEqual(
         expect.stringMatching(
-          /^case single: \d+ s: start \d+ s, warm-up 0 s, measuring \d+ s, teardown \d+ s$/
+          re`^case single: ${DURATION}: start ${DURATION}, warm-up 0 s, measuring ${DURATION}, teardown ${DURATION}$`
         )
       )
     } finally {

@@ -1,6 +1,7 @@
 /** Terminal progress: every group says when it started and how long it took. */
 import { consoleLog } from '../src/log'
 import { fmtDuration } from '../src/text/duration'
+import { DURATION, re } from './helpers/figures'
 
 test('a wall time reads as seconds, minutes or hours', () => {
   expect(fmtDuration(0.4)).toBe('0 s')
@@ -24,7 +25,7 @@ test('a group on the terminal says when it started and how long it took', async 
   } finally {
     spy.mockRestore()
   }
-  expect(lines[0]).toMatch(/^\n== Case 1: non-blocking \[\d+ (s|min \d\d s|h \d\d min) in\]$/)
+  expect(lines[0]).toMatch(re`^\n== Case 1: non-blocking \[${DURATION} in\]$`)
   expect(lines[1]).toBe('run 1/3')
-  expect(lines[2]).toMatch(/^ {3}\(\d+ s\)$/)
+  expect(lines[2]).toMatch(re`^ {3}\(${DURATION}\)$`)
 })

@@ -5,6 +5,7 @@ import { abbaOrder } from '../src/client/interleave'
 import { PairedChangeSchema } from '../src/history/schema'
 import { pairedChanges } from '../src/pipeline/record'
 import { makeResult, makeRuns, rng } from './fixtures/report/samples'
+import { CHANGE, PLUS_MINUS, re } from './helpers/figures'
 
 const r = rng(3)
 const shape = { runs: 4, requests: 20, base: 0.1, runSd: 0.004, requestSd: 0.02, ar: 0.3 }
@@ -213,7 +214,7 @@ describe('what the paired report says when it cannot tell, and which hop moved',
     expect(text).toContain('### GNES latency, paired on this runner: 🟡 inconclusive in 1 case')
     expect(text).toMatch(/so these 30 pairs cannot tell a change from none\./)
     expect(text).toMatch(
-      /They would find a change of ±\d+(\.\d)?% with 80 % power; about \d+ pairs would tell\./
+      re`They would find a change of ${PLUS_MINUS} with 80 % power; about \d+ pairs would tell\.`
     )
     expect(text).toMatch(
       /The hops did move: `r2:proc` \(router 2's own time\) \+(99\d µs|1\.0\d ms)\./
@@ -325,7 +326,7 @@ describe('what the paired report says when it cannot tell, and which hop moved',
     const quiet = run(0.001)
     expect(quiet.cases[0].canary).toMatchObject({ metric: 'path', gating: false })
     expect(renderPairedMarkdown(quiet)).toMatch(
-      /- 1 case 1 · minimal@\u2060?5: canary \(the base beside itself, 6 pairs\): `path` [+−]\d\.\d%, interval .*: this runner can tell ±2\.5% apart \(identical sides spanned ±\d\.\d%\)\./
+      re`- 1 case 1 · minimal@\u2060?5: canary \(the base beside itself, 6 pairs\): \`path\` ${CHANGE}, interval .*: this runner can tell ±2\.5% apart \(identical sides spanned ${PLUS_MINUS}\)\.`
     )
     const loud = renderPairedMarkdown(run(0.3))
     expect(loud).toMatch(

@@ -8,6 +8,7 @@ import { commentMarker, markerLine } from '../src/report/comment-marker'
 import { publishPullRequestReport } from '../src/action/publish'
 import { startFakeGitHub, type FakeGitHub } from './fixtures/report/github-server'
 import { makeEntry, makeResult } from './fixtures/report/samples'
+import { PLUS_MINUS, re } from './helpers/figures'
 import { runs } from './helpers/samples'
 
 const regressed = compareResult(
@@ -210,7 +211,7 @@ describe('an answer that cannot tell', () => {
     ])
     expect(md).toContain('### GNES latency: 🟡 inconclusive in 1 case')
     expect(md).toMatch(
-      /cannot tell a change from none\. They would find a change of ±\d[\d.]*\s?% with 80 % power/
+      re`cannot tell a change from none\. They would find a change of ${PLUS_MINUS} with 80 % power`
     )
     expect(md).not.toContain('⚪')
   })

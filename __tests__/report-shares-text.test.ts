@@ -1,5 +1,6 @@
 import { hopShares } from '../src/judge/hop-shares'
 import { movedHopsText, sharesText } from '../src/report/shares-text'
+import { re, SECONDS, SHARE } from './helpers/figures'
 import { pairs, PARTS, seeded, type Slowdown } from './helpers/requests'
 
 const METRICS = ['latency', 'path', ...Object.keys(PARTS)]
@@ -9,10 +10,12 @@ function split(seed: number, gate: string, head: { slow?: Slowdown[]; clientSeco
   return hopShares(gate, METRICS, p.base, p.head, 0.05)!
 }
 
+const UNIT: Record<string, number> = { s: 1, ms: 1e-3, µs: 1e-6 }
+
 /** Every signed time the text prints, in seconds. */
 const times = (text: string): number[] =>
-  [...text.matchAll(/([+−])(\d+(?:\.\d+)?) (ms|µs)/g)].map(
-    ([, sign, x, unit]) => (sign === '−' ? -1 : 1) * Number(x) * (unit === 'ms' ? 1e-3 : 1e-6)
+  [...text.matchAll(/([+−])(\d+(?:\.\d+)?) (s|ms|µs)\b/g)].map(
+    ([, sign, x, unit]) => (sign === '−' ? -1 : 1) * Number(x) * UNIT[unit]
   )
 
 describe('the words of hop shares', () => {
@@ -25,12 +28,14 @@ describe('the words of hop shares', () => {
 
   test('names every hop that moved with its sign, share and interval, and no cap', () => {
     expect(text).toMatch(
-      /`r1:proc` \(router 1's own time\) \+\d+ µs \(\d{3,} %, interval \d+ % … \d+ %\)/
+      re`\`r1:proc\` \(router 1's own time\) \+${SECONDS} \(\d{3,} %, interval ${SHARE} … ${SHARE}\)`
     )
     expect(text).toMatch(
-      /`r1->r2:send` \(router 1 → router 2\) −\d+ µs \(−\d+ %, interval −\d+ % … −?\d+ %\)/
+      re`\`r1->r2:send\` \(router 1 → router 2\) −${SECONDS} \(−\d+ %, interval ${SHARE} … ${SHARE}\)`
     )
-    expect(movedHopsText(s)).toMatch(/^`r1:proc` .* \+\d+ µs, `r1->r2:send` .* −\d+ µs$/)
+    expect(movedHopsText(s)).toMatch(
+      re`^\`r1:proc\` .* \+${SECONDS}, \`r1->r2:send\` .* −${SECONDS}$`
+    )
   })
 
   test('the printed contributions add up to the printed change within rounding', () => {
@@ -42,7 +47,7 @@ describe('the words of hop shares', () => {
 
   test('time no hop measures is printed as such', () => {
     const client = split(4, 'latency', { clientSeconds: 0.0006 })
-    expect(sharesText(client)).toMatch(/time no hop measures \+\d+ µs \(/)
+    expect(sharesText(client)).toMatch(re`time no hop measures \+${SECONDS} \(`)
     expect(text).not.toContain('time no hop measures')
   })
 })

@@ -6,6 +6,7 @@
  * chain of relays took 8 minutes of pairs to say so on a busy machine): here, one relay slowed.
  */
 import { describeDocker } from './helpers/docker'
+import { re, SECONDS, SHARE } from './helpers/figures'
 import { servicesWorkflow } from './helpers/readme'
 import { RunnerTwin } from './helpers/runner-twin'
 import { RELAY_COMPOSE, servicesRepository, slowerRelay2 } from './helpers/services-repo'
@@ -29,7 +30,7 @@ describeDocker('the runner twin: README’s Quick start for your own services, u
       expect(comment.body).toMatch(/🔴 regression in 1 case/)
       // The relay that slowed is named first, with its share of the change (or its move in time
       // when the share is unbounded: the band's own move not clear of zero).
-      expect(comment.body).toMatch(/: `hop:relay2`[^,]* \+\d[\d.]* (ms|µs) \((\d+ %, )?interval/)
+      expect(comment.body).toMatch(re`: \`hop:relay2\`[^,]* \+${SECONDS} \((?:${SHARE}, )?interval`)
     },
     PR_TIMEOUT
   )

@@ -5,6 +5,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Inputs, RawInputs } from '../config/inputs'
 import type { Log } from '../log'
+import { fmtElapsed } from '../text/duration'
 import { completeMarker } from '../engine/local/venv'
 import {
   cachedPaths,
@@ -80,7 +81,7 @@ export async function restoreProvisioning(inputs: Inputs, log: Log): Promise<voi
     restored = (await cache.restoreCache(cachedPaths(c), c.prefix)) ?? null
     log.info(
       restored
-        ? `cache: restored ${restored} (${((Date.now() - started) / 1000).toFixed(1)} s)`
+        ? `cache: restored ${restored} (${fmtElapsed((Date.now() - started) / 1000)})`
         : `cache: nothing under ${c.prefix} yet; provisioned here and saved by the post step`
     )
   } catch (err) {
@@ -124,7 +125,7 @@ export async function saveProvisioning(log: Log): Promise<void> {
     // -1: the library said why (another job of the key saving first, a service error).
     if ((await cache.saveCache(paths, key)) === -1) return
     log.info(
-      `cache: saved ${present.join(', ')} as ${key} (${((Date.now() - started) / 1000).toFixed(1)} s)`
+      `cache: saved ${present.join(', ')} as ${key} (${fmtElapsed((Date.now() - started) / 1000)})`
     )
   } catch (err) {
     log.warn(`cache: not saved (${(err as Error).message})`)

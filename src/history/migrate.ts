@@ -1,9 +1,8 @@
 import { z } from 'zod'
+import { isoTime } from '../text/timestamp'
 import { GnesMetaSchema, SummarySchema } from '../result/schema'
 import { describeIssues } from './errors'
 import { HISTORY_SCHEMA, HistoryEntrySchema, type HistoryEntry } from './schema'
-
-const isoTime = z.string().datetime({ offset: true })
 
 /**
  * `history@0`: the pre-release layout. Flat commit fields, the build date beside `gnes`, no warm-up

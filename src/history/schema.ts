@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isoTime } from '../text/timestamp'
 import { profileKey, ProfileSchema, type Profile } from '../profile/definition'
 import { slug } from '../text/escape'
 import {
@@ -11,8 +12,6 @@ import {
 
 /** Version of one stored history entry; migrations upgrade older ones on read. */
 export const HISTORY_SCHEMA = 'gnes-latency-bench/history@2'
-
-const isoTime = z.string().datetime({ offset: true })
 
 /**
  * Per-request values: about 1,200 numbers per entry. One check per array instead of one zod parse

@@ -2,7 +2,7 @@ import type { Keep, RequestRecord } from '../client/http-load'
 import { fromTraces, type HopSource } from '../topology/http-schema'
 import { latencyHistogram } from './histogram'
 import type { RunInput } from './run-result'
-import type { RequestSamples } from './samples'
+import { clamp, type RequestSamples } from './samples'
 import { achievedRate, type SweepPoint } from './sweep'
 
 /** Hop names are the system's text: a name keeps these characters, at most MAX_HOP_NAME of them. */
@@ -23,8 +23,6 @@ export interface HttpSamples extends RequestSamples {
 /** The response part the driver must keep for a hop source. */
 export const keepFor = (hops: HopSource | null): Keep =>
   hops === null || fromTraces(hops) ? 'none' : 'json' in hops ? 'body' : 'headers'
-
-const clamp = (x: number): number => (x < 0 ? 0 : x)
 
 export const cleanHopName = (raw: string): string =>
   raw.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, MAX_HOP_NAME)

@@ -1,8 +1,6 @@
 import type { StreamReport } from '../client/load-client'
 import { RouteDumpError, type DumpedEnvelope } from './envelope'
-import { gaps, hopNames, procNames, type RequestSamples } from './samples'
-
-const clamp = (x: number): number => (x < 0 ? 0 : x)
+import { clamp, gaps, hopNames, procNames, type RequestSamples } from './samples'
 
 /**
  * Metrics of a paced stream, in display order. GNES's frontend collects a router's answer only

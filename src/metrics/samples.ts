@@ -8,7 +8,7 @@ export interface RequestSamples {
 }
 
 /** Clock skew between processes can make a tiny interval negative; it is zero, not negative. */
-const clamp = (x: number): number => (x < 0 ? 0 : x)
+export const clamp = (x: number): number => (x < 0 ? 0 : x)
 
 /** Hop names for a chain of n routers: f->r1, r1->r2, …, rn->f (the legacy names for n = 2). */
 export function hopNames(routers: number): string[] {

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-
-const isoTime = z.string().datetime({ offset: true })
+import { isoTime } from '../text/timestamp'
 
 /** A metric's statistics over one run's requests, seconds. */
 export const SummarySchema = z.object({

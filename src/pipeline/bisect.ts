@@ -3,6 +3,7 @@ import { revisionName, type Inputs } from '../config/inputs'
 import { invalidInput } from '../config/preflight'
 import { gitIn } from '../store'
 import { consoleLog, type Log } from '../log'
+import { fmtPercent } from '../text/percent'
 import {
   comparePaired,
   nextStep,
@@ -172,7 +173,7 @@ export async function bisect(
     )
     comparisons.push({ ...r, base, head })
     log.info(
-      `comparison ${k}: ${r.answer}, ${r.metric} ${(r.change * 100).toFixed(1)} % in ${r.pairs} pairs`
+      `comparison ${k}: ${r.answer}, ${r.metric} ${fmtPercent(r.change, { spaced: true })} in ${r.pairs} pairs`
     )
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { fmtRate } from '../text/rate'
 
 const rate = z.number().positive().finite()
 
@@ -35,9 +36,6 @@ export function unanswered(x: never): never {
   throw new Error(`no answer for ${JSON.stringify(x)}`)
 }
 
-/** Offered rates render without float noise: 0.5, 5, 12.5. */
-export const fmtRate = (r: number): string => String(Number(r.toPrecision(6)))
-
 /**
  * Entries of one key form one series: only they are compared and charted together. A sweep's key
  * leaves out its rates, because an automatic search picks them anew on every run.
@@ -67,7 +65,7 @@ export function profileLabel(p: Profile, generic = false): string {
     case 'paced':
       return `paced (${fmtRate(p.rate)} req/s)`
     case 'sweep':
-      return `rate sweep (${p.auto ? 'automatic, ' : ''}${p.rates.map(fmtRate).join(', ')} req/s)`
+      return `rate sweep (${p.auto ? 'automatic, ' : ''}${p.rates.map(r => fmtRate(r)).join(', ')} req/s)`
     default:
       return unanswered(p)
   }

@@ -1,5 +1,7 @@
 import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
+import { fmtMs } from '../text/duration'
+import { fmtRate } from '../text/rate'
 
 /** The warm-up a run made, in words: `auto` sizes it per profile (src/client/plan.ts). */
 export const fmtWarmup = (load: Pick<Load, 'warmupRequests'>): string =>
@@ -7,27 +9,18 @@ export const fmtWarmup = (load: Pick<Load, 'warmupRequests'>): string =>
     ? 'a warm-up of 10 s of requests (10 requests before a burst)'
     : `${load.warmupRequests} warm-up requests`
 
-/**
- * Seconds shown in milliseconds, the one unit of every table: two decimals below 10 ms, so a
- * sub-millisecond hop reads 0.41 and not 0.000, one above; '–' where a value is missing.
- */
-export function fmtMs(v: number | null | undefined): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–'
-  const ms = v * 1000
-  return ms.toFixed(Math.abs(ms) < 10 ? 2 : 1)
-}
+/** A table's cell of a figure, formatted by `fmt`; '–' where the value is missing. */
+const cell = (v: number | null | undefined, fmt: (v: number) => string): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '–' : fmt(v)
 
-export const fmtRate = (v: number | null | undefined): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(1)
+/** Seconds in milliseconds, the one unit of every table (`fmtMs`'s decimals). */
+export const msCell = (v: number | null | undefined): string => cell(v, s => fmtMs(s))
+
+/** A data rate in MB/s to one decimal. */
+export const rateCell = (v: number | null | undefined): string => cell(v, r => fmtRate(r, 1))
 
 /** Build time orders versions; a PyPI install (or a generic case) has none: evaluation time stands in. */
 export const buildTime = (e: HistoryEntry): string => e.gnes?.buildDate ?? e.timestampEval
-
-/** `2019-09-27 06:36:57 UTC`: what tables show; fractions of a second are noise there. */
-export const fmtTime = (iso: string): string =>
-  iso
-    .replace('T', ' ')
-    .replace(/(\.\d+)?(Z|[+-]\d\d:\d\d)$/, (_, _f, z: string) => (z === 'Z' ? ' UTC' : ` ${z}`))
 
 const time = (iso: string): number => Date.parse(iso)
 

@@ -2,9 +2,11 @@ import type { HistoryEntry } from '../history/schema'
 import { isRegression, newerFirst, ofHeadline, type TrendStep } from '../trend/series'
 import { profileLabel, type Profile } from '../profile/definition'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
-import { commitRef, fmtTime } from './format'
+import { fmtPercent } from '../text/percent'
+import { fmtTime } from '../text/timestamp'
+import { commitRef } from './format'
 
-const pct = (x: number): string => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} %`
+const pct = (x: number): string => fmtPercent(x, { sign: '+−', spaced: true })
 
 /** `+5.2 %`: a step's size alone. */
 export const stepChange = (s: TrendStep): string => pct(s.change)

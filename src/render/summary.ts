@@ -2,7 +2,8 @@ import { profileKey, profileLabel } from '../profile/definition'
 import { throughputIsLowerBound } from '../metrics/sweep'
 import type { CaseResult, Result } from '../result/schema'
 import { escapeMarkdown, inlineCode } from '../text/escape'
-import { fmtMs, fmtRate, fmtWarmup } from './format'
+import { fmtRate } from '../text/rate'
+import { fmtWarmup, msCell, rateCell } from './format'
 import { traitsOf } from '../profile/traits'
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
@@ -27,10 +28,10 @@ function timingSection(cases: CaseResult[]): string[] {
     ...cases.map(c =>
       row([
         caseCell(c),
-        ...metrics.map(m => fmtMs(c.best[m])),
+        ...metrics.map(m => msCell(c.best[m])),
         ...(burst
           ? [
-              fmtRate(c.dataRateMBps),
+              rateCell(c.dataRateMBps),
               c.legacyMBps === null ? '–' : String(Math.round(c.legacyMBps))
             ]
           : [])
@@ -51,10 +52,10 @@ function timingSection(cases: CaseResult[]): string[] {
         return row([
           escapeMarkdown(c.id),
           `${r.index}${r.warmup ? ' (warm-up)' : ''}`,
-          fmtMs(s?.mean),
-          fmtMs(s?.median),
-          fmtMs(s?.p90),
-          fmtMs(s?.max)
+          msCell(s?.mean),
+          msCell(s?.median),
+          msCell(s?.p90),
+          msCell(s?.max)
         ])
       })
     ),
@@ -65,7 +66,7 @@ function timingSection(cases: CaseResult[]): string[] {
 
 function throughputText(sweep: NonNullable<CaseResult['sweep']>): string {
   if (sweep.maxThroughput === null) return 'none (no step sustained)'
-  const figure = `**${sweep.maxThroughput.toFixed(2)} req/s**`
+  const figure = `**${fmtRate(sweep.maxThroughput, 2)} req/s**`
   return throughputIsLowerBound(sweep.points)
     ? `at least ${figure} (no faster step failed: the limit lies above the rates offered)`
     : figure
@@ -73,7 +74,7 @@ function throughputText(sweep: NonNullable<CaseResult['sweep']>): string {
 
 function sweepSection(cases: CaseResult[]): string[] {
   return cases.flatMap(c => [
-    `**${caseCell(c)}**: maximum sustainable throughput ${throughputText(c.sweep!)} (p99 bound ${fmtMs(c.sweep!.maxP99)} ms, ${escapeMarkdown(c.sweep!.bound)})`,
+    `**${caseCell(c)}**: maximum sustainable throughput ${throughputText(c.sweep!)} (p99 bound ${msCell(c.sweep!.maxP99)} ms, ${escapeMarkdown(c.sweep!.bound)})`,
     '',
     row([
       'Offered (req/s)',
@@ -88,12 +89,12 @@ function sweepSection(cases: CaseResult[]): string[] {
     alignRow(8, 0),
     ...c.sweep!.points.map(p =>
       row([
-        p.offered.toFixed(2),
-        p.achieved.toFixed(2),
-        fmtMs(p.latency.p50),
-        fmtMs(p.latency.p90),
-        fmtMs(p.latency.p99),
-        fmtMs(p.latency.max),
+        fmtRate(p.offered, 2),
+        fmtRate(p.achieved, 2),
+        msCell(p.latency.p50),
+        msCell(p.latency.p90),
+        msCell(p.latency.p99),
+        msCell(p.latency.max),
         String(p.errors),
         p.sustained ? 'yes' : 'no'
       ])

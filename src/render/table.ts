@@ -2,7 +2,9 @@ import type { Profile } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import { throughputIsLowerBound } from '../metrics/sweep'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
-import { buildTime, commitRef, fmtMs, fmtRate, fmtTime, versionLabel } from './format'
+import { fmtRate } from '../text/rate'
+import { fmtTime } from '../text/timestamp'
+import { buildTime, commitRef, msCell, rateCell, versionLabel } from './format'
 import { headlineTail } from './tail'
 import { traitsOf } from '../profile/traits'
 
@@ -35,16 +37,16 @@ function tableRows(
         e.gnes && ref?.sha === e.gnes.vcs ? e.gnes.tag || e.gnes.version : versionLabel(e)
       ),
       commit: ref ? markdownLink(sha, url) : sha,
-      values: metrics.map(m => fmtMs(e.best[m])),
+      values: metrics.map(m => msCell(e.best[m])),
       tail: tailCells(headlineTail(e)),
-      dataRate: fmtRate(e.dataRateMBps),
+      dataRate: rateCell(e.dataRateMBps),
       legacy: e.legacyMBps === null ? '–' : String(Math.round(e.legacyMBps))
     }
   })
 }
 
 const tailCells = (t: ReturnType<typeof headlineTail>): [string, string] =>
-  t ? [fmtMs(t.p90), fmtMs(t.p99)] : ['–', '–']
+  t ? [msCell(t.p90), msCell(t.p99)] : ['–', '–']
 
 const markdownRows = (head: string[], rows: string[][]): string =>
   [head, head.map((_, i) => (i < 3 ? ':--' : '--:')), ...rows]
@@ -107,9 +109,9 @@ export function sweepTable(entries: readonly HistoryEntry[], repositoryUrl?: str
       r.commit,
       max === null || max === undefined
         ? 'none sustained'
-        : `${throughputIsLowerBound(points) ? '≥ ' : ''}${max.toFixed(2)}`,
-      fmtMs(points[0]?.latency.p50),
-      fmtMs(top?.latency.p99),
+        : `${throughputIsLowerBound(points) ? '≥ ' : ''}${fmtRate(max, 2)}`,
+      msCell(points[0]?.latency.p50),
+      msCell(top?.latency.p99),
       String(points.length)
     ]
   })

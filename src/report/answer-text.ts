@@ -1,5 +1,6 @@
 import { inlineCode } from '../text/escape'
-import { fmtChange, fmtDelta, fmtInterval, fmtPlusMinus } from './format'
+import { fmtChange, fmtInterval, fmtPlusMinus } from '../text/percent'
+import { fmtDelta } from '../text/duration'
 import { movedParts, type Moved } from '../judge/moved'
 import type { HopShares } from '../judge/hop-shares'
 import type { Verdict } from '../judge/verdict'

@@ -2,7 +2,7 @@ import { fmtDuration as duration } from '../text/duration'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { VERDICT_TEXT } from './answer-text'
 import { plannedProbes, type BisectEnd, type ProbeResult } from '../judge/bisect'
-import { fmtChange, fmtInterval } from './format'
+import { fmtChange, fmtInterval } from '../text/percent'
 
 interface Commit {
   sha: string

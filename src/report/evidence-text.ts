@@ -1,5 +1,6 @@
 import type { Diagnosed } from '../judge/multiplicity'
-import { fmtChange, fmtP } from './format'
+import { fmtChange } from '../text/percent'
+import { fmtP } from '../text/p-value'
 
 /**
  * The words of a diagnostic (every metric of a case but its verdict metric): evidence of where a

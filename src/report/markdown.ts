@@ -6,7 +6,9 @@ import type { Diagnosed } from '../judge/multiplicity'
 import { MIN_DRIFT_JOBS } from '../judge/drift'
 import { count } from '../text/count'
 import { diagnosticsLegend, evidenceCell } from './evidence-text'
-import { fmtChange, fmtInterval, fmtP, fmtPlusMinus, fmtSeconds } from './format'
+import { fmtChange, fmtInterval, fmtPlusMinus } from '../text/percent'
+import { fmtP } from '../text/p-value'
+import { fmtSeconds } from '../text/duration'
 import { traceNote } from './trace-text'
 
 export interface ReportLinks {

@@ -2,7 +2,9 @@ import { orderText } from '../client/interleave'
 import { escapeMarkdown, inlineCode, markdownLink as link, safeUrl } from '../text/escape'
 import { answerLegend, answerLine, headlineAnswer, verdictCell } from './answer-text'
 import { diagnosticsLegend, evidenceCell } from './evidence-text'
-import { fmtChange, fmtInterval, fmtP, fmtPlusMinus, fmtSeconds } from './format'
+import { fmtChange, fmtInterval, fmtPercent, fmtPlusMinus } from '../text/percent'
+import { fmtP } from '../text/p-value'
+import { fmtDuration, fmtSeconds } from '../text/duration'
 import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
 import type { PairedCase, PairedComparison, PairedMetric } from '../judge/paired'
 import { SET_ASIDE_RULE } from '../judge/paired-test'
@@ -11,7 +13,6 @@ import { count } from '../text/count'
 import { comparedLine } from './compared-text'
 import { traceNote } from './trace-text'
 import { timeSplitText } from './time-split-text'
-import { fmtDuration } from '../text/duration'
 
 const pairsOf = (k: PairedCase): number => k.sequence.pairs
 
@@ -115,7 +116,10 @@ const caseAnswer = (k: PairedCase, threshold: number): string | null =>
   )
 
 /** A level in percent, as short as it is exact to two decimals: `1.25 %`, `5 %`. */
-const levelPct = (x: number): string => `${Number((x * 100).toFixed(2))} %`
+const levelPct = (x: number): string => fmtPercent(x, { decimals: 2, trim: true, spaced: true })
+
+/** A level in whole per cents, as the method's closing sentence rounds it: `95 %`. */
+const WHOLE = { decimals: 'round', trim: true, spaced: true } as const
 
 /**
  * The answer's error rate for all cases together, and how it is held: each case's intervals at
@@ -149,7 +153,7 @@ function sequenceLine(k: PairedCase, caseAlpha: number): string {
   return (
     `${caseLabel(k)}: ${pairs} pairs${time}, looked at after ${at.join(', ')} of up to ` +
     `${looks[looks.length - 1]} (${STOP_TEXT[stop]}); each interval at ` +
-    `${((1 - k.level) * 100).toFixed(1)} % so that all ${looks.length} planned looks hold ` +
+    `${fmtPercent(1 - k.level, { spaced: true })} so that all ${looks.length} planned looks hold ` +
     `together at ${levelPct(1 - caseAlpha)}${spent}.`
   )
 }
@@ -264,7 +268,7 @@ export function renderPairedMarkdown(
       `Values: ${c.test.values}; a pair is a base run and the head run ` +
         `beside it; change = geometric mean of the pairs’ ratios − 1, with its ` +
         `interval from ${c.test.test}, at the level that keeps every ` +
-        `look of every case of an adaptive run together at ${levelPct(1 - c.alpha)}; a “no change” shows the interval it was read from, each end held over every look at ${Math.round((1 - c.alpha) * 100)} % (two one-sided tests at ${Math.round(c.alpha * 100)} %). Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
+        `look of every case of an adaptive run together at ${levelPct(1 - c.alpha)}; a “no change” shows the interval it was read from, each end held over every look at ${fmtPercent(1 - c.alpha, WHOLE)} (two one-sided tests at ${fmtPercent(c.alpha, WHOLE)}). Nothing of the base is recorded in the history; a recording run’s entries keep their change against it` +
         (method ? ` (${link('method', method)}).` : '.'),
       dashboard ? link('Dashboard', dashboard) : null
     ]

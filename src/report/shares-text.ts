@@ -1,5 +1,6 @@
 import type { Contribution, HopShares } from '../judge/hop-shares'
-import { fmtDelta } from './format'
+import { fmtDelta } from '../text/duration'
+import { fmtPercent } from '../text/percent'
 import { inlineCode } from '../text/escape'
 import { named } from './metric-words'
 
@@ -12,7 +13,7 @@ import { named } from './metric-words'
 /** Below this a residual is rounding, not time: half the resolution the reports print. */
 const NEGLIGIBLE_SECONDS = 5e-7
 
-const pct = (x: number): string => `${x < 0 ? '−' : ''}${Math.abs(Math.round(x * 100))} %`
+const pct = (x: number): string => fmtPercent(x, { decimals: 'round', sign: '−', spaced: true })
 
 const timeInterval = (ci: readonly [number, number]): string =>
   `${fmtDelta(ci[0])} … ${fmtDelta(ci[1])}`

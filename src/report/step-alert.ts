@@ -3,6 +3,7 @@ import { alerts } from '../judge/alert'
 import { commitRef } from '../render/format'
 import { stepRange, stepSize } from '../render/steps'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
+import { fmtPercent } from '../text/percent'
 import { terminalSafe } from '../text/terminal'
 import { isAgainstBase, isRegression, type TrendStep } from '../trend/series'
 
@@ -64,7 +65,7 @@ export function stepsMarkdown(
   return [
     '### Latency change points',
     '',
-    `The entries this push recorded made these steps detectable (change-point detection over each series' newest entries; a regression is a slowdown of at least ${(threshold * 100).toFixed(1)} % of the metric the case is judged by: \`path\` for a GNES case at minimal or paced load, else the headline; where the entries were paired against a base, its change against that base, e.g. \`path vs base\`):`,
+    `The entries this push recorded made these steps detectable (change-point detection over each series' newest entries; a regression is a slowdown of at least ${fmtPercent(threshold, { spaced: true })} of the metric the case is judged by: \`path\` for a GNES case at minimal or paced load, else the headline; where the entries were paired against a base, its change against that base, e.g. \`path vs base\`):`,
     '',
     '| Case | Profile | Metric | Step (95 % interval) | Between |',
     '| :-- | :-- | :-- | :-- | :-- |',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isoTime } from '../text/timestamp'
 import { LoadSchema } from '../client/load'
 import { ENGINE_KINDS } from '../config/engines'
 import { ProfileSchema } from '../profile/definition'
@@ -11,8 +12,6 @@ import { slug } from '../text/escape'
  * Bump RESULT_SCHEMA when a field changes meaning; history migration keys off it.
  */
 export const RESULT_SCHEMA = 'gnes-latency-bench/result@2'
-
-const isoTime = z.string().datetime({ offset: true })
 
 // The shapes the engine, the client and metrics fill in are theirs; the result holds them.
 export { LoadSchema, type Load } from '../client/load'

@@ -1,5 +1,6 @@
 import type { Clone } from './clone'
 import { GitError } from './git'
+import { fmtElapsed } from '../text/duration'
 
 /** The branch a push loop lands on, and how long it retries rejected pushes. */
 export interface PushTarget {
@@ -59,7 +60,7 @@ export async function pushLoop<
       await clone.push(result.commit, result.fold)
       if (n > 1)
         log(
-          `history: landed on ${target.branch} at attempt ${n} after ${((Date.now() - started) / 1000).toFixed(1)} s`
+          `history: landed on ${target.branch} at attempt ${n} after ${fmtElapsed((Date.now() - started) / 1000)}`
         )
       return { result, attempts: n, pushed: true }
     } catch (err) {
@@ -72,7 +73,7 @@ export async function pushLoop<
       if (stale || now - started > budget) {
         log(rejected)
         throw new Error(
-          `push to ${target.branch} failed ${n} times over ${((now - started) / 1000).toFixed(0)} s; giving up. ` +
+          `push to ${target.branch} failed ${n} times over ${fmtElapsed((now - started) / 1000, 0)}; giving up. ` +
             `git said: ${reason}` +
             (stale
               ? ` (the lock has stayed for over ${STALE_LOCK_MS / 1000} s: a stale lock file in the remote? remove it there)`
@@ -80,7 +81,7 @@ export async function pushLoop<
         )
       }
       const wait = backoffMs(n)
-      log(`${rejected}; retrying in ${(wait / 1000).toFixed(1)} s`)
+      log(`${rejected}; retrying in ${fmtElapsed(wait / 1000)}`)
       await sleep(wait)
     }
   }

@@ -6,6 +6,7 @@ import type { CaseSpec } from '../../topology/cases'
 import type { HttpTopology, Topology } from '../../topology/schema'
 import { DumpCursor } from './dump'
 import type { Log } from '../../log'
+import { fmtElapsed } from '../../text/duration'
 import { runProfile, type ProfileOutcome } from './profile'
 import { httpSweepStep, runHttpProfile } from './http-profile'
 import { loadDriver } from './load-driver'
@@ -51,7 +52,7 @@ export async function runCase(
     logDir,
     readyTimeoutMs: READY_TIMEOUT_MS
   })
-  log.info(`services ready in ${((Date.now() - started) / 1000).toFixed(1)} s; logs in ${logDir}`)
+  log.info(`services ready in ${fmtElapsed((Date.now() - started) / 1000)}; logs in ${logDir}`)
   const minimalRate = topology.minimalRate
   const outcomes: ProfileOutcome[] = []
   try {

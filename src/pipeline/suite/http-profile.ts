@@ -7,13 +7,10 @@ import type { Load, RunResult } from '../../result/schema'
 import type { Log } from '../../log'
 import { profilePlan, warmupRequestsOf } from './drivers'
 import type { LoadDriver, OpenDriver } from './load-driver'
-import { profileOutcome, type ProfileOutcome } from './profile'
+import { ms, profileOutcome, type ProfileOutcome } from './profile'
 import type { SweepStep } from './sweep'
 import { NO_DROPS, runTraceTally } from '../../metrics/trace-tally'
 import { traceJoiner, traceStart, type HopReading } from './trace-join'
-
-const ms = (s: number | undefined): string =>
-  s === undefined ? '-' : `${(s * 1000).toFixed(1)} ms`
 
 /**
  * Fails on any failed request: a latency of the requests that happened to succeed hides them.

@@ -8,6 +8,7 @@ import type { CaseResult, Load, RunResult } from '../../result/schema'
 import type { DumpCursor } from './dump'
 import { profilePlan, warmupRequestsOf } from './drivers'
 import type { Log } from '../../log'
+import { fmtMs } from '../../text/duration'
 
 /** What a profile adds to a case's identity (the topology's part comes from the case). */
 export type ProfileOutcome = Pick<
@@ -15,8 +16,8 @@ export type ProfileOutcome = Pick<
   'profile' | 'headline' | 'metrics' | 'runs' | 'best' | 'dataRateMBps' | 'legacyMBps' | 'sweep'
 >
 
-const ms = (s: number | undefined): string =>
-  s === undefined ? '-' : `${(s * 1000).toFixed(1)} ms`
+/** A latency in a progress line: `12.3 ms`, or `-` where the run has none. */
+export const ms = (s: number | undefined): string => (s === undefined ? '-' : `${fmtMs(s, 1)} ms`)
 
 /**
  * Runs one burst or paced profile on a running deployment: one client process sends the warm-up

@@ -1,6 +1,8 @@
 import { runLoadClient } from '../../client/load-client'
 import { scheduledSeconds, sweepStepPlan } from '../../client/plan'
-import { fmtRate, type Profile } from '../../profile/definition'
+import type { Profile } from '../../profile/definition'
+import { fmtMs } from '../../text/duration'
+import { fmtRate } from '../../text/rate'
 import type { LatencyBound } from '../../config/latency-bound'
 import type { Deployment, GnesDeployment } from '../../engine/types'
 import { splitStream } from '../../metrics/paced'
@@ -97,8 +99,8 @@ export async function runSweep(
     const point = { ...measured, sustained: isSustained(measured, maxP99) }
     points.push(point)
     log.info(
-      `sweep ${fmtRate(rate)} req/s: achieved ${point.achieved.toFixed(2)} req/s, latency p50 ` +
-        `${(point.latency.p50 * 1000).toFixed(1)} ms, p99 ${(point.latency.p99 * 1000).toFixed(1)} ms` +
+      `sweep ${fmtRate(rate)} req/s: achieved ${fmtRate(point.achieved, 2)} req/s, latency p50 ` +
+        `${fmtMs(point.latency.p50, 1)} ms, p99 ${fmtMs(point.latency.p99, 1)} ms` +
         `${point.errors ? `, ${point.errors} errors` : ''} → ${point.sustained ? 'sustained' : 'not sustained'}`
     )
   }
@@ -109,8 +111,8 @@ export async function runSweep(
   }
   const maxThroughput = maxSustainedThroughput(points)
   log.info(
-    `maximum sustainable throughput: ${maxThroughput === null ? 'none (no step sustained)' : `${maxThroughput.toFixed(2)} req/s`}` +
-      ` (achieved ≥ 95 % of offered, p99 ≤ ${(maxP99 * 1000).toFixed(1)} ms)`
+    `maximum sustainable throughput: ${maxThroughput === null ? 'none (no step sustained)' : `${fmtRate(maxThroughput, 2)} req/s`}` +
+      ` (achieved ≥ 95 % of offered, p99 ≤ ${fmtMs(maxP99, 1)} ms)`
   )
   return {
     profile,
