@@ -12,6 +12,7 @@ import { normalizeFile } from './normalize'
 import { Problem } from './problem'
 import { specProblems } from './spec'
 import { nativeTopology } from './translate'
+import type { Obj } from './obj'
 
 /**
  * Compose files (parsed YAML, in merge order) compiled into native topology data: each file
@@ -26,8 +27,6 @@ export interface ComposeFile {
   /** Its `!reset` and `!override` values. */
   tags?: readonly MergeTag[]
 }
-
-type Obj = Record<string, unknown>
 
 /** A Compose file: a top-level `services` mapping (a native file has a list) or the bench block. */
 export const isCompose = (data: unknown): boolean =>

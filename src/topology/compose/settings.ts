@@ -1,13 +1,11 @@
 import type { ContainerSettings } from '../http-schema'
 import { bytes } from './mounts'
+import { isObj, type Obj } from './obj'
 
 /**
  * A service's container settings that change nothing measured but what it needs to run:
  * `user`, `working_dir`, `stop_signal`, `extra_hosts`, `shm_size` and `ulimits`. Pure.
  */
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
 /** `host:ip`, `host=ip` or a mapping of hosts to an address or a list of them. */
 function extraHosts(v: unknown): string[] {
