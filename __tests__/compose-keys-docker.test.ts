@@ -225,7 +225,7 @@ describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () 
     expect(extra.Name).not.toBe('/keys-extra')
   })
 
-  test('user, working_dir, stop_signal, extra_hosts, shm_size, ulimits: the container’s own', () => {
+  test('user, working_dir, stop_signal, extra_hosts, shm_size, ulimits, runtime: the container’s own', () => {
     const extra = at('extra-0')
     expect(extra.Config.User).toBe('1000:1000')
     expect(extra.Config.WorkingDir).toBe('/srv')
@@ -236,6 +236,7 @@ describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () 
       { Name: 'nofile', Soft: 1024, Hard: 2048 },
       { Name: 'nproc', Soft: 512, Hard: 512 }
     ])
+    expect(extra.HostConfig.Runtime).toBe('runc')
   })
 
   test('volumes, tmpfs, secrets and configs: mounted where Compose mounts them', async () => {

@@ -32,7 +32,8 @@ test("a paired run's base is each merged Compose file and the .env of the base's
   const checkout = await checkoutBase(repo, baseSha, tmp())
   try {
     const [pair] = checkoutPairs([{ head, base: head }], repo, checkout)
-    const image = (t: typeof head) => (t.topology.kind === 'http' ? t.topology.services[0] : null)
+    const image = (t: Pick<typeof head, 'topology'>) =>
+      t.topology.kind === 'http' ? t.topology.services[0] : null
     expect(image(pair.head)).toMatchObject({ image: 'web:from-head-env', replicas: 3 })
     expect(image(pair.base)).toMatchObject({ image: 'web:from-base-env', replicas: 2 })
     expect(pair.base.file).toBe(`${checkout.dir}/compose.yaml+${checkout.dir}/compose.bench.yaml`)

@@ -187,12 +187,6 @@ const BAD: [string, string, string, string, Record<string, string>?][] = [
     'verb'
   ],
   [
-    'an unset variable',
-    GOOD.replace('image: db:1', 'image: db:${DB_TAG}'),
-    'services.db.image',
-    'variable DB_TAG is unset and has no default'
-  ],
-  [
     'a required variable',
     GOOD.replace('image: db:1', 'image: db:${DB_TAG:?name the tag}'),
     'services.db.image',

@@ -1,6 +1,12 @@
 import * as path from 'node:path'
 import { loadTopologyFile, parseTopology } from '../src/topology/load'
-import { COMPOSE_FIXTURES, compileFiles, compileText, composeDir } from './helpers/compose'
+import {
+  COMPOSE_FIXTURES,
+  compileFiles,
+  compileText,
+  compileWithNotes,
+  composeDir
+} from './helpers/compose'
 
 const TREE = path.join(COMPOSE_FIXTURES, 'tree')
 const CHAIN = path.join(COMPOSE_FIXTURES, 'chain', 'docker-compose.yml')
@@ -88,6 +94,33 @@ describe('a Compose file as the native topology', () => {
   test('keys that change nothing measured are dropped', () => {
     expect(leaf).not.toHaveProperty('restart')
     expect(leaf).not.toHaveProperty('labels')
+  })
+
+  test('an unset variable reads as a blank string, as in Compose, with a note naming it', () => {
+    const { data, notes } = compileWithNotes(
+      web(
+        'environment: ["TOKEN=${TOKEN}", "MODE=$MODE", "LEVEL=${LEVEL:-info}"]\nenv_file: web.env'
+      ),
+      {},
+      { '.env': 'FROM_DOTENV=${MODE}', 'web.env': 'EXTRA=${TOKEN}x' }
+    )
+    expect(service(data, 'web').environment).toEqual({
+      TOKEN: '',
+      MODE: '',
+      LEVEL: 'info',
+      EXTRA: 'x'
+    })
+    expect(notes).toHaveLength(2)
+    // Where the places lie in several files (here an env file), each names its file.
+    expect(notes[0]).toMatch(
+      /^the variable MODE is not set: it reads as a blank string, as in Compose \(at \.env \(in .*compose\.yaml\), services\.web\.environment\.1 \(in /
+    )
+    expect(notes[1]).toMatch(
+      /^the variable TOKEN is not set: .*services\.web\.environment\.0 .*services\.web\.env_file\.0 \(in .*web\.env\)/
+    )
+    expect(notes.join('\n')).toContain(
+      'set it in the environment or .env, or write ${TOKEN:-default}'
+    )
   })
 
   test('the process environment wins over .env', () => {

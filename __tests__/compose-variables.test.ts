@@ -5,6 +5,15 @@ import { shellWords } from '../src/topology/compose/shell-words'
 
 const vars: Record<string, string> = { SET: 'value', EMPTY: '', PORT: '8080' }
 const lookup = (n: string) => vars[n]
+const noneUnset = () => {
+  throw new Error('no variable should read as blank here')
+}
+
+/** `text` interpolated, and the variables it read as blank strings. */
+function withBlanks(text: string): [string, string[]] {
+  const blanks: string[] = []
+  return [interpolate(text, lookup, n => blanks.push(n)), blanks]
+}
 
 describe("Compose's interpolation", () => {
   test.each([
@@ -26,12 +35,24 @@ describe("Compose's interpolation", () => {
     ['$$SET costs $$5', '$SET costs $5'],
     ['no variables', 'no variables']
   ])('%s → %s', (text, want) => {
-    expect(interpolate(text, lookup)).toBe(want)
+    expect(interpolate(text, lookup, noneUnset)).toBe(want)
   })
 
   test.each([
-    ['${UNSET}', 'variable UNSET is unset and has no default'],
-    ['$UNSET', 'variable UNSET is unset and has no default'],
+    ['${UNSET}', '', ['UNSET']],
+    ['$UNSET', '', ['UNSET']],
+    ['a${UNSET}b$UNSET/${OTHER}', 'ab/', ['UNSET', 'UNSET', 'OTHER']],
+    ['${UNSET:-${ALSO_UNSET}}', '', ['ALSO_UNSET']],
+    ['${SET:+${UNSET}}', '', ['UNSET']],
+    ['${EMPTY}', '', []]
+  ])(
+    '%s reads an unset variable as a blank string, as Compose does, and says so',
+    (text, want, blanks) => {
+      expect(withBlanks(text)).toEqual([want, blanks])
+    }
+  )
+
+  test.each([
     ['${UNSET:?give a port}', 'variable UNSET is unset: give a port'],
     ['${EMPTY:?must not be empty}', 'variable EMPTY is empty: must not be empty'],
     ['${UNSET?}', 'variable UNSET is unset: required'],
@@ -40,8 +61,8 @@ describe("Compose's interpolation", () => {
     ['${SET%x}', 'invalid variable reference'],
     ['cost $5', 'a lone $']
   ])('%s is refused: %s', (text, why) => {
-    expect(() => interpolate(text, lookup)).toThrow(InterpolationError)
-    expect(() => interpolate(text, lookup)).toThrow(why)
+    expect(() => interpolate(text, lookup, noneUnset)).toThrow(InterpolationError)
+    expect(() => interpolate(text, lookup, noneUnset)).toThrow(why)
   })
 })
 
@@ -62,7 +83,7 @@ describe('.env and env_file syntax', () => {
       'G=a#b'
     ].join('\n')
     const outer = (n: string) => ({ FROM_OUTER: 'outer' })[n]
-    expect(parseDotenv(text, outer)).toEqual({
+    expect(parseDotenv(text, outer, noneUnset)).toEqual({
       A: '1',
       B: 'two words',
       C: 'literal ${A} \\n',
@@ -74,11 +95,26 @@ describe('.env and env_file syntax', () => {
     })
   })
 
-  test('refuses what is not KEY=VALUE, unclosed quotes and unset references', () => {
+  test('refuses what is not KEY=VALUE, unclosed quotes and required references', () => {
     const none = () => undefined
-    expect(() => parseDotenv('not a line', none)).toThrow('line 1: not KEY=VALUE')
-    expect(() => parseDotenv('A="open', none)).toThrow('unclosed " in A')
-    expect(() => parseDotenv('A=${NOPE}', none)).toThrow('variable NOPE is unset')
+    expect(() => parseDotenv('not a line', none, noneUnset)).toThrow('line 1: not KEY=VALUE')
+    expect(() => parseDotenv('A="open', none, noneUnset)).toThrow('unclosed " in A')
+    expect(() => parseDotenv('A=${NOPE?}', none, noneUnset)).toThrow('variable NOPE is unset')
+  })
+
+  test('an unset reference reads as a blank string, and says so', () => {
+    const blanks: string[] = []
+    expect(
+      parseDotenv(
+        'A=x${NOPE}y\nB="$NOPE"',
+        () => undefined,
+        n => blanks.push(n)
+      )
+    ).toEqual({
+      A: 'xy',
+      B: ''
+    })
+    expect(blanks).toEqual(['NOPE', 'NOPE'])
   })
 })
 

@@ -6,6 +6,7 @@
 import { containerSpec } from '../src/engine/docker/spec'
 import { lastCheck } from '../src/engine/docker/health'
 import { serviceImageTag } from '../src/engine/docker/image'
+import { runtimeProblem } from '../src/engine/docker/runtime'
 import { httpPlan } from '../src/engine/plan/http'
 import { swarmServiceSpec } from '../src/engine/swarm/spec'
 import type { ContainerAddressing } from '../src/topology/containers'
@@ -320,6 +321,35 @@ describe('the specs the engines create', () => {
     })
     expect(RestartPolicy).toEqual({ Condition: 'none' })
     expect(spec.Mode).toEqual({ Replicated: { Replicas: 1 } })
+  })
+
+  test('runtime: the container runs with it where the daemon can run it; refused before anything where it cannot', () => {
+    const wasm = httpPlan(
+      parse(
+        app.replace(
+          '    aliases: [database, db.internal]',
+          '    aliases: [database, db.internal]\n    container: { runtime: io.containerd.wasmedge.v1 }'
+        )
+      ),
+      docker(t)
+    )
+    const services = wasm.waves.flat()
+    expect(containerSpec(services[0], services[0].instances[0], place).HostConfig!.Runtime).toBe(
+      'io.containerd.wasmedge.v1'
+    )
+    expect(containerSpec(db, db.instances[0], place).HostConfig).not.toHaveProperty('Runtime')
+    // A containerd shim's full name needs no registration: the daemon finds it on its PATH.
+    expect(runtimeProblem(services, new Set(['runc']), false)).toBeNull()
+    const named = (runtime: string) =>
+      services.map((s, i) => (i ? s : { ...s, settings: { runtime } }))
+    expect(runtimeProblem(named('crun'), new Set(['crun', 'runc']), false)).toBeNull()
+    expect(runtimeProblem(named('kata'), new Set(['runc']), false)).toBe(
+      "service 'db' runs with the runtime 'kata', which the Docker daemon does not have (it has: runc): register it in the daemon's configuration (\"runtimes\" in daemon.json), or remove it for the benchmark (`runtime: !reset null` in the file with x-latency-bench)"
+    )
+    expect(runtimeProblem(services, new Set(['runc']), true)).toMatch(
+      /^service 'db' runs with the runtime 'io\.containerd\.wasmedge\.v1', and a Swarm service runs with the daemon's default one: run it with engine: docker, or remove it/
+    )
+    expect(runtimeProblem([db], new Set(), true)).toBeNull()
   })
 
   test("a build's tag changes with its arguments and target, not with their order", () => {

@@ -16,22 +16,33 @@ export function composeDir(files: Record<string, string>): string {
   return dir
 }
 
-/** Compose files (paths, in merge order) compiled to native data with `env` as the environment. */
-export const compileFiles = (files: string[], env: NodeJS.ProcessEnv = {}) =>
+/** Compose files (paths, in merge order) compiled with `env` as the environment: data and notes. */
+const compiled = (files: string[], env: NodeJS.ProcessEnv) =>
   compileCompose(
     files.map(file => ({ file, ...yamlFile(fs.readFileSync(file, 'utf8'), file) })),
     env
   )
 
-/** One Compose file's text compiled, with `others` beside it (.env, env files). */
-export function compileText(
+/** Compose files (paths, in merge order) compiled to native data with `env` as the environment. */
+export const compileFiles = (files: string[], env: NodeJS.ProcessEnv = {}) =>
+  compiled(files, env).data
+
+/** One Compose file's text compiled (data and notes), with `others` beside it (.env, env files). */
+export function compileWithNotes(
   text: string,
   env: NodeJS.ProcessEnv = {},
   others: Record<string, string> = {}
-): Record<string, unknown> {
+) {
   const dir = composeDir({ 'compose.yaml': text, ...others })
-  return compileFiles([path.join(dir, 'compose.yaml')], env)
+  return compiled([path.join(dir, 'compose.yaml')], env)
 }
+
+/** One Compose file's text compiled, with `others` beside it (.env, env files). */
+export const compileText = (
+  text: string,
+  env: NodeJS.ProcessEnv = {},
+  others: Record<string, string> = {}
+): Record<string, unknown> => compileWithNotes(text, env, others).data
 
 /** The message `text` is refused with. */
 export function composeError(

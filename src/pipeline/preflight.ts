@@ -6,6 +6,7 @@ import { engineSettings } from './engine-settings'
 import { checkBranchWritable } from '../history'
 import { checkBranchNames, checkReachable } from '../history/preflight'
 import { pairCases, type CasePair, type CaseSpec } from '../topology/cases'
+import type { Log } from '../log'
 import type { HistoryLocation } from './location'
 
 /** Where the run will read or write its history, as far as pre-flight needs to know. */
@@ -66,6 +67,13 @@ export async function checkHistory(history: HistoryTarget): Promise<void> {
     await checkBranchNames(branch, dir)
     await checkReachable(url, token)
     if (writes) await checkBranchWritable({ repo: url, token, branch, dir, adopt })
+  }
+}
+
+/** What reading each case's files would have had Compose warn of, once per case read. */
+export function warnCaseNotes(cases: readonly CaseSpec[], log: Log): void {
+  for (const spec of new Set(cases)) {
+    for (const note of spec.notes ?? []) log.warn(`${spec.file}: ${note}`)
   }
 }
 

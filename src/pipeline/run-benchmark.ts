@@ -5,7 +5,7 @@ import { shouldRecord } from '../history'
 import type { PairedComparison } from '../judge'
 import { comparePairedRun, compareWithHistory } from './compare'
 import type { RunPorts } from './ports'
-import { historyTarget, preflight } from './preflight'
+import { historyTarget, preflight, warnCaseNotes } from './preflight'
 import { recordResult } from './record'
 import { recordResultFile } from './record-file'
 import { writeResult } from './result-file'
@@ -29,6 +29,10 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
   const pairs = await preflight(
     inputs,
     historyTarget(ports.history, record || pullRequest !== null, record)
+  )
+  warnCaseNotes(
+    pairs.flatMap(p => [p.head, p.base]),
+    log
   )
   const cases = pairs.map(p => p.head)
   const suiteId = randomUUID()

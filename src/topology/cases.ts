@@ -10,6 +10,8 @@ import type { Topology } from './schema'
 export interface CaseSpec {
   file: string
   topology: Topology
+  /** What reading the file would have had Compose warn of (a variable read as blank); none if absent. */
+  notes?: readonly string[]
 }
 
 /**

@@ -122,6 +122,11 @@ const ContainerSettingsSchema = z
         z.string().regex(/^[a-z]{2,12}$/, 'a limit name'),
         z.object({ soft: z.number().int(), hard: z.number().int() }).strict()
       )
+      .optional(),
+    /** The OCI runtime the daemon runs it with (`runc`, a containerd shim such as `io.containerd.wasmedge.v1`). */
+    runtime: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'a runtime name')
       .optional()
   })
   .strict()

@@ -47,23 +47,32 @@ function composePlace(data: Record<string, unknown>): Place {
   }
 }
 
-/** Parses and validates one topology file; errors name the file, the path inside it and the rule. */
-export function parseTopology(text: string, file: string): Topology {
-  checkSize(file, Buffer.byteLength(text))
-  const { data, tags } = yamlFile(text, file)
-  return isCompose(data)
-    ? composeTopology([{ file, data, tags }])
-    : nativeTopology(data, { file, dir: path.dirname(path.resolve(file)) }, nativePlace)
+/** A topology as read, and what reading it would have had Compose warn of (a blank variable). */
+export interface ReadTopology {
+  topology: Topology
+  notes: string[]
 }
 
+/** Parses and validates one topology file; errors name the file, the path inside it and the rule. */
+function parseFile(text: string, file: string): ReadTopology {
+  checkSize(file, Buffer.byteLength(text))
+  const { data, tags } = yamlFile(text, file)
+  if (isCompose(data)) return composeTopology([{ file, data, tags }])
+  const dir = path.dirname(path.resolve(file))
+  return { topology: nativeTopology(data, { file, dir }, nativePlace), notes: [] }
+}
+
+export const parseTopology = (text: string, file: string): Topology =>
+  parseFile(text, file).topology
+
 /** Compose files, merged in order, as the native topology they compile to. */
-function composeTopology(files: ComposeFile[]): Topology {
-  const data = compileCompose(files)
+function composeTopology(files: ComposeFile[]): ReadTopology {
+  const { data, notes } = compileCompose(files)
   const named = {
     file: files.map(f => f.file).join('+'),
     dir: path.dirname(path.resolve(files[0].file))
   }
-  return nativeTopology(data, named, composePlace(data))
+  return { topology: nativeTopology(data, named, composePlace(data)), notes }
 }
 
 /** The native topology `data` holds, validated; every problem of the schema at once. */
@@ -205,10 +214,10 @@ function readTopologyFile(file: string): string {
 export const topologyFiles = (spec: string): string[] =>
   spec.includes('+') && !fs.existsSync(spec) ? spec.split('+') : [spec]
 
-/** One case's topology: a file, or Compose files joined with `+`. */
-export function loadTopologyFile(spec: string): Topology {
+/** One case's topology and its notes: a file, or Compose files joined with `+`. */
+export function readTopology(spec: string): ReadTopology {
   const files = topologyFiles(spec)
-  if (files.length === 1) return parseTopology(readTopologyFile(spec), spec)
+  if (files.length === 1) return parseFile(readTopologyFile(spec), spec)
   const parsed = files.map(file => ({ file, ...yamlFile(readTopologyFile(file), file) }))
   const native = parsed.find(f => !isCompose(f.data))
   if (native) {
@@ -217,13 +226,16 @@ export function loadTopologyFile(spec: string): Topology {
   return composeTopology(parsed)
 }
 
+/** One case's topology: a file, or Compose files joined with `+`. */
+export const loadTopologyFile = (spec: string): Topology => readTopology(spec).topology
+
 /** The standard case ids (1..4) name shipped files; anything else must be a file path. */
-export function resolveTopology(caseOrFile: string): { file: string; topology: Topology } {
+export function resolveTopology(caseOrFile: string): ReadTopology & { file: string } {
   const file = /^\d+$/.test(caseOrFile)
     ? assetPath('topologies', `case${caseOrFile}.yml`)
     : caseOrFile
   if (/^\d+$/.test(caseOrFile) && !fs.existsSync(file)) {
     throw new TopologyError(`case '${caseOrFile}' is not a standard case (1, 2, 3, 4)`)
   }
-  return { file, topology: loadTopologyFile(file) }
+  return { file, ...readTopology(file) }
 }

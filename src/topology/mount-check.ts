@@ -27,19 +27,24 @@ const DROP =
 const inside = (root: string, p: string): boolean =>
   p === root || p.startsWith(`${root}${path.sep}`)
 
+const socket = (source: string) => ({
+  msg: `${source} is a socket: a service reaches the host through it, so it is never mounted: ${DROP}`
+})
+
 /** A source's real path, or why it cannot be mounted. */
 function realSource(source: string, root: string): string | { msg: string } {
   let real: string
   try {
     real = fs.realpathSync(source)
   } catch {
-    return { msg: `${source} does not exist` }
-  }
-  if (fs.statSync(real).isSocket()) {
+    // The Docker socket by its name, whether or not this machine has one.
+    if (path.basename(source) === 'docker.sock') return socket(source)
+    const outside = inside(root, source) ? '' : `, and it is outside the checkout ${root}`
     return {
-      msg: `${source} is a socket: a service reaches the host through it, so it is never mounted: ${DROP}`
+      msg: `${source} does not exist${outside}: mount only files of the repository, or ${DROP}`
     }
   }
+  if (fs.statSync(real).isSocket()) return socket(source)
   if (!inside(root, real)) {
     const via = real === source ? '' : ` (it leads to ${real})`
     return {

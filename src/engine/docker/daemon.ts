@@ -55,6 +55,8 @@ function imageSource(o: DockerEngineOptions): ImageSource {
 export interface DaemonInfo {
   NCPU: number
   ServerVersion: string
+  /** The runtimes registered with the daemon, by name. */
+  Runtimes?: Record<string, unknown>
   Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean; NodeID?: string }
 }
 
@@ -69,6 +71,8 @@ export class DaemonContext {
   readonly memory: number | null
   cpus: number | null = null
   image: string | null = null
+  /** The runtimes the daemon has registered, read by prepare(). */
+  runtimes: ReadonlySet<string> = new Set()
   /** The run's build contexts, each read once; the run's output is never part of one. */
   readonly contexts: BuildContexts
   private readonly source: ImageSource
@@ -108,6 +112,7 @@ export class DaemonContext {
     const info = (await this.docker.info()) as DaemonInfo
     check(info)
     this.cpus = parseCpus(this.options.cpus, info.NCPU)
+    this.runtimes = new Set(Object.keys(info.Runtimes ?? {}))
     this.log(`Docker ${info.ServerVersion} at ${daemonAddress()}; run id ${this.runId}`)
     // Before anything is created: whatever ends this process, what carries the run id goes,
     // removed by the caller that keeps the id (the action's post step), else by a reaper.

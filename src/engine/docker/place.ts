@@ -6,6 +6,7 @@ import type { DaemonContext } from './daemon'
 import { ensureServiceImages } from './image'
 import { LABEL } from './labels'
 import { createNetwork } from './network'
+import { runtimeProblem } from './runtime'
 import { deploymentLabels, fillCopies, type VolumePlace } from './volumes'
 
 /** One deployment's place on a daemon, shared by its containers (Docker) or services (Swarm). */
@@ -28,8 +29,9 @@ export interface Place {
 }
 
 /**
- * Ensures a plan's service images, then creates its network (a bridge; an attachable overlay on
- * Swarm, so the load client's plain container can join the services on it).
+ * Refuses a runtime the daemon cannot run, then ensures a plan's service images and creates its
+ * network (a bridge; an attachable overlay on Swarm, so the load client's plain container can
+ * join the services on it).
  */
 export async function openPlace(
   ctx: DaemonContext,
@@ -38,6 +40,8 @@ export async function openPlace(
   driver: 'bridge' | 'overlay'
 ): Promise<Place> {
   const { docker } = ctx
+  const refused = runtimeProblem(plan.waves.flat(), ctx.runtimes, driver === 'overlay')
+  if (refused) throw new Error(`${plan.id}: ${refused}`)
   const gnes = plan.kind === 'gnes' ? ctx.requireImage() : null
   const images = await ensureServiceImages(docker, plan.images, ctx.log, ctx.contexts)
   const prefix = ctx.prefix(plan.id, index)

@@ -27,11 +27,12 @@ function settings(service: ServicePlan): Partial<Docker.ContainerCreateOptions> 
   }
 }
 
-/** Host settings: extra hosts, shared memory and ulimits. */
+/** Host settings: extra hosts, shared memory, ulimits and the runtime (openPlace checked it). */
 function hostSettings(service: ServicePlan): Docker.HostConfig {
   const s = service.settings
   if (!s) return {}
   return {
+    ...(s.runtime ? { Runtime: s.runtime } : {}),
     ...(s.extraHosts ? { ExtraHosts: s.extraHosts } : {}),
     ...(s.shmBytes ? { ShmSize: s.shmBytes } : {}),
     ...(s.ulimits

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import * as path from 'node:path'
 import type { Inputs } from '../../config/inputs'
-import { checkPairedRun } from '../preflight'
+import { checkPairedRun, warnCaseNotes } from '../preflight'
 import { selectEngine } from '../../engine/select'
 import { engineSettings } from '../engine-settings'
 import type { Engine } from '../../engine/types'
@@ -104,7 +104,12 @@ export async function runPairedSuite(
   try {
     log.info(`base: commit ${checkout.sha} in ${checkout.dir}`)
     const git = options.git ?? gitMeta()
-    return await runSides(inputs, checkoutPairs(pairs, workspace, checkout), {
+    const checkedOut = checkoutPairs(pairs, workspace, checkout)
+    warnCaseNotes(
+      checkedOut.flatMap(p => (p.base === p.head ? [] : [p.base])),
+      log
+    )
+    return await runSides(inputs, checkedOut, {
       ...options,
       moved: checkoutPath(workspace, checkout),
       baseGit: { ...git, sha: checkout.sha, ref }

@@ -1,4 +1,5 @@
 import { NESTED_KEYS, SERVICE_KEYS, TOP_KEYS, type Decision } from './keys'
+import { isObj, type Obj } from './obj'
 
 /**
  * The keys of one Compose file (schema-valid, interpolated) that the benchmark refuses
@@ -9,10 +10,6 @@ export interface Refusal {
   where: string
   msg: string
 }
-
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
 const UNKNOWN: Decision = { refused: 'the benchmark does not support this key' }
 

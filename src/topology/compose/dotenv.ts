@@ -1,13 +1,14 @@
-import { interpolate, InterpolationError, type Lookup } from './interpolate'
+import { interpolate, InterpolationError, type Lookup, type OnUnset } from './interpolate'
 
 /**
  * Compose's `.env` and `env_file` syntax: `KEY=VALUE` lines, blank lines and `#` comments,
  * an optional `export ` prefix, values unquoted (trimmed, ` #` starts a comment), single-quoted
  * (literal) or double-quoted (`\n`, `\t`, `\\`, `\"` escapes; may span lines). Unquoted and
- * double-quoted values are interpolated, from the variables above them and then `outer`.
- * A line `KEY` without `=` takes KEY from `outer` (and is left out when unset there).
+ * double-quoted values are interpolated, from the variables above them and then `outer` (`unset`
+ * is told of a variable read as a blank string). A line `KEY` without `=` takes KEY from `outer`
+ * (and is left out when unset there).
  */
-export function parseDotenv(text: string, outer: Lookup): Record<string, string> {
+export function parseDotenv(text: string, outer: Lookup, unset: OnUnset): Record<string, string> {
   const vars: Record<string, string> = {}
   const lookup: Lookup = n => (Object.hasOwn(vars, n) ? vars[n] : outer(n))
   const lines = text.replace(/\r\n?/g, '\n').split('\n')
@@ -24,7 +25,7 @@ export function parseDotenv(text: string, outer: Lookup): Record<string, string>
     }
     const quote = raw[0] === '"' || raw[0] === "'" ? raw[0] : null
     if (!quote) {
-      vars[key] = interpolate(raw.replace(/(^|\s+)#.*$/, ''), lookup)
+      vars[key] = interpolate(raw.replace(/(^|\s+)#.*$/, ''), lookup, unset)
       continue
     }
     // A quoted value ends at its closing quote, on this line or a later one.
@@ -36,7 +37,7 @@ export function parseDotenv(text: string, outer: Lookup): Record<string, string>
     }
     if (end < 0) throw new InterpolationError(`line ${i + 1}: unclosed ${quote} in ${key}`)
     body = body.slice(0, end)
-    vars[key] = quote === "'" ? body : interpolate(unescape(body), lookup)
+    vars[key] = quote === "'" ? body : interpolate(unescape(body), lookup, unset)
   }
   return vars
 }

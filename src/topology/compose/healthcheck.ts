@@ -1,5 +1,6 @@
 import { durationSec } from './duration'
 import { Problem } from './problem'
+import type { Obj } from './obj'
 
 /** Docker's health check as the native `ready.healthcheck` holds it. */
 export interface NativeHealthcheck {
@@ -10,8 +11,6 @@ export interface NativeHealthcheck {
   startPeriodSec: number
   startIntervalSec: number
 }
-
-type Obj = Record<string, unknown>
 
 /** Docker's defaults where the file leaves a field out. */
 const DEFAULTS = {

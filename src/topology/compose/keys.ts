@@ -103,7 +103,7 @@ export const SERVICE_KEYS: Record<string, Decision> = {
   pre_stop: drop(NO_FIELD, 'pre_stop', 'null'),
   privileged: drop(HOST, 'privileged', 'null'),
   provider: drop(NO_FIELD, 'provider', 'null'),
-  runtime: drop(NO_FIELD, 'runtime', 'null'),
+  runtime: 'honoured',
   secrets: 'honoured',
   security_opt: drop(HOST, 'security_opt', '[]'),
   shm_size: 'honoured',

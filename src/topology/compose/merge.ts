@@ -1,4 +1,5 @@
 import type { MergeTag } from '../yaml'
+import { isObj, type Obj } from './obj'
 
 /**
  * Several Compose files merged in order, as `docker compose -f a.yml -f b.yml` merges them
@@ -8,14 +9,11 @@ import type { MergeTag } from '../yaml'
  * tagged `!reset` removes what the earlier files set there; one tagged `!override` replaces it
  * whole. Files are normalized first (normalize.ts), so `environment` lists and mappings merge alike.
  */
-type Obj = Record<string, unknown>
 
 export interface MergeInput {
   data: Obj
   tags: readonly MergeTag[]
 }
-
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
 const REPLACED = new Set(['command', 'entrypoint', 'test'])
 

@@ -1,15 +1,13 @@
 import * as path from 'node:path'
 import type { Mount } from '../http-schema'
 import { Problem } from './problem'
+import { isObj, type Obj } from './obj'
 
 /**
  * A service's `volumes`, `tmpfs`, `secrets` and `configs` as native mounts. Pure: paths are
  * resolved against the first file's directory here, and checked against the checkout where the
  * topology is loaded (load.ts), for Compose and native files alike. Throws a `Problem` naming the key.
  */
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
 /** `./conf:/etc/conf:ro`, `data:/var/lib/data`, `/scratch` as the long syntax. */
 function longVolume(v: unknown): Obj {

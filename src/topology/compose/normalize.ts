@@ -1,10 +1,9 @@
+import { isObj, type Obj } from './obj'
+
 /**
  * A service's keys that Compose accepts in two spellings, brought to one (mappings), so files
  * merge key by key and the translation reads one form. Runs on a file the schema has accepted.
  */
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
 /** `[A=1, B]` as `{A: '1', B: null}`; a mapping's numbers and booleans as strings. */
 function envMap(v: unknown): Record<string, string | null> {

@@ -4,8 +4,7 @@
  * reaches the service on the topology network, as its neighbours do.
  */
 import { Problem } from './problem'
-
-type Obj = Record<string, unknown>
+import type { Obj } from './obj'
 
 /** `80`, `80/tcp`, `8000-8002`: the ports of one container-side spec; none for UDP or SCTP. */
 function containerSide(spec: string): number[] {

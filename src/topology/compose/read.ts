@@ -5,20 +5,22 @@ import { LIMITS } from '../fields'
 import type { MergeTag } from '../yaml'
 import { refusals, type Refusal } from './checks'
 import { parseDotenv } from './dotenv'
-import { interpolateTree, InterpolationError, type Lookup } from './interpolate'
+import { interpolateTree, InterpolationError, type Lookup, type OnUnset } from './interpolate'
 import { SERVICE_KEYS, TOP_KEYS } from './keys'
 import { mergeFiles, withoutResets } from './merge'
 import { normalizeFile } from './normalize'
 import { Problem } from './problem'
 import { specProblems } from './spec'
 import { nativeTopology } from './translate'
+import type { Obj } from './obj'
 
 /**
  * Compose files (parsed YAML, in merge order) compiled into native topology data: each file
  * interpolated and validated against the Compose Specification, then merged (`!reset` and
  * `!override` as Compose merges them) and checked for refused keys, every problem of every file
  * reported at once, then translated. The I/O edge of compose/: it reads the `.env` beside the first file and
- * the services' env files. Every error names the file, and the service and key.
+ * the services' env files. Every error names the file, and the service and key; what Compose would
+ * warn of (a variable read as a blank string) comes back as notes.
  */
 export interface ComposeFile {
   file: string
@@ -26,8 +28,6 @@ export interface ComposeFile {
   /** Its `!reset` and `!override` values. */
   tags?: readonly MergeTag[]
 }
-
-type Obj = Record<string, unknown>
 
 /** A Compose file: a top-level `services` mapping (a native file has a list) or the bench block. */
 export const isCompose = (data: unknown): boolean =>
@@ -50,13 +50,13 @@ function readSmall(file: string, label: string, where: string): string {
 }
 
 /** The process environment, then the `.env` beside the first file (Compose's order). */
-function variables(first: string, env: NodeJS.ProcessEnv): Lookup {
+function variables(first: string, env: NodeJS.ProcessEnv, unset: OnUnset): Lookup {
   const outer: Lookup = n => env[n]
   const dotenv = path.join(path.dirname(path.resolve(first)), '.env')
   if (!fs.existsSync(dotenv)) return outer
   let vars: Record<string, string>
   try {
-    vars = parseDotenv(readSmall(dotenv, first, '.env'), outer)
+    vars = parseDotenv(readSmall(dotenv, first, '.env'), outer, unset)
   } catch (err) {
     if (!(err instanceof InterpolationError)) throw err
     throw topologyError(dotenv, '(top level)', err.message)
@@ -69,6 +69,30 @@ interface Found {
   file: string
   where: string
   msg: string
+}
+
+/** A variable read as a blank string, at a place of a file. */
+interface Blank {
+  name: string
+  file: string
+  where: string
+}
+
+/**
+ * Compose's warning for each variable read as a blank string, once per variable with every place
+ * that reads it (each naming its file where the places lie in several).
+ */
+function blankNotes(blanks: readonly Blank[]): string[] {
+  const files = new Set(blanks.map(b => b.file))
+  const places = new Map<string, Set<string>>()
+  for (const b of blanks) {
+    const at = files.size > 1 ? `${b.where} (in ${b.file})` : b.where
+    places.set(b.name, (places.get(b.name) ?? new Set()).add(at))
+  }
+  return [...places].map(
+    ([name, at]) =>
+      `the variable ${name} is not set: it reads as a blank string, as in Compose (at ${[...at].join(', ')}); set it in the environment or .env, or write \${${name}:-default}`
+  )
 }
 
 /** Every problem, each at its place; the files named where they are not all the same one. */
@@ -111,16 +135,24 @@ function withoutNulls(data: Obj): Obj {
 }
 
 /** One file interpolated, its tags and schema checked and normalized; or its problems. */
-function checkedFile({ file, data, tags = [] }: ComposeFile, lookup: Lookup): Found[] | Obj {
+function checkedFile(
+  { file, data, tags = [] }: ComposeFile,
+  lookup: Lookup,
+  blanks: Blank[]
+): Found[] | Obj {
   if (!isCompose(data)) {
     return [{ file, where: '(top level)', msg: 'not a Compose file (no services mapping)' }]
   }
   const found: Found[] = tagProblems(tags).map(p => ({ file, ...p }))
-  const fail = (where: string, msg: string): never => {
-    found.push({ file, where, msg })
-    return '' as never
+  const report = {
+    fail: (where: string, msg: string): never => {
+      found.push({ file, where, msg })
+      return '' as never
+    },
+    unset: (where: string, name: string) => blanks.push({ name, file, where })
   }
-  const interpolated = withoutNulls(withoutResets(interpolateTree(data, lookup, fail) as Obj, tags))
+  const tree = interpolateTree(data, lookup, report) as Obj
+  const interpolated = withoutNulls(withoutResets(tree, tags))
   // A value that failed to interpolate would only fail the schema again.
   if (!found.length) found.push(...specProblems(interpolated).map(p => ({ file, ...p })))
   return found.length ? found : normalizeFile(interpolated)
@@ -142,7 +174,7 @@ const has = (data: unknown, keys: readonly string[]): boolean =>
     has((data as Obj)[keys[0]], keys.slice(1)))
 
 /** Every env file the services name, read (relative paths from the first file's directory). */
-function envFiles(merged: Obj, dir: string, label: string, lookup: Lookup) {
+function envFiles(merged: Obj, dir: string, label: string, lookup: Lookup, blanks: Blank[]) {
   const named = Object.entries((merged.services as Obj | undefined) ?? {}).flatMap(([name, s]) =>
     (((s as Obj).env_file as Obj[] | undefined) ?? []).map((f, i) => ({
       where: `services.${name}.env_file.${i}`,
@@ -158,7 +190,8 @@ function envFiles(merged: Obj, dir: string, label: string, lookup: Lookup) {
       continue
     }
     try {
-      read.set(file, parseDotenv(readSmall(file, label, where), lookup))
+      const unset = (name: string) => blanks.push({ name, file, where })
+      read.set(file, parseDotenv(readSmall(file, label, where), lookup, unset))
     } catch (err) {
       if (!(err instanceof InterpolationError)) throw err
       throw topologyError(label, where, `${file}: ${err.message}`)
@@ -167,11 +200,18 @@ function envFiles(merged: Obj, dir: string, label: string, lookup: Lookup) {
   return read
 }
 
-export function compileCompose(files: readonly ComposeFile[], env = process.env): Obj {
+/** The native topology's data, and what Compose would have warned of. */
+export interface Compiled {
+  data: Obj
+  notes: string[]
+}
+
+export function compileCompose(files: readonly ComposeFile[], env = process.env): Compiled {
   const first = files[0].file
   const label = files.map(f => f.file).join('+')
-  const lookup = variables(first, env)
-  const checked = files.map(f => checkedFile(f, lookup))
+  const blanks: Blank[] = []
+  const lookup = variables(first, env, name => blanks.push({ name, file: first, where: '.env' }))
+  const checked = files.map(f => checkedFile(f, lookup, blanks))
   const found = checked.filter(Array.isArray).flat()
   if (found.length) throw problemsError(found)
   const merged = mergeFiles(
@@ -181,12 +221,13 @@ export function compileCompose(files: readonly ComposeFile[], env = process.env)
   if (refused.length) throw problemsError(refused)
   const dir = path.dirname(path.resolve(first))
   try {
-    return nativeTopology({
+    const data = nativeTopology({
       file: first,
       data: merged,
       lookup,
-      envFiles: envFiles(merged, dir, label, lookup)
+      envFiles: envFiles(merged, dir, label, lookup, blanks)
     })
+    return { data, notes: blankNotes(blanks) }
   } catch (err) {
     if (err instanceof Problem) throw topologyError(label, err.key, err.message)
     throw err

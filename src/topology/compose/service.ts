@@ -6,6 +6,7 @@ import { serviceMounts } from './mounts'
 import { Problem } from './problem'
 import { containerSettings } from './settings'
 import { shellWords } from './shell-words'
+import { isObj, type Obj } from './obj'
 
 /**
  * One Compose service (normalized, merged, checked) as a native `kind: http` service
@@ -44,10 +45,6 @@ export interface ServiceContext {
   /** The whole merged model: the top-level volumes, secrets and configs. */
   data: Obj
 }
-
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
 /**
  * Native commands and environment expand `${...}` placeholders: a Compose value is literal, but

@@ -1,13 +1,11 @@
 import type { ContainerSettings } from '../http-schema'
 import { bytes } from './mounts'
+import { isObj, type Obj } from './obj'
 
 /**
  * A service's container settings that change nothing measured but what it needs to run:
- * `user`, `working_dir`, `stop_signal`, `extra_hosts`, `shm_size` and `ulimits`. Pure.
+ * `user`, `working_dir`, `stop_signal`, `extra_hosts`, `shm_size`, `ulimits` and `runtime`. Pure.
  */
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
 /** `host:ip`, `host=ip` or a mapping of hosts to an address or a list of them. */
 function extraHosts(v: unknown): string[] {
@@ -33,7 +31,8 @@ export function containerSettings(s: Obj): ContainerSettings | undefined {
     ...(s.stop_signal !== undefined ? { stopSignal: String(s.stop_signal) } : {}),
     ...(s.extra_hosts !== undefined ? { extraHosts: extraHosts(s.extra_hosts) } : {}),
     ...(s.shm_size !== undefined ? { shmBytes: bytes(s.shm_size, 'shm_size') } : {}),
-    ...(isObj(s.ulimits) ? { ulimits: ulimits(s.ulimits) } : {})
+    ...(isObj(s.ulimits) ? { ulimits: ulimits(s.ulimits) } : {}),
+    ...(s.runtime !== undefined ? { runtime: String(s.runtime) } : {})
   }
   return Object.keys(out).length ? out : undefined
 }

@@ -6,6 +6,7 @@ import type { Lookup } from './interpolate'
 import { containerPorts } from './ports'
 import { Problem } from './problem'
 import { nativeService, type NativeService } from './service'
+import { isObj, type Obj } from './obj'
 
 /**
  * A Compose model (files normalized, merged and checked) compiled into the data of a native
@@ -19,10 +20,6 @@ export interface ComposeModel {
   lookup: Lookup
   envFiles: ReadonlyMap<string, Record<string, string>>
 }
-
-type Obj = Record<string, unknown>
-
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v)
 
 /** The services `docker compose up` starts: those without profiles, or of an active one. */
 function running(data: Obj, lookup: Lookup): [string, Obj][] {
