@@ -56,8 +56,8 @@ export async function checkAutoEngine(
 ): Promise<void> {
   if (settings.engine !== 'auto') return
   const limit = settings.cpus ? 'cpus' : settings.memory ? 'memory' : null
-  const containerOnly = topologies.flatMap(({ file, topology: t }) => {
-    const refused = t.kind === 'http' ? localEngineProblem(t) : null
+  const containerOnly = topologies.flatMap(({ file, topology }) => {
+    const refused = localEngineProblem(topology)
     return refused ? [{ file, ...refused }] : []
   })
   if ((!limit && containerOnly.length === 0) || (await dockerAvailable())) return
