@@ -68,7 +68,7 @@ test('a Swarm run: its services, configs, networks and containers go, by each ru
     group: (_n, w) => w()
   }
   try {
-    await cleanUpRun({ engine: 'swarm', runIds: ['run-a', 'run-b'], groups: [] }, log)
+    await cleanUpRun({ engine: 'swarm', runIds: ['run-a', 'run-b'] }, log)
   } finally {
     if (host === undefined) delete process.env.DOCKER_HOST
     else process.env.DOCKER_HOST = host

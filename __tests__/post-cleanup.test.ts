@@ -7,13 +7,17 @@ import { spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { STATE_ENGINE, STATE_PROCESSES } from '../src/action/state'
-import { cleanUpRun } from '../src/engine/cleanup'
+import { STATE_ENGINE } from '../src/action/state'
+import { cleanUpRun, type CleanupRecord } from '../src/engine/cleanup'
 import { LogTail } from '../src/engine/log-tail'
-import { procStat, RUN_MARK, watchProcessGroups } from '../src/engine/local/process-groups'
+import {
+  PROCESS_GROUPS,
+  procStat,
+  RUN_MARK,
+  watchProcessGroups
+} from '../src/engine/local/process-groups'
 import { ServiceProcess } from '../src/engine/local/process'
 import type { ProcessGroup } from '../src/engine/local/process-groups'
-import type { CleanupRecord } from '../src/engine/types'
 import type { Log } from '../src/log'
 import { bundle, buildEntry } from './helpers/bundle'
 import { pidsWithEnv, sleep, survivors } from './helpers/processes'
@@ -42,11 +46,7 @@ const service = (runId: string, [executable, ...args]: string[]): ServiceProcess
     output: new LogTail(path.join(tmp(), 'service.log'))
   })
 
-const localRecord = (groups: ProcessGroup[]): CleanupRecord => ({
-  engine: 'local',
-  runIds: [],
-  groups
-})
+const localRecord = (groups: ProcessGroup[]): CleanupRecord => ({ engine: 'local', groups })
 
 /**
  * The command names of the processes that carry run `runId`'s mark, sorted. What runs `python3`
@@ -135,11 +135,11 @@ test('never takes another process for a recorded one: a reused pid, or a strange
 /** A main step that starts one service, saves its state as the action does, and waits. */
 const MAIN = `
 import * as core from '@actions/core'
-import { keepProcessGroups, STATE_ENGINE } from '${root}/src/action/state'
+import { keepCleanupState, STATE_ENGINE } from '${root}/src/action/state'
 import { LogTail } from '${root}/src/engine/log-tail'
 import { ServiceProcess } from '${root}/src/engine/local/process'
 core.saveState(STATE_ENGINE, 'local')
-keepProcessGroups()
+keepCleanupState()
 // The shell dies with this process (the parent-death signal); the sleep it started does not.
 new ServiceProcess({
   runId: process.env.GLB_RUN_ID,
@@ -174,7 +174,7 @@ test('the post step stops what a killed main step of the local engine left runni
     stdio: 'ignore'
   })
   await until(() => marked(runId).join() === 'sh,sleep')
-  await until(() => JSON.parse(lastState(stateFile, STATE_PROCESSES) ?? '[]').length === 1)
+  await until(() => JSON.parse(lastState(stateFile, PROCESS_GROUPS.key) ?? '[]').length === 1)
   proc.kill('SIGKILL')
   // The service's shell goes with its parent; the sleep it started stays, as a killed step leaves it.
   await until(() => marked(runId).join() === 'sleep')
@@ -182,7 +182,7 @@ test('the post step stops what a killed main step of the local engine left runni
     env: {
       ...process.env,
       [`STATE_${STATE_ENGINE}`]: lastState(stateFile, STATE_ENGINE),
-      [`STATE_${STATE_PROCESSES}`]: lastState(stateFile, STATE_PROCESSES)
+      [`STATE_${PROCESS_GROUPS.key}`]: lastState(stateFile, PROCESS_GROUPS.key)
     },
     encoding: 'utf8'
   })

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { STATE_RUN_ID } from '../../src/action/state'
+import { RUN_IDS } from '../../src/engine/docker/run-ids'
 import { bundle, buildEntry } from './bundle'
 import { BASE_IMAGE } from './docker'
 import { tmp } from './tmp'
@@ -15,7 +15,7 @@ import { sleep } from './processes'
 const root = path.join(__dirname, '..', '..')
 const CHILD = `
 import { saveState } from '${root}/node_modules/@actions/core'
-import { runIdKeeper, STATE_ENGINE } from '${root}/src/action/state'
+import { keepCleanupState, STATE_ENGINE } from '${root}/src/action/state'
 import { parseInputs } from '${root}/src/config/inputs'
 import { runSuite } from '${root}/src/pipeline/suite/run-suite'
 // As the action's main step saves the engine and its run id for its post step; as the CLI, a
@@ -23,7 +23,7 @@ import { runSuite } from '${root}/src/pipeline/suite/run-suite'
 const inputs = parseInputs(JSON.parse(process.argv[2]))
 const action = Boolean(process.env.GITHUB_STATE)
 if (action) saveState(STATE_ENGINE, inputs.engine)
-const options = { suiteId: process.env.GLB_RUN_ID, keepRunId: action ? runIdKeeper() : undefined }
+const options = { suiteId: process.env.GLB_RUN_ID, keepRunId: action ? keepCleanupState().keepRunId : undefined }
 runSuite(inputs, options).then(
   () => process.exit(0),
   err => {
@@ -94,7 +94,7 @@ function stateValues(file: string): Record<string, string> {
  */
 export function runPostStep(post: string, suite: ChildSuite): string {
   const state = stateValues(suite.stateFile)
-  expect(state[STATE_RUN_ID]).toBe(suite.runId)
+  expect(state[RUN_IDS.key]).toBe(suite.runId)
   const r = spawnSync(process.execPath, [post], {
     env: {
       ...process.env,

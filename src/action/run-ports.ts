@@ -20,7 +20,7 @@ import { commentKey } from './comment-key'
 import { restoreProvisioning } from './cache'
 import { actionsLog } from './log'
 import { publishPullRequestReport } from './publish'
-import { keepProcessGroups, runIdKeeper, STATE_ENGINE } from './state'
+import { keepCleanupState, STATE_ENGINE } from './state'
 import { actionTargets, type ActionTargets } from './targets'
 import { count } from '../text/count'
 
@@ -73,8 +73,7 @@ export async function actionPorts(
   const targets = await actionTargets(inputs, ctx)
   // Every Docker-based engine hands its run id over at prepare, and the local engine's services
   // their process groups as they start, for the post: step to clean up.
-  const keepRunId = runIdKeeper()
-  keepProcessGroups()
+  const { keepRunId } = keepCleanupState()
   const pr = ctx.pullRequest
   return {
     log: actionsLog,

@@ -1,47 +1,43 @@
+import type { EngineKind } from '../config/engines'
 import { invalidInput } from '../config/preflight'
 import type { Log } from '../log'
-import { createDockerEngine, daemonAddress, dockerAvailable } from './docker'
-import { LocalEngine } from './local/engine'
-import { createSwarmEngine } from './swarm/engine'
+import { daemonAddress, dockerAvailable } from './docker'
+import { ENGINES } from './registry'
 import type { EngineSettings } from './settings'
 import type { Engine } from './types'
 import { localEngineProblem } from '../topology/http-check'
 import type { Topology } from '../topology/schema'
 
 /**
- * `docker` requires a daemon, `local` never asks for one, and `auto` prefers Docker (the engine
- * on GitHub runners) and falls back to local processes where no daemon answers. `swarm` is only
- * ever asked for: its prepare() refuses a daemon that is not a swarm manager. A GNES source tree
- * is built into the image on Docker and Swarm, and installed into a venv on local processes.
+ * The engine the `engine` input names, refused where it cannot run here (`docker` without a
+ * daemon; `swarm`'s prepare() refuses a daemon that is not a swarm manager), or for `auto` Docker
+ * (the engine on GitHub runners), falling back to local processes where no daemon answers.
  */
 export async function selectEngine(
   settings: EngineSettings,
   suiteId: string,
   log: Log
 ): Promise<Engine> {
-  const { engine: wanted, gnesSource: source } = settings
-  const gnes = source !== null ? { source } : { version: settings.gnesVersion }
-  if (wanted === 'swarm') {
-    log.info(`engine: swarm (the manager at ${daemonAddress()})`)
-    return createSwarmEngine({ ...settings, runId: suiteId, log: m => log.info(m) })
+  const wanted = settings.engine
+  const kind = wanted === 'auto' ? await autoEngine(log) : await askedFor(wanted, log)
+  return ENGINES[kind].create(settings, suiteId, log)
+}
+
+async function askedFor(kind: EngineKind, log: Log): Promise<EngineKind> {
+  const entry = ENGINES[kind]
+  const problem = await entry.unavailable()
+  if (problem) throw new Error(problem)
+  log.info(entry.chosen(kind))
+  return kind
+}
+
+async function autoEngine(log: Log): Promise<EngineKind> {
+  if (await dockerAvailable()) {
+    log.info(ENGINES.docker.chosen('auto'))
+    return 'docker'
   }
-  if (wanted !== 'local') {
-    const available = await dockerAvailable()
-    if (available) {
-      log.info(`engine: docker (daemon at ${daemonAddress()} answered; engine input '${wanted}')`)
-      return createDockerEngine({ ...settings, runId: suiteId, log: m => log.info(m) })
-    }
-    if (wanted === 'docker') {
-      throw new Error(
-        `engine 'docker' was asked for, but no Docker daemon answers at ${daemonAddress()} (set DOCKER_HOST, start dockerd, or use engine: auto or local)`
-      )
-    }
-    log.info(`engine: local processes (no Docker daemon answers at ${daemonAddress()})`)
-  } else {
-    log.info('engine: local processes on loopback (engine input local)')
-  }
-  if (source !== null) log.info(`engine: gnes-source ${source} is installed into a venv`)
-  return new LocalEngine(gnes, suiteId, m => log.info(m))
+  log.info(`engine: local processes (no Docker daemon answers at ${daemonAddress()})`)
+  return 'local'
 }
 
 /**
@@ -56,8 +52,8 @@ export async function checkAutoEngine(
 ): Promise<void> {
   if (settings.engine !== 'auto') return
   const limit = settings.cpus ? 'cpus' : settings.memory ? 'memory' : null
-  const containerOnly = topologies.flatMap(({ file, topology: t }) => {
-    const refused = t.kind === 'http' ? localEngineProblem(t) : null
+  const containerOnly = topologies.flatMap(({ file, topology }) => {
+    const refused = localEngineProblem(topology)
     return refused ? [{ file, ...refused }] : []
   })
   if ((!limit && containerOnly.length === 0) || (await dockerAvailable())) return

@@ -1,7 +1,5 @@
 import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
-import type { ProcessGroup } from './local/process-groups'
-import type { Log } from '../log'
 import type { GnesTopology, Topology } from '../topology/schema'
 import type { TraceReceiver } from '../traces/receiver'
 
@@ -72,20 +70,6 @@ export interface Engine {
   /** Stops everything this engine started; safe to call from a signal handler, idempotent. */
   shutdown(): Promise<void>
 }
-
-/**
- * What a run saved, as it went, for a later step to clean up after it should it not finish (the
- * action's `post:` step): the engine that ran, the run ids the Docker-based engines label their
- * objects with (kept before anything is created), and the local engine's live process groups.
- */
-export interface CleanupRecord {
-  engine: EngineKind
-  runIds: string[]
-  groups: ProcessGroup[]
-}
-
-/** Each engine's cleanup after a run: removes what is left of it and says what it removed. */
-export type CleanUpRun = (record: CleanupRecord, log: Log) => Promise<void>
 
 /** A service that died or never became ready; the message names it and shows its last log lines. */
 export class ServiceFailure extends Error {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ENGINE_KINDS } from '../config/engines'
 import { isoTime } from '../text/timestamp'
 import { profileKey, ProfileSchema, type Profile } from '../profile/definition'
 import { slug } from '../text/escape'
@@ -69,7 +70,8 @@ export const HistoryEntrySchema = z.object({
   }),
   /** Null for a generic (HTTP) case: its version is the commit's. */
   gnes: GnesMetaSchema.nullable(),
-  engine: z.enum(['local', 'docker', 'swarm', 'legacy']),
+  /** The engine it ran on; `legacy` for a line of the legacy pipeline's files. */
+  engine: z.enum([...ENGINE_KINDS, 'legacy']),
   /** Swarm nodes of each service's instances, by service name (swarm engine only). */
   nodes: z.record(z.array(z.string())).optional(),
   runner: z.string().nullable(),

@@ -71,9 +71,8 @@ function checkBuildContexts(spec: CaseSpec): void {
  * container engine has (an image alone, an entrypoint, a health check, a one-shot job).
  */
 function checkEngineFits(inputs: Inputs, spec: CaseSpec): void {
-  const t = spec.topology
-  if (t.kind !== 'http' || inputs.engine !== 'local') return
-  const refused = localEngineProblem(t)
+  if (inputs.engine !== 'local') return
+  const refused = localEngineProblem(spec.topology)
   if (refused) {
     throw invalidInput(
       'engine',

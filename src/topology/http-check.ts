@@ -1,7 +1,7 @@
 import { dependencies, oneShots } from './depends'
 import { fromTraces, isGrpcLoad, type ContainerService } from './http-schema'
 import { addressedServices, placeholderProblem, usesPort } from './placeholders'
-import type { HttpTopology } from './schema'
+import type { HttpTopology, Topology } from './schema'
 import { inWaves } from './waves'
 
 type Fail = (where: string, msg: string) => never
@@ -127,9 +127,10 @@ export interface LocalRefusal {
 /**
  * What keeps the local engine from running this topology, or null: it runs each service's
  * command as a process, so it has no image, no entrypoint, no Docker health check, and no
- * one-shot job to wait on.
+ * one-shot job to wait on. A GNES topology always fits: its services run from GNES's venv.
  */
-export function localEngineProblem(t: HttpTopology): LocalRefusal | null {
+export function localEngineProblem(t: Topology): LocalRefusal | null {
+  if (t.kind === 'gnes') return null
   const jobs = oneShots(t.services)
   for (const [index, s] of t.services.entries()) {
     const refuse = (key: string, problem: string): LocalRefusal => ({

@@ -1,7 +1,6 @@
 import type Docker from 'dockerode'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Log } from '../../log'
-import type { CleanupRecord } from '../types'
 import { dockerAvailable, dockerClient, statusOf } from './client'
 import { removeContainer } from './container'
 import { LABEL, labelFilter } from './labels'
@@ -118,14 +117,14 @@ export function describeSweep(removed: Swept): string {
  * The Docker and Swarm engines' cleanup after a run: a sweep of each run id they kept, which
  * takes the run's containers and networks, and on a Swarm manager its services and configs.
  */
-export async function cleanUpRun(record: CleanupRecord, log: Log): Promise<void> {
+export async function cleanUpRun({ runIds }: { runIds: string[] }, log: Log): Promise<void> {
   // Each engine keeps its run id before it creates anything: no id, nothing was created.
-  if (!record.runIds.length) return
+  if (!runIds.length) return
   if (!(await dockerAvailable())) {
-    log.warn(`no Docker daemon answers; cannot clean up run ${record.runIds.join(', ')}`)
+    log.warn(`no Docker daemon answers; cannot clean up run ${runIds.join(', ')}`)
     return
   }
-  for (const runId of record.runIds) {
+  for (const runId of runIds) {
     log.info(`cleanup of run ${runId}: removed ${describeSweep(await sweep({ runId }))}`)
   }
 }

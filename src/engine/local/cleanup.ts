@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Log } from '../../log'
 import { count } from '../../text/count'
 import { STOP_GRACE_MS } from '../lifecycle'
-import type { CleanupRecord } from '../types'
 import { carriesMark, procStat, type ProcessGroup, type ProcStat } from './process-groups'
 
 /**
@@ -96,11 +95,11 @@ const described = (ps: readonly Leftover[]): string =>
 
 /** The local engine's cleanup after a run: stops what is left of its recorded groups. */
 export async function cleanUpRun(
-  record: CleanupRecord,
+  { groups }: { groups: readonly ProcessGroup[] },
   log: Log,
   graceMs = STOP_GRACE_MS
 ): Promise<void> {
-  const found = findLeftovers(record.groups)
+  const found = findLeftovers(groups)
   if (!found.length) {
     log.info('the local engine left no process running; nothing to clean up')
     return

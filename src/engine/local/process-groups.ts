@@ -1,5 +1,6 @@
 import * as fs from 'node:fs'
 import { z } from 'zod'
+import type { SavedPart } from '../entry'
 
 /**
  * The process groups of the local engine's services, as a later step finds them again: each
@@ -85,4 +86,20 @@ export function groupStarted(pid: number, runId: string): void {
 /** The leader of group `pid` has exited: its service stopped. */
 export function groupEnded(pid: number): void {
   if (groups.delete(pid)) tell()
+}
+
+const fields = { groups: z.array(ProcessGroupSchema) }
+
+/**
+ * The local engine's part of the cleanup record: its live process groups (JSON), saved whenever a
+ * service starts or ends; the cleanup stops what is left of them.
+ */
+export const PROCESS_GROUPS: SavedPart<typeof fields> = {
+  key: 'local-processes',
+  fields,
+  keep(save) {
+    watchProcessGroups(live => save(JSON.stringify(live)))
+    return {}
+  },
+  decode: text => ({ groups: text ? JSON.parse(text) : [] })
 }
