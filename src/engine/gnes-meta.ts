@@ -1,6 +1,5 @@
 import { z } from 'zod'
-
-const isoTime = z.string().datetime({ offset: true })
+import { isoTime } from '../text/timestamp'
 
 /** Which GNES an engine provisioned: what `prepare()` reports and every result records. */
 export const GnesMetaSchema = z.object({

@@ -2,6 +2,7 @@ import type Docker from 'dockerode'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import { fmtElapsed } from '../../text/duration'
 import { follow } from './image-build'
 
 /** An archive's file name: the image reference with what a file name cannot hold replaced. */
@@ -35,7 +36,7 @@ export async function loadArchive(
     fs.rmSync(file, { force: true })
     return false
   }
-  log(`loaded ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  log(`loaded ${file} in ${fmtElapsed((Date.now() - started) / 1000)}`)
   return true
 }
 
@@ -63,6 +64,6 @@ export async function saveArchive(
   }
   const mb = fs.statSync(file).size / 1e6
   log(
-    `saved ${ref} to ${file} (${mb.toFixed(0)} MB, ${((Date.now() - started) / 1000).toFixed(1)} s) for the cache`
+    `saved ${ref} to ${file} (${mb.toFixed(0)} MB, ${fmtElapsed((Date.now() - started) / 1000)}) for the cache`
   )
 }
