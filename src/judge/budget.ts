@@ -22,20 +22,17 @@ export function caseShare(leftSec: number, costs: readonly (number | null)[]): n
 export type LookAnswer = 'decisive' | 'inconclusive' | 'unjudged'
 
 /**
- * Why a case stops after look `k` of its planned `looks`; null while it may add pairs. The last
- * look's answer is the report's: no more pairs can follow it, so `answer` is asked only before
- * the last. An unjudged look cannot decide, and no later one could either.
+ * Whether more pairs can follow look `k` of the planned `looks`: not after the last, whose answer
+ * is the report's (it stops the case at `max-pairs` unjudged).
  */
-export function stopAfterLook(
-  k: number,
-  looks: readonly number[],
-  answer: () => LookAnswer
-): StopReason | null {
-  if (k === looks.length - 1) return 'max-pairs'
-  const said = answer()
-  if (said === 'decisive') return 'decisive'
-  return said === 'unjudged' ? 'max-pairs' : null
-}
+export const moreCanFollow = (k: number, looks: readonly number[]): boolean => k < looks.length - 1
+
+/**
+ * Why a case stops after a look that more pairs could follow, from what it said; null while it
+ * may add pairs. An unjudged look cannot decide, and no later one could either.
+ */
+export const stopOn = (said: LookAnswer): StopReason | null =>
+  said === 'decisive' ? 'decisive' : said === 'unjudged' ? 'max-pairs' : null
 
 /** The next look's pairs as the stopping rule weighs them. */
 export interface NextLook {

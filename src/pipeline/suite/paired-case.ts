@@ -10,7 +10,7 @@ import {
 } from '../../profile/traits'
 import type { Deployment, Engine } from '../../engine/types'
 import type { Log } from '../../log'
-import { nextLook, stopAfterLook, type LookAnswer } from '../../judge/budget'
+import { moreCanFollow, nextLook, stopOn, type LookAnswer } from '../../judge/budget'
 import { interimVerdict } from '../../judge/paired'
 import type { Sequence, StopReason, TimeSplit } from '../../judge/sequential'
 import { verdictMetric } from '../../metrics/verdict-metric'
@@ -220,13 +220,15 @@ async function takeLook(c: PairedCase, live: Live, k: number): Promise<void> {
   const p = c.progress
   p.measured = withOutcomes(p.measured, await lookPairs(c, live, from, looks[k]))
   p.look = k
-  p.stop = stopAfterLook(k, looks, () => {
-    const at = Date.now()
-    const said = judge(c, p.measured, k)
-    // Judging the look is part of measuring: the only other work on the case's clock.
-    spend(c, { measureSec: since(at) })
-    return said
-  })
+  p.stop = moreCanFollow(k, looks) ? stopOn(judgeLook(c, p.measured, k)) : 'max-pairs'
+}
+
+/** `judge` on the case's clock: judging a look is part of measuring, the only other work there. */
+function judgeLook(c: PairedCase, m: Measured, k: number): LookAnswer {
+  const at = Date.now()
+  const said = judge(c, m, k)
+  spend(c, { measureSec: since(at) })
+  return said
 }
 
 /** Pairs the case's looks have taken so far. */
