@@ -24,7 +24,16 @@ const STAGES = [
   'render',
   'report'
 ]
-const LEAVES = ['text', 'stats', 'profile', 'traces', 'log.ts', 'paths.ts', 'safe-write.ts']
+const LEAVES = [
+  'text',
+  'stats',
+  'inference',
+  'profile',
+  'traces',
+  'log.ts',
+  'paths.ts',
+  'safe-write.ts'
+]
 const PIPELINE = STAGES.length + 1
 const FRONT = PIPELINE + 1
 
@@ -123,11 +132,11 @@ test('the engine knows nothing of Actions, and a plan nothing of the platforms t
 })
 
 test('report/ only words what judge/ decides, and only the action calls GitHub', () => {
-  const stats = path.join(src, 'stats')
+  const statistics = [path.join(src, 'stats'), path.join(src, 'inference')]
   const report = sources(path.join(src, 'report')).flatMap(f => [
     ...packages(f).filter(p => p.startsWith('@stdlib/') || p.startsWith('@actions/')),
     ...imports(f)
-      .filter(to => to.startsWith(stats))
+      .filter(to => statistics.some(dir => to.startsWith(dir)))
       .map(to => path.relative(src, to))
   ])
   expect(report).toEqual([])
@@ -135,4 +144,28 @@ test('report/ only words what judge/ decides, and only the action calls GitHub',
   const github = sources(src).filter(f => packages(f).includes('@actions/github'))
   expect(github.length).toBeGreaterThan(0)
   expect(github.filter(f => !f.startsWith(action))).toEqual([])
+})
+
+test('every statistical test lives in inference/: no p-value or critical value is taken elsewhere', () => {
+  const inference = path.join(src, 'inference')
+  const distributions = ['student-t.ts', 'normal.ts'].map(f => path.join(inference, f))
+  const isDistribution = (p: string) =>
+    p.startsWith('@stdlib/stats-base-dists-') || p.startsWith('@stdlib/math-base-special-erf')
+  const files = sources(src)
+  const reading = files.filter(f => packages(f).some(isDistribution))
+  expect(reading.map(f => path.relative(src, f)).sort()).toEqual(
+    distributions.map(f => path.relative(src, f)).sort()
+  )
+  const outside = files.filter(f => !f.startsWith(inference))
+  const reached = outside.flatMap(f =>
+    imports(f)
+      .filter(to => distributions.includes(to))
+      .map(to => `${path.relative(src, f)} -> ${path.relative(src, to)}`)
+  )
+  expect(reached).toEqual([])
+  // The tests build on descriptive statistics only: no stage, and no rule of judge/.
+  const above = sources(inference).flatMap(f =>
+    imports(f).filter(to => !to.startsWith(inference) && !to.startsWith(path.join(src, 'stats')))
+  )
+  expect(above).toEqual([])
 })

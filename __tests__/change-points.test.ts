@@ -10,13 +10,13 @@ import { synthetic, type SeriesShape } from '../bench/synthetic-series'
 import { importLegacy } from '../src/history/legacy'
 import {
   changePoints,
-  forwardChange,
   OTAVA_DEFAULTS,
   ROBUST_DEFAULTS,
   type ChangePointOptions
 } from '../src/trend/change-points'
 import { bestSplit, peakNear } from '../src/trend/qhat'
-import { midRanks } from '../src/trend/rank-test'
+import { forwardChange, RANK_TEST } from '../src/trend/significance'
+import { midRanks } from '../src/inference/ranks'
 import { REFERENCE_STEP_OPTIONS, seriesSteps, STEP_OPTIONS } from '../src/trend/series'
 import { newSteps, stepsOf } from '../src/trend/steps'
 
@@ -237,7 +237,7 @@ describe('the rank test (the default) against a spell', () => {
     expect(seriesSteps(entries, 'roundtrip', REFERENCE_STEP_OPTIONS)).toEqual([])
 
     // What the report, alerts, bisect and the dashboard run by default: the rank test.
-    expect(STEP_OPTIONS.test).toBe('rank')
+    expect(STEP_OPTIONS.significance).toBe(RANK_TEST)
     const [up, down, ...rest] = seriesSteps(entries, 'roundtrip')
     expect(rest).toEqual([])
     const ms = (i: number) => entries[i].best.roundtrip * 1000

@@ -2,10 +2,10 @@ import {
   centralRequests,
   hopShares,
   partsOf,
-  ratioInterval,
   runDecomposition,
   type HopShares
 } from '../src/judge/hop-shares'
+import { ratioInterval } from '../src/inference/fieller'
 import { pairs, PARTS, runSamples, seeded, type Slowdown } from './helpers/requests'
 
 const METRICS = ['latency', 'c->f:send', 'path', ...Object.keys(PARTS)]

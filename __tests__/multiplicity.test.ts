@@ -1,4 +1,5 @@
-import { diagnose, diagnosticLevel, holmAdjusted } from '../src/judge/multiplicity'
+import { holmAdjusted } from '../src/inference/holm'
+import { diagnose, diagnosticLevel } from '../src/judge/multiplicity'
 import { pairedMetric } from '../src/judge/paired'
 import { pairs, PARTS, seeded } from './helpers/requests'
 

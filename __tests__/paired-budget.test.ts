@@ -4,7 +4,8 @@
  */
 import { pairedRunRequests } from '../src/client/plan'
 import { deprecationNotes, parseInputs } from '../src/config/inputs'
-import { caseShare, pairSeconds, spendBudget, type Share } from '../src/pipeline/suite/budget'
+import { caseShare } from '../src/judge/budget'
+import { pairSeconds, spendBudget, type Share } from '../src/pipeline/suite/budget'
 import { caseLoad, type PairedSettings } from '../src/pipeline/suite/paired-case'
 import { resolveTopology } from '../src/topology/load'
 import type { Load } from '../src/result/schema'

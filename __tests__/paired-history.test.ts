@@ -8,7 +8,7 @@ import { entriesFromResult } from '../src/history/from-result'
 import { HistoryEntrySchema, type HistoryEntry } from '../src/history/schema'
 import { pairedBase, pairedChanges } from '../src/pipeline/record'
 import { comparePaired } from '../src/judge/paired'
-import { stepOutputs } from '../src/judge/alert'
+import { alertSteps, stepOutputs } from '../src/judge/alert'
 import { againstBase, ofVerdictMetric, searchSeries, seriesSteps } from '../src/trend/series'
 import { slowdownToBisect } from '../src/judge/bisect-target'
 import { pacedEntry } from './fixtures/render/entries'
@@ -106,7 +106,7 @@ describe('a series of paired changes', () => {
     expect(vsBase.map(s => s.index)).toEqual([30])
     expect(vsBase[0].change).toBeGreaterThan(0.03)
     expect(vsBase[0].change).toBeLessThan(0.07)
-    const alerted = stepOutputs(steps, 0.025).filter(o => o.alert)
+    const alerted = stepOutputs(alertSteps(steps, 0.025)).filter(o => o.alert)
     expect(alerted.map(o => [o.metric, o.from, o.to])).toEqual([
       ['path vs base', pacedEntry(29).commit.sha, pacedEntry(30).commit.sha]
     ])
@@ -139,6 +139,8 @@ describe('a series of paired changes', () => {
     const own = pushes().map(({ paired: _, ...e }) => e)
     const steps = searchSeries(own, seriesSteps)
     expect(steps.some(s => s.metric === againstBase('path'))).toBe(false)
-    expect(stepOutputs(steps, 0.025).filter(o => o.alert)[0]).toMatchObject({ metric: 'path' })
+    expect(stepOutputs(alertSteps(steps, 0.025)).filter(o => o.alert)[0]).toMatchObject({
+      metric: 'path'
+    })
   })
 })

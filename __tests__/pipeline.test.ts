@@ -241,7 +241,7 @@ describe('result, record, compare', () => {
         cases: pushed.cases.map(c => ({ ...c, runs: c.runs.map(r => ({ ...r, startedAt: at })) }))
       }
       const out = await recordResult(result, { kind: 'dir', dir }, { inputs, cases })
-      for (const s of out.steps)
+      for (const s of out.alerts.steps)
         announced.push({ push: i + 1, at: s.firstAfter.commit.sha, change: s.change })
     }
     expect(announced).toHaveLength(1)

@@ -11,7 +11,7 @@ import { actionTargets } from '../src/action/targets'
 import { parseInputs } from '../src/config/inputs'
 import type { HistoryEntry } from '../src/history/schema'
 import { postAlert } from '../src/action/alert-post'
-import { stepOutputs } from '../src/judge/alert'
+import { alertSteps, stepOutputs } from '../src/judge/alert'
 import { alertMarker, stepsMarkdown, stepsText } from '../src/report/step-alert'
 import { workflowContext } from '../src/result/context'
 import { seriesSteps, type TrendStep } from '../src/trend/series'
@@ -44,7 +44,7 @@ const LINKS = {
 test('the text names each step, its size with interval and its commits; history text stays text', () => {
   const slower = stepOf(0.2)
   const faster = stepOf(-0.2, { sha: EVIL })
-  const md = stepsMarkdown([slower, faster], 0.1, LINKS)
+  const md = stepsMarkdown(alertSteps([slower, faster], 0.1), LINKS)
   const rows = md.split('\n').filter(l => l.startsWith('| 1 '))
   expect(rows[0]).toMatch(/🔴 regression \+\d+\.\d % \[\+\d+\.\d %, \+\d+\.\d %\]/)
   expect(rows[0]).toContain(
@@ -62,19 +62,19 @@ test('the text names each step, its size with interval and its commits; history 
   // It says what a step of separate jobs cannot tell, and what can.
   expect(md).toContain('a runner can run a few percent slower for a while with nothing changed')
   expect(md).toContain('`bisect`')
-  expect(stepsMarkdown([], 0.1, LINKS)).toBe('')
+  expect(stepsMarkdown(alertSteps([], 0.1), LINKS)).toBe('')
   // A step below the threshold is shown, never alerted.
-  expect(stepsMarkdown([stepOf(0.05)], 0.1, LINKS)).toContain('🟠 slower +')
-  expect(stepOutputs([slower, stepOf(0.05), faster], 0.1).map(o => o.alert)).toEqual([
+  expect(stepsMarkdown(alertSteps([stepOf(0.05)], 0.1), LINKS)).toContain('🟠 slower +')
+  expect(stepOutputs(alertSteps([slower, stepOf(0.05), faster], 0.1)).map(o => o.alert)).toEqual([
     true,
     false,
     false
   ])
   // A hop's step, however large, is shown and never alerted: the verdict metric decides.
   const hop = { ...slower, metric: 'r2:proc' }
-  expect(stepOutputs([hop], 0.1)[0]).toMatchObject({ metric: 'r2:proc', alert: false })
-  expect(stepsMarkdown([hop], 0.1, LINKS)).toContain('`r2:proc` | 🟠 slower +')
-  const text = stepsText([faster], 0.1)
+  expect(stepOutputs(alertSteps([hop], 0.1))[0]).toMatchObject({ metric: 'r2:proc', alert: false })
+  expect(stepsMarkdown(alertSteps([hop], 0.1), LINKS)).toContain('`r2:proc` | 🟠 slower +')
+  const text = stepsText(alertSteps([faster], 0.1))
   // One line per step: the sha's newline cannot start a line of its own.
   expect(text.split('\n')).toHaveLength(2)
   expect(text).not.toContain(String.fromCharCode(27))
@@ -95,7 +95,7 @@ test('a GNES case at minimal load alerts on path, the metric its pull requests a
     ['latency', 30],
     ['path', 30]
   ])
-  expect(stepOutputs(steps, 0.025).map(o => [o.metric, o.alert])).toEqual([
+  expect(stepOutputs(alertSteps(steps, 0.025)).map(o => [o.metric, o.alert])).toEqual([
     ['latency', false],
     ['path', true]
   ])
@@ -164,7 +164,7 @@ describe('alerts posted', () => {
       const ctx = workflowContext()
       const issuesBefore = github.issues.length
       await announceSteps(
-        [stepOf(0.2), stepOf(0.05)],
+        alertSteps([stepOf(0.2), stepOf(0.05)], inputs['alert-threshold']),
         inputs,
         await actionTargets(inputs, ctx),
         ctx
@@ -183,7 +183,12 @@ describe('alerts posted', () => {
       fs.writeFileSync(files.output, '')
       const targets = await actionTargets(inputs, ctx)
       const posted = github.log.length
-      await announceSteps([stepOf(0.05)], inputs, targets, ctx)
+      await announceSteps(
+        alertSteps([stepOf(0.05)], inputs['alert-threshold']),
+        inputs,
+        targets,
+        ctx
+      )
       expect(fs.readFileSync(files.output, 'utf8')).not.toContain('regression<<')
       expect(github.log.length).toBe(posted)
     } finally {

@@ -1,12 +1,13 @@
 /**
- * The rank-sum test and Hodges–Lehmann shift (src/trend/rank-test.ts) against known values: R's
+ * The rank-sum test and Hodges–Lehmann shift (src/inference/rank-sum.ts, src/inference/hodges-lehmann.ts) against known values: R's
  * `wilcox.test` documentation example (Hollander & Wolfe 1973, p. 69: permeability constants of
  * the human chorioamnion, x at term and y at 12–26 weeks), whose R output is W = 35, p = 0.2544
  * two-sided (0.1272 one-sided, as printed in `?wilcox.test`), difference in location 0.305 with
  * the 95 % interval [−0.15, 0.76]; and values from scipy 1.16's `mannwhitneyu` (method
  * "asymptotic", use_continuity=True: R's normal approximation with the tie correction).
  */
-import { rankShift, rankSumTest } from '../src/trend/rank-test'
+import { rankShift } from '../src/inference/hodges-lehmann'
+import { rankSumTest } from '../src/inference/rank-sum'
 
 const x = [0.8, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46]
 const y = [1.15, 0.88, 0.9, 0.74, 1.21]

@@ -1,6 +1,6 @@
 import { compareMetric, compareResult, type Verdict } from '../src/judge/compare'
 import { median } from '../src/stats/sample'
-import { trimmedTTest } from '../src/judge/trimmed-t-test'
+import { trimmedTTest } from '../src/inference/yuen'
 import { makeEntry, makeResult, makeRuns, rng, type RunShape } from './fixtures/report/samples'
 
 /** Non-blocking case: per-request noise ±20%, autocorrelated along the run, runs drift ±3%. */

@@ -1,7 +1,7 @@
 import { median, variance } from '../src/stats/sample'
 import { trimmedMean } from '../src/stats/trimmed'
-import { studentTCdf, studentTQuantile } from '../src/stats/student-t'
-import { trimmedTTest } from '../src/judge/trimmed-t-test'
+import { studentTCdf, studentTQuantile } from '../src/inference/student-t'
+import { trimmedTTest } from '../src/inference/yuen'
 
 describe('report statistics', () => {
   test('median and variance of small samples', () => {

@@ -1,4 +1,4 @@
-import { esdCritical, outliers } from '../src/stats/outliers'
+import { esdCritical, outliers } from '../src/inference/outliers'
 import { normal, rng } from './fixtures/report/samples'
 
 /**

@@ -1,6 +1,6 @@
-import { detectableShift, sdUpperBound, valuesFor } from '../src/stats/power'
+import { detectableShift, sdUpperBound, valuesFor } from '../src/inference/power'
 import { mean, std } from '../src/stats/sample'
-import { studentTQuantile } from '../src/stats/student-t'
+import { studentTQuantile } from '../src/inference/student-t'
 import { normal, rng } from './fixtures/report/samples'
 
 /** Share of simulated one-sample t-tests of n N(shift, 1) values that reject at `level`. */

@@ -14,12 +14,8 @@
  * true step, and false points per 100 entries, each rate with its standard error over the series.
  */
 import * as os from 'node:os'
-import {
-  changePoints,
-  forwardChange,
-  OTAVA_DEFAULTS,
-  ROBUST_DEFAULTS
-} from '../src/trend/change-points'
+import { changePoints, OTAVA_DEFAULTS, ROBUST_DEFAULTS } from '../src/trend/change-points'
+import { forwardChange } from '../src/trend/significance'
 import { finder, tally, type Found, type Tally } from './change-point-score'
 import { otava } from './otava'
 import { synthetic, type SeriesShape } from './synthetic-series'

@@ -20,11 +20,11 @@
 import * as os from 'node:os'
 import {
   changePoints,
-  forwardChange,
   OTAVA_DEFAULTS,
   ROBUST_DEFAULTS,
   type ChangePointOptions
 } from '../src/trend/change-points'
+import { forwardChange } from '../src/trend/significance'
 import { tally, type Found, type Tally } from './change-point-score'
 import { cells, KINDS } from './change-point-cells'
 import { otava } from './otava'
@@ -67,7 +67,7 @@ function main(): void {
     process.argv.length > 3 ? process.argv.slice(3) : ['default', 't-spells', 't', 'otava']
   console.log(
     `${trials} series per row; Otava ${OTAVA_DEFAULTS.windowLength}-point windows, ` +
-      `p ≤ ${OTAVA_DEFAULTS.maxPValue}; default test ${ROBUST_DEFAULTS.test}; load average ${load()}; ${new Date().toISOString()}`
+      `p ≤ ${OTAVA_DEFAULTS.maxPValue}; default test ${ROBUST_DEFAULTS.significance.test.name}; load average ${load()}; ${new Date().toISOString()}`
   )
   console.log(`row | ${detectors.join(' | ')}: found, false per 100 entries, position error`)
   const totals = new Map<string, Tally>()

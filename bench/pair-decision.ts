@@ -4,10 +4,10 @@
  * showed is the truth the draws keep), judged look by look as `pairedCase` judges them.
  */
 import normal from '@stdlib/random-base-normal'
-import { pairedInterval, pairedT } from '../src/judge/paired-test'
+import { pairedInterval, pairedT } from '../src/inference/paired-t'
 import { lookSchedule, sequentialLevels } from '../src/judge/sequential'
 import { judge } from '../src/judge/verdict'
-import { OUTLIER_RULE } from '../src/stats/outliers'
+import { OUTLIER_RULE } from '../src/judge/set-aside'
 import { median } from '../src/stats/sample'
 
 const RUNS = 2000

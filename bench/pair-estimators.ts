@@ -7,7 +7,8 @@
 import normal from '@stdlib/random-base-normal'
 import { mean, median, std } from '../src/stats/sample'
 import { trimmedMean } from '../src/stats/trimmed'
-import { outliers, OUTLIER_RULE } from '../src/stats/outliers'
+import { outliers } from '../src/inference/outliers'
+import { OUTLIER_RULE } from '../src/judge/set-aside'
 
 export const PAIR_ESTIMATORS = [
   'median',

@@ -16,12 +16,12 @@
 import { parseArgs } from 'node:util'
 import { normal, rng } from '../__tests__/fixtures/report/samples'
 import { interimVerdict, pairedMetric, SPREAD_CONFIDENCE } from '../src/judge/paired'
-import { pairedT } from '../src/judge/paired-test'
+import { pairedT } from '../src/inference/paired-t'
 import { diagnose, diagnosticLevel } from '../src/judge/multiplicity'
 import { lookSchedule, sequentialLevels } from '../src/judge/sequential'
 import type { Verdict } from '../src/judge/verdict'
-import { detectableShift } from '../src/stats/power'
-import { OUTLIER_RULE } from '../src/stats/outliers'
+import { detectableShift } from '../src/inference/power'
+import { OUTLIER_RULE } from '../src/judge/set-aside'
 import { loadAverage } from './machine'
 
 const { values } = parseArgs({

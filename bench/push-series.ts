@@ -34,9 +34,9 @@ import { runSuite } from '../src/pipeline/suite/run-suite'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
 import { comparePaired, type PairedComparison } from '../src/judge/paired'
 import { newestFirst } from '../src/render/format'
-import { alerts as alertsOn } from '../src/judge/alert'
+import { alertSteps, type StepAlerts } from '../src/judge/alert'
 import { resolveCases } from '../src/topology/cases'
-import { againstBase, seriesSteps, type TrendStep } from '../src/trend/series'
+import { againstBase, seriesSteps } from '../src/trend/series'
 import { cv, loadAverage, mean } from './machine'
 
 const { values } = parseArgs({
@@ -68,9 +68,9 @@ const sha = (i: number) => `${String(i).padStart(4, '0')}${'b'.repeat(36)}`
 type Alert = { push: number; at: string; change: number }
 
 /** A push's steps as the action announces them, marking (and collecting) those that alert. */
-function announced(push: number, steps: TrendStep[], threshold: number, alerts: Alert[]): string {
+function announced(push: number, { steps }: StepAlerts, alerts: Alert[]): string {
   const said = steps.map(s => {
-    const alert = alertsOn(s, threshold)
+    const { alert } = s
     if (alert) alerts.push({ push, at: s.firstAfter.commit.sha!.slice(0, 4), change: s.change })
     return `${alert ? 'ALERT ' : ''}${s.metric} ${pct(s.change)} at ${s.firstAfter.commit.sha!.slice(0, 4)}`
   })
@@ -103,7 +103,9 @@ function replay(from: string): void {
   entries.forEach((e, i) => {
     const shown = [entries.slice(0, i + 1).reverse()]
     const steps = stepsAdded(shown, new Set([e.id]), inputs['max-entries'])
-    console.log(`push ${i + 1}: ${announced(i + 1, steps, inputs['alert-threshold'], alerts)}`)
+    console.log(
+      `push ${i + 1}: ${announced(i + 1, alertSteps(steps, inputs['alert-threshold']), alerts)}`
+    )
   })
   summary(entries, ['path', againstBase('path'), 'r2:proc'], alerts)
 }
@@ -159,7 +161,7 @@ async function main(): Promise<void> {
       : ''
     console.log(
       `push ${i}: latency ${(best.latency * 1000).toFixed(2)} ms, path ${(best.path * 1000).toFixed(2)} ms${pairedText}, ` +
-        `${((Date.now() - t0) / 1000).toFixed(0)} s; ${announced(i, recorded.steps, inputs['alert-threshold'], alerts)}; load average ${loadAverage()}`
+        `${((Date.now() - t0) / 1000).toFixed(0)} s; ${announced(i, recorded.alerts, alerts)}; load average ${loadAverage()}`
     )
   }
   const entries = [...newestFirst(readHistory(dir))].reverse()

@@ -1,5 +1,5 @@
 import normal from '@stdlib/random-base-normal'
-import { studentTQuantile } from '../../src/stats/student-t'
+import { studentTQuantile } from '../../src/inference/student-t'
 
 /**
  * Synthetic per-request samples of a GNES chain at minimal load, where the truth is known: each

@@ -1,32 +1,31 @@
 import * as core from '@actions/core'
 import type { Inputs } from '../config/inputs'
 import { stepChange } from '../render/steps'
-import { alerts, stepOutputs } from '../judge/alert'
+import { stepOutputs, type StepAlerts } from '../judge/alert'
 import { stepsMarkdown } from '../report/step-alert'
 import type { WorkflowContext } from '../result/context'
-import type { TrendStep } from '../trend/series'
 import { postAlert } from './alert-post'
 import { actionsLog, fail } from './log'
 import type { ActionTargets } from './targets'
 
 /**
- * The steps a recording push made detectable: the `change-points` output, the job summary, and
+ * The steps a recording push made detectable, stamped by the alert rule: the `change-points`
+ * output, the job summary, and
  * for a regression step the `regression` output, the opt-in alert (a commit comment or the
  * branch's alert issue) and, with `fail-on-regression`, a failed step. An alert that cannot be
  * posted is a warning: the summary and outputs carry it.
  */
 export async function announceSteps(
-  steps: TrendStep[],
+  alerted: StepAlerts,
   inputs: Inputs,
   targets: ActionTargets,
   ctx: WorkflowContext
 ): Promise<void> {
-  const threshold = inputs['alert-threshold']
-  core.setOutput('change-points', JSON.stringify(stepOutputs(steps, threshold)))
-  if (!steps.length) return
-  const markdown = stepsMarkdown(steps, threshold, { ...targets, cc: inputs['alert-cc'] })
+  core.setOutput('change-points', JSON.stringify(stepOutputs(alerted)))
+  if (!alerted.steps.length) return
+  const markdown = stepsMarkdown(alerted, { ...targets, cc: inputs['alert-cc'] })
   await core.summary.addRaw(`\n\n${markdown}\n`).write()
-  const regressions = steps.filter(s => alerts(s, threshold))
+  const regressions = alerted.steps.filter(s => s.alert)
   if (!regressions.length) return
   core.setOutput('regression', 'true')
   const branch = ctx.git.ref?.replace(/^refs\/heads\//, '') ?? 'the history'

@@ -133,7 +133,7 @@ export async function actionPorts(
       actionsLog.info(
         `history: ${count(recorded.added.length, 'entry', 'entries')} added at ${describeLocation(target)}`
       )
-      await announceSteps(recorded.steps, inputs, targets, ctx)
+      await announceSteps(recorded.alerts, inputs, targets, ctx)
     }
   }
 }

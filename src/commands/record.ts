@@ -68,7 +68,7 @@ export const recordCommand: Command = {
             `\nhistory: ${count(recorded.added.length, 'entry', 'entries')} added to ${describeLocation(location)}` +
               `${total}${present}; report: README.md and index.html there`
           )
-          const steps = stepsText(recorded.steps, inputs['alert-threshold'])
+          const steps = stepsText(recorded.alerts)
           if (steps) print(steps)
         }
       },

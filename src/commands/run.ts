@@ -128,7 +128,7 @@ export const runCommand: Command = {
           `\nhistory: ${count(recorded.added.length, 'entry', 'entries')} added to ${describeLocation(location)}` +
             `${total}; report: README.md and index.html there`
         )
-        const steps = stepsText(recorded.steps, inputs['alert-threshold'])
+        const steps = stepsText(recorded.alerts)
         if (steps) print(steps)
       }
     })

@@ -4,11 +4,10 @@ import type { CaseResult, Result, TraceTally } from '../result/schema'
 import { baseSeries, selectBaseline, type BaselineChoice } from './baseline'
 import { jobDrift, type Drift } from './drift'
 import { logSeconds } from './log-seconds'
-import { studentTCdf, studentTQuantile } from '../stats/student-t'
 import { median } from '../stats/sample'
 import { trimmedMean } from '../stats/trimmed'
-import { TRIMMED_T_TEST, trimmedTTest } from './trimmed-t-test'
-import { shiftFound, valuesFor } from '../stats/power'
+import { TRIMMED_T_TEST, trimmedTTest, widened, type TTestResult } from '../inference/yuen'
+import { shiftFound, valuesFor } from '../inference/power'
 import { verdictMetric } from '../metrics/verdict-metric'
 import {
   caseVerdicts,
@@ -250,22 +249,11 @@ export function compareMetric(
 
 /**
  * The within-job test widened by the drift between jobs: each side's job carries a level of its
- * own, so the difference gains twice the drift's variance, with the degrees of freedom of both
- * parts combined (Welch–Satterthwaite).
+ * own, so the difference gains twice the drift's variance.
  */
-function withDrift(
-  w: { diff: number; ci: [number, number]; p: number; se: number; df: number },
-  drift: Drift | null,
-  alpha: number
-): typeof w {
+function withDrift(w: TTestResult, drift: Drift | null, alpha: number): TTestResult {
   if (drift === null || drift.logSd === null || drift.logSd === 0) return w
-  const between = 2 * drift.logSd ** 2
-  const v = w.se ** 2 + between
-  const se = Math.sqrt(v)
-  const df = v ** 2 / (w.se ** 4 / w.df + between ** 2 / (drift.jobs - 1))
-  const q = studentTQuantile(1 - alpha / 2, df)
-  const p = Math.min(1, 2 * studentTCdf(-Math.abs(w.diff / se), df))
-  return { diff: w.diff, ci: [w.diff - q * se, w.diff + q * se], p, se, df }
+  return widened(w, { variance: 2 * drift.logSd ** 2, df: drift.jobs - 1 }, alpha)
 }
 
 /**

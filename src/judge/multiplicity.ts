@@ -1,3 +1,5 @@
+import { holmAdjusted } from '../inference/holm'
+
 /**
  * Diagnostics that keep their error rate. Only a case's verdict metric gives an answer; every other
  * metric of the case (its hops, services' own times, frontend gaps) is a diagnostic: evidence of
@@ -8,22 +10,6 @@
  * more but bounds only the expected share of false flags, and only under positive dependence,
  * while hops of one request can pull against each other (one queue's wait is another's idle).
  */
-
-/** Holm's adjusted p-values, in input order: a null (no test possible) stays null, and counts not. */
-export function holmAdjusted(ps: readonly (number | null)[]): (number | null)[] {
-  const tested = ps
-    .map((p, i) => ({ p, i }))
-    .filter((x): x is { p: number; i: number } => x.p !== null)
-    .sort((a, b) => a.p - b.p)
-  const m = tested.length
-  const out: (number | null)[] = ps.map(() => null)
-  let running = 0
-  tested.forEach(({ p, i }, k) => {
-    running = Math.max(running, Math.min(1, (m - k) * p))
-    out[i] = running
-  })
-  return out
-}
 
 /**
  * The level a paired case's diagnostics are read at, at any one look: its share of α spread over

@@ -4,11 +4,12 @@ import type { Block, Interleave } from '../client/interleave'
 import { logSeconds } from './log-seconds'
 import { lookSchedule, sequentialLevels, type Levels, type Sequence } from './sequential'
 import { verdictMetric } from '../metrics/verdict-metric'
-import { OUTLIER_RULE, type OutlierRule } from '../stats/outliers'
-import { detectableShift, sdUpperBound, valuesFor } from '../stats/power'
+import type { OutlierRule } from '../inference/outliers'
+import { detectableShift, sdUpperBound, valuesFor } from '../inference/power'
 import { mean } from '../stats/sample'
 import { trimmedMean } from '../stats/trimmed'
-import { pairedInterval, pairedP, pairedT, SET_ASIDE_RULE, type PairedT } from './paired-test'
+import { pairedInterval, pairedP, pairedT, type PairedT } from '../inference/paired-t'
+import { OUTLIER_RULE, SET_ASIDE_RULE } from './set-aside'
 import {
   caseVerdicts,
   judge,
@@ -79,7 +80,7 @@ export interface PairedCase {
   diagnosticLevel: number
   /**
    * 0-based indices of the pairs whose verdict-metric ratio the outlier rule set aside
-   * (src/judge/paired-test.ts); every metric of the case leaves them out, the pair being the unit.
+   * (src/judge/set-aside.ts); every metric of the case leaves them out, the pair being the unit.
    */
   setAside: number[]
   /** With `canary`: the verdict metric of the base beside itself (A/A), at α; else null. */
@@ -151,7 +152,7 @@ export interface PairedOptions {
  * One metric over n pairs of runs (per-request samples of each measured run, in pair order). The
  * unit is the pair: adjacent blocks share the machine's state, so the ratio of their medians
  * cancels whatever drifts slower than a block. The test is Student's paired t-test on the log run
- * figures (`runFigure`) of the pairs the outlier rule keeps (src/judge/paired-test.ts), so the change and its
+ * figures (`runFigure`) of the pairs the outlier rule keeps (src/judge/set-aside.ts), so the change and its
  * interval are ratios.
  */
 export function pairedMetric(

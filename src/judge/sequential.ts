@@ -1,7 +1,7 @@
 import normal from '@stdlib/random-base-normal'
-import { studentTQuantile } from '../stats/student-t'
-import { OUTLIER_RULE, type OutlierRule } from '../stats/outliers'
-import { pairedT } from './paired-test'
+import type { OutlierRule } from '../inference/outliers'
+import { pairedCritical, pairedT } from '../inference/paired-t'
+import { OUTLIER_RULE } from './set-aside'
 
 /**
  * Adaptive length for paired runs: a group-sequential design with repeated confidence intervals
@@ -13,7 +13,7 @@ import { pairedT } from './paired-test'
  *
  * α′ is the nominal level at which a run without a change crosses some look's t quantile with
  * probability α (a Pocock boundary on the p-value scale, so early looks keep their t quantiles).
- * Each look first sets aside the pairs its outlier rule names (src/judge/paired-test.ts), then
+ * Each look first sets aside the pairs its outlier rule names (src/judge/set-aside.ts), then
  * takes Student's t over the rest: the rule moves with the data's location and scale, so the
  * statistic, centred on the true change, depends neither on the noise's scale nor on the change,
  * and under normal log ratios one simulation of N(0, 1) pairs through the same rule gives α′ for
@@ -68,7 +68,7 @@ function simulate(looks: readonly number[], rule: OutlierRule | null): Simulated
 function crossed(sim: Simulated, looks: readonly number[], level: number, sides: Sides): number {
   const bounds = new Map<number, number>()
   const bound = (kept: number): number => {
-    if (!bounds.has(kept)) bounds.set(kept, studentTQuantile(1 - level / 2, kept - 1))
+    if (!bounds.has(kept)) bounds.set(kept, pairedCritical(level, kept))
     return bounds.get(kept)!
   }
   const k = looks.length

@@ -3,7 +3,8 @@ import type { Inputs } from '../config/inputs'
 import { entriesFromResult, type HistoryEntry, type Render } from '../history'
 import { seriesKeyOf, type PairedChange } from '../history/schema'
 import type { PairedCase, PairedComparison } from '../judge'
-import { SET_ASIDE_RULE } from '../judge/paired-test'
+import { alertSteps, type StepAlerts } from '../judge/alert'
+import { SET_ASIDE_RULE } from '../judge/set-aside'
 import type { Log } from '../log'
 import { shownSeries } from '../render'
 import type { Result } from '../result/schema'
@@ -14,7 +15,7 @@ import { renderHook } from './render'
 
 /** What recording needs besides the result: how the report renders, and the cases asked for. */
 interface RecordSettings {
-  inputs: Pick<Inputs, 'readme-template' | 'max-entries' | 'profiles'>
+  inputs: Pick<Inputs, 'readme-template' | 'max-entries' | 'profiles' | 'alert-threshold'>
   /** The cases pre-flight resolved: their diagrams are shown; a result lacking one is refused. */
   cases: readonly CaseSpec[]
   /** `https://github.com/owner/repo` for commit links, where known. */
@@ -71,9 +72,12 @@ export const pairedChanges = (c: PairedComparison): Map<string, PairedChange> =>
     ])
   )
 
-/** A recording's outcome, and the steps its entries made detectable for the first time. */
+/**
+ * A recording's outcome, and the steps its entries made detectable for the first time, each
+ * stamped by the alert rule.
+ */
 export interface RecordedRun extends Recorded {
-  steps: TrendStep[]
+  alerts: StepAlerts
 }
 
 /**
@@ -149,6 +153,9 @@ export async function recordResult(
   )
   return {
     ...recorded,
-    steps: stepsAdded(watch.shown(), new Set(recorded.added), inputs['max-entries'])
+    alerts: alertSteps(
+      stepsAdded(watch.shown(), new Set(recorded.added), inputs['max-entries']),
+      inputs['alert-threshold']
+    )
   }
 }

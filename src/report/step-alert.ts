@@ -1,5 +1,5 @@
 import { profileLabel } from '../profile/definition'
-import { alerts } from '../judge/alert'
+import type { AlertedStep, StepAlerts } from '../judge/alert'
 import { commitRef } from '../render/format'
 import { stepRange, stepSize } from '../render/steps'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
@@ -39,22 +39,14 @@ function caveats(steps: readonly TrendStep[]): string[] {
  * and (those that alert) a commit comment or the branch's alert issue. History text in it is
  * escaped: a commit of the history is untrusted.
  */
-export function stepsMarkdown(
-  steps: readonly TrendStep[],
-  threshold: number,
-  links: AlertLinks
-): string {
+export function stepsMarkdown({ steps, threshold }: StepAlerts, links: AlertLinks): string {
   if (!steps.length) return ''
   const repo = links.repositoryUrl ?? undefined
-  const commit = (e: TrendStep['firstAfter'], text: string) =>
+  const commit = (e: AlertedStep['firstAfter'], text: string) =>
     markdownLink(escapeMarkdown(text), safeUrl(commitRef(e, repo)?.url ?? null))
   const rows = steps.map(s => {
     const r = stepRange(s, repo)
-    const mark = alerts(s, threshold)
-      ? '🔴 regression'
-      : isRegression(s)
-        ? '🟠 slower'
-        : '🟢 faster'
+    const mark = s.alert ? '🔴 regression' : isRegression(s) ? '🟠 slower' : '🟢 faster'
     return (
       `| ${escapeMarkdown(s.caseId)} | ${profileLabel(s.firstAfter.profile, s.firstAfter.gnes === null)} ` +
       `| ${inlineCode(s.metric)} | ${mark} ${stepSize(s)} | ${commit(s.lastBefore, r.from)} → ${commit(s.firstAfter, r.to)} |`
@@ -80,11 +72,11 @@ export function stepsMarkdown(
 }
 
 /** The same for a terminal: one line per step, history text made terminal-safe. */
-export function stepsText(steps: readonly TrendStep[], threshold: number): string {
+export function stepsText({ steps }: StepAlerts): string {
   if (!steps.length) return ''
   const lines = steps.map(s => {
     const r = stepRange(s)
-    const what = alerts(s, threshold) ? 'REGRESSION' : isRegression(s) ? 'slower' : 'faster'
+    const what = s.alert ? 'REGRESSION' : isRegression(s) ? 'slower' : 'faster'
     return terminalSafe(
       `  case ${s.caseId}, ${profileLabel(s.firstAfter.profile, s.firstAfter.gnes === null)}, ${s.metric}: ${what} ${stepSize(s)} between ${r.from} and ${r.to}`
     )

@@ -1,7 +1,5 @@
-import { mean, median, populationStd } from '../stats/sample'
-import { studentTCdf } from '../stats/student-t'
-import { bestSplit, peakNear, type Candidate } from './qhat'
-import { midRanks, rankSumTest } from './rank-test'
+import { bestSplit, type Candidate } from './qhat'
+import { forwardChange, RANK_TEST, T_TEST, type Levels, type Significance } from './significance'
 import { spellEntries } from './spells'
 
 /**
@@ -10,9 +8,9 @@ import { spellEntries } from './spells'
  * `compute_change_points`): E-divisive means run in sliding windows, each split kept while a
  * significance test calls its two sides different at a relaxed level (weak change points), then
  * the weak points merged bottom-up until every one left passes `maxPValue` and
- * `minMagnitude`. With Otava's Student's t-test (`test: 't'`) it is ported step for step, so
+ * `minMagnitude`. With Otava's Student's t-test (`T_TEST`) it is ported step for step, so
  * that it finds what Otava finds on the same series (`__tests__/change-points.test.ts` runs
- * both). With the rank-sum test (`test: 'rank'`) a few entries far off cannot hide a step: the
+ * both). With the rank-sum test (`RANK_TEST`) a few entries far off cannot hide a step: the
  * splits are searched on the window's ranks, placed where Q̂ on the values peaks near them (as
  * Otava places a split) and tested by ranks, and a short spell is set aside before the search
  * (`maxSpell`), so it makes no change point of its own.
@@ -25,8 +23,8 @@ export interface ChangePointOptions {
   maxPValue: number
   /** A point whose p passes must also move the level by more than this (relative; Otava: 0). */
   minMagnitude: number
-  /** Otava's Student's t on the means (`t`), or the rank-sum test on the medians (`rank`). */
-  test: 't' | 'rank'
+  /** Otava's Student's t on the means (`T_TEST`), or the rank-sum test on the medians (`RANK_TEST`). */
+  significance: Significance
   /**
    * Runs of at most this many entries far off the levels before and after them, the same way,
    * are spells, set aside before the search (`spells.ts`; 0: none, as Otava).
@@ -38,14 +36,14 @@ export const OTAVA_DEFAULTS: ChangePointOptions = {
   windowLength: 50,
   maxPValue: 0.001,
   minMagnitude: 0,
-  test: 't',
+  significance: T_TEST,
   maxSpell: 0
 }
 
 /** Otava's frame and levels with the rank-sum test, spells of up to 5 entries set aside. */
 export const ROBUST_DEFAULTS: ChangePointOptions = {
   ...OTAVA_DEFAULTS,
-  test: 'rank',
+  significance: RANK_TEST,
   maxSpell: 5
 }
 
@@ -53,19 +51,13 @@ export const ROBUST_DEFAULTS: ChangePointOptions = {
  * A step in the series: the first index of the new level, and the two levels around it (means
  * for the t-test, medians for the rank test).
  */
-export interface ChangePoint {
+export interface ChangePoint extends Levels {
   index: number
   qhat: number
   pValue: number
-  levelBefore: number
-  levelAfter: number
   /** Entries of a spell just before `index`, set aside from both levels (0: none). */
   spell: number
 }
-
-/** The change from the level before to the level after, relative (0.05 = 5 % higher). */
-export const forwardChange = (p: ChangePoint): number =>
-  p.levelBefore === 0 ? 0 : p.levelAfter / p.levelBefore - 1
 
 /** Otava's magnitude: the larger of the forward and backward relative changes. */
 function magnitude(p: ChangePoint): number {
@@ -75,39 +67,10 @@ function magnitude(p: ChangePoint): number {
 
 type Tested = Pick<ChangePoint, 'pValue' | 'levelBefore' | 'levelAfter'>
 
-/**
- * Otava's `TTestSignificanceTester.compare`: scipy's `ttest_ind_from_stats` (pooled variance)
- * fed the population standard deviations. An undefined p (both sides constant and equal) is 1.
- */
-function tTest(left: readonly number[], right: readonly number[]): Tested {
-  const m1 = mean(left)
-  const m2 = mean(right)
-  // Population standard deviations, as Otava's `np.std`.
-  const s1 = populationStd(left, m1)
-  const s2 = populationStd(right, m2)
-  const n1 = left.length
-  const n2 = right.length
-  let pValue = 1
-  if (n1 + n2 > 2) {
-    const df = n1 + n2 - 2
-    const pooled = ((n1 - 1) * s1 ** 2 + (n2 - 1) * s2 ** 2) / df
-    const t = (m1 - m2) / Math.sqrt(pooled * (1 / n1 + 1 / n2))
-    const p = 2 * studentTCdf(-Math.abs(t), df)
-    pValue = Number.isNaN(p) ? 1 : p
-  }
-  return { pValue, levelBefore: m1, levelAfter: m2 }
-}
-
-function rankTest(left: readonly number[], right: readonly number[]): Tested {
-  return {
-    pValue: rankSumTest(left, right).pValue,
-    levelBefore: median(left),
-    levelAfter: median(right)
-  }
-}
-
+/** The two sides of a split compared by the detection's test. */
 function compare(left: readonly number[], right: readonly number[], o: ChangePointOptions): Tested {
-  return o.test === 'rank' ? rankTest(left, right) : tTest(left, right)
+  const { p, levels } = o.significance.test.compare(left, right)
+  return { pValue: p, levelBefore: levels[0], levelAfter: levels[1] }
 }
 
 /** Stretches [start, stop) between sorted change points, over `from`…`to`. */
@@ -145,14 +108,6 @@ function tested(
   throw new RangeError(`candidate ${c.index} lies in no stretch`)
 }
 
-/**
- * How far the values may move a split the ranks found: the ranks tell which change a window
- * holds, robustly, and the values where it lies, as Otava's Q̂ on them does. Further than 3
- * entries, the values' peak starts to follow what the spell rule left (a spell too near the
- * start): `npm run bench:change-point-placement`.
- */
-const PLACEMENT_REACH = 3
-
 /** The split with the largest Q̂ on `searched` over all `stretches`, and its stretch. */
 function bestOfStretches(
   searched: readonly number[],
@@ -167,10 +122,9 @@ function bestOfStretches(
 }
 
 /**
- * E-divisive on s[from:to]: the best split of any stretch, kept while significant. With the rank
- * test, Q̂ is searched on the window's ranks, so that how far off a spell lies does not decide
- * which change the window splits at; the split is then placed where Q̂ on the values peaks
- * within `PLACEMENT_REACH` entries of it, as Otava places it, and tested there by ranks.
+ * E-divisive on s[from:to]: the best split of any stretch, kept while significant. The split is
+ * searched on what the test reads of the window (its values, or its ranks), placed on the values
+ * and tested there.
  */
 function divisive(
   s: readonly number[],
@@ -181,18 +135,14 @@ function divisive(
 ): ChangePoint[] {
   // The window is a series of its own, as Otava slices it before detecting.
   const w = s.slice(from, to)
-  const searched = o.test === 'rank' ? midRanks(w).ranks : w
+  const searched = o.significance.searched(w)
   const points: ChangePoint[] = []
   for (;;) {
     const stretches = intervals(points, 0, w.length)
     const found = bestOfStretches(searched, stretches)
     if (!found) break
     const { best, stretch } = found
-    const placed =
-      o.test === 'rank'
-        ? { ...best, index: peakNear(w, stretch[0], stretch[1], best.index, PLACEMENT_REACH) }
-        : best
-    const point = tested(w, placed, stretches, o)
+    const point = tested(w, o.significance.placed(w, best, stretch), stretches, o)
     if (!(point.pValue <= maxPValue)) break
     points.push(point)
     points.sort((x, y) => x.index - y.index)
@@ -241,12 +191,8 @@ function merge(points: ChangePoint[], s: readonly number[], o: ChangePointOption
     }
     const at = points.indexOf(weakest)
     points.splice(at, 1)
-    // The removed point's neighbours are retested. Otava retests the point that took its place
-    // and the one after it, so the one before keeps the test of a stretch that no longer ends
-    // where it did (`merge`, `recompute(weakest_cp_index + 1)`); with its t-test that is kept so
-    // that the reference finds what Otava finds.
-    const neighbours = o.test === 't' ? [at, at + 1] : [at - 1, at]
-    for (const i of neighbours)
+    // The removed point's neighbours are retested, as the test's merge has it.
+    for (const i of o.significance.retested(at))
       if (i >= 0 && i < points.length) points[i] = retested(s, points, i, o)
   }
   return points

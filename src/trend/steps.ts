@@ -1,14 +1,10 @@
-import { mean, populationStd } from '../stats/sample'
-import { studentTQuantile } from '../stats/student-t'
 import {
   changePoints,
-  forwardChange,
   keptEntries,
   OTAVA_DEFAULTS,
   type ChangePoint,
   type ChangePointOptions
 } from './change-points'
-import { rankShift } from './rank-test'
 
 /**
  * A change point read as a step of a series of published figures: where it starts, how large it
@@ -29,44 +25,21 @@ export interface Step {
   spell: number
 }
 
-/** Otava's t-test read as a 95 % interval of the difference of means (pooled t). */
-function meanShift(left: readonly number[], right: readonly number[]): [number, number] {
-  const [m1, m2] = [mean(left), mean(right)]
-  const [n1, n2] = [left.length, right.length]
-  const df = n1 + n2 - 2
-  const pooled =
-    ((n1 - 1) * populationStd(left, m1) ** 2 + (n2 - 1) * populationStd(right, m2) ** 2) /
-    Math.max(df, 1)
-  const half =
-    df > 0 ? studentTQuantile(0.975, df) * Math.sqrt(pooled * (1 / n1 + 1 / n2)) : Infinity
-  return [m2 - m1 - half, m2 - m1 + half]
-}
-
-/**
- * The step of change point `p` between the entries `left` (the old level) and `right` (the
- * new): with the t-test, the change of means and its pooled t interval; with the rank test, the
- * Hodges–Lehmann shift and its rank-sum interval, relative to the median before.
- */
+/** The step of change point `p` between the entries `left` (the old level) and `right` (the new). */
 function stepOf(
   p: ChangePoint,
   left: readonly number[],
   right: readonly number[],
   o: ChangePointOptions
 ): Step {
-  const rel = (d: number) => (p.levelBefore === 0 ? 0 : d / p.levelBefore)
-  const common = { index: p.index, pValue: p.pValue, spell: p.spell }
-  const sides = { before: left.length, after: right.length }
-  if (o.test === 'rank') {
-    const { estimate, interval } = rankShift(left, right)
-    return {
-      ...common,
-      change: rel(estimate),
-      interval: [rel(interval[0]), rel(interval[1])],
-      ...sides
-    }
+  return {
+    index: p.index,
+    pValue: p.pValue,
+    spell: p.spell,
+    ...o.significance.step(p, left, right),
+    before: left.length,
+    after: right.length
   }
-  const [lo, hi] = meanShift(left, right)
-  return { ...common, change: forwardChange(p), interval: [rel(lo), rel(hi)], ...sides }
 }
 
 /**

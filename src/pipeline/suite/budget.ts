@@ -1,10 +1,12 @@
 import { pairedWarmupRequests, streamLeadIn } from '../../client/plan'
 import type { Load } from '../../client/load'
+import { caseShare } from '../../judge/budget'
 import { isPaced, type PairedProfile } from '../../profile/traits'
 import { caseLoad, CLIENT_START_SECONDS, type CaseLooks, type PairedSettings } from './paired-case'
 
 /**
- * One time budget for a whole paired run (`paired-budget-minutes`), shared by its cases.
+ * One time budget for a whole paired run (`paired-budget-minutes`), shared by its cases, each
+ * case's share by judge/budget.ts.
  *
  * The rule: every case's first look runs first, in turn, whatever it costs. Then the time left of
  * the budget goes to the cases still undecided, in turn: each may spend on its later looks the
@@ -36,19 +38,6 @@ export function pairSeconds(
   const stream = (load.requests + lead) / rate + CLIENT_START_SECONDS
   const start = settings.redeploy ? START_SECONDS : 0
   return (settings.interleave === 'requests' ? stream : 2 * stream) + start
-}
-
-/**
- * The seconds the next case may spend on pairs: `leftSec` of the budget shared among it and the
- * cases after it in proportion to their pair `costs` (its own first); equal shares when a cost is
- * unknown.
- */
-export function caseShare(leftSec: number, costs: readonly (number | null)[]): number {
-  if (costs.length === 0) throw new RangeError('a share needs at least the case it is for')
-  const left = Math.max(0, leftSec)
-  const known = costs.filter((c): c is number => c !== null && c > 0)
-  if (known.length < costs.length) return left / costs.length
-  return (left * known[0]) / known.reduce((a, b) => a + b, 0)
 }
 
 /** A case as the budget sees it: its looks and what a pair of it costs (null: unknown). */

@@ -10,6 +10,7 @@ import {
 } from '../../profile/traits'
 import type { Deployment, Engine } from '../../engine/types'
 import type { Log } from '../../log'
+import { moreCanFollow, nextLook, stopOn, type LookAnswer } from '../../judge/budget'
 import { interimVerdict } from '../../judge/paired'
 import type { Sequence, StopReason, TimeSplit } from '../../judge/sequential'
 import { verdictMetric } from '../../metrics/verdict-metric'
@@ -106,6 +107,15 @@ interface PairedCase {
   log: Log
   /** The case's own time: its timeout and pace count only while it runs; and where it went. */
   clock: { spentMs: number; since: number | null; split: TimeSplit }
+  /** How far its looks went. */
+  progress: Progress
+}
+
+/** The runs of a case's looks so far, the last look taken (−1: none), and why it stopped. */
+interface Progress {
+  measured: Measured
+  look: number
+  stop: StopReason | null
 }
 
 /**
@@ -123,6 +133,11 @@ interface Live {
 export interface Measured {
   runs: Record<Side, RunResult[]>
   metrics: Record<Side, string[]>
+}
+
+const NOTHING_MEASURED: Measured = {
+  runs: { base: [], head: [] },
+  metrics: { base: [], head: [] }
 }
 
 /** What one side's block, or stream of a pair, gave, and which side went first in that pair. */
@@ -172,67 +187,75 @@ export function pairedCase(
 ): CaseLooks {
   const load = caseLoad(profile, suiteLoad, settings.sizeRuns)
   const clock = { spentMs: 0, since: null, split: NO_TIME }
-  const c: PairedCase = { engines, specs, profile, settings, load, logDir, log, clock }
+  const progress: Progress = { measured: NOTHING_MEASURED, look: -1, stop: null }
+  const c: PairedCase = { engines, specs, profile, settings, load, logDir, log, clock, progress }
   const live: Live = { deps: {}, runners: {}, running: false, fresh: { base: true, head: true } }
-  let measured: Measured = { runs: { base: [], head: [] }, metrics: { base: [], head: [] } }
-  let look = -1 // the last look taken
-  let stop: StopReason | null = null
-
-  /** The pairs of look `k`, judged: the case stops when decisive or out of looks. */
-  const take = async (k: number): Promise<void> => {
-    const from = k === 0 ? 0 : settings.looks[k - 1]
-    measured = withOutcomes(measured, await lookPairs(c, live, from, settings.looks[k]))
-    look = k
-    // The last look's answer is the report's; no more pairs can follow it.
-    if (k === settings.looks.length - 1) stop = 'max-pairs'
-    else {
-      const at = Date.now()
-      const said = judge(c, measured, k)
-      // Judging the look is part of measuring: the only other work on the case's clock.
-      spend(c, { measureSec: since(at) })
-      if (said === 'decisive') stop = 'decisive'
-      if (said === 'unjudged') stop = 'max-pairs'
-    }
-  }
-  const pairs = (): number => (look < 0 ? 0 : settings.looks[look])
-
-  /** Adds looks while the next one's pairs fit in `budgetSec` from now and the case's timeout. */
-  const addLooks = async (budgetSec: number): Promise<void> => {
-    if (look < 0) throw new Error('a case adds pairs once its first look ran')
-    const began = Date.now()
-    while (stop === null) {
-      const added = settings.looks[look + 1] - pairs()
-      const next = (activeSec(c) / pairs()) * added
-      const left = Math.min(budgetSec - since(began), settings.caseTimeoutSec - activeSec(c))
-      if (next > left) {
-        log.info(
-          `after ${pairs()} pairs: ${added} more would take about ${Math.round(next)} s ` +
-            `of the ${Math.max(0, Math.round(left))} s this case has left: stopping`
-        )
-        return
-      }
-      log.info(`after ${pairs()} pairs: inconclusive; adding ${added} pairs`)
-      await take(look + 1)
-    }
-  }
-
   return {
     first: async () => {
-      await running(c, live, () => take(0))
-      if (stop !== null) await end(c, live)
+      await running(c, live, () => takeLook(c, live, 0))
+      if (progress.stop !== null) await end(c, live)
     },
     more: async budgetSec => {
-      await running(c, live, () => addLooks(budgetSec))
+      await running(c, live, () => addLooks(c, live, budgetSec))
       await end(c, live)
     },
     pause: () => running(c, live, () => stopAll(c, live)),
     get open() {
-      return stop === null
+      return progress.stop === null
     },
     result: () => {
-      if (look < 0) throw new Error('a case has a result once its first look ran')
-      return caseRun(c, live, measured, { pairs: pairs(), stop: stop ?? 'budget' })
+      if (progress.look < 0) throw new Error('a case has a result once its first look ran')
+      return caseRun(c, live, progress.measured, {
+        pairs: pairsTaken(c),
+        stop: progress.stop ?? 'budget'
+      })
     }
+  }
+}
+
+/** The pairs of look `k`, judged: the case stops when decisive or out of looks. */
+async function takeLook(c: PairedCase, live: Live, k: number): Promise<void> {
+  const { looks } = c.settings
+  const from = k === 0 ? 0 : looks[k - 1]
+  const p = c.progress
+  p.measured = withOutcomes(p.measured, await lookPairs(c, live, from, looks[k]))
+  p.look = k
+  p.stop = moreCanFollow(k, looks) ? stopOn(judgeLook(c, p.measured, k)) : 'max-pairs'
+}
+
+/** `judge` on the case's clock: judging a look is part of measuring, the only other work there. */
+function judgeLook(c: PairedCase, m: Measured, k: number): LookAnswer {
+  const at = Date.now()
+  const said = judge(c, m, k)
+  spend(c, { measureSec: since(at) })
+  return said
+}
+
+/** Pairs the case's looks have taken so far. */
+const pairsTaken = (c: PairedCase): number =>
+  c.progress.look < 0 ? 0 : c.settings.looks[c.progress.look]
+
+/** Adds looks while the next one's pairs fit in `budgetSec` from now and the case's timeout. */
+async function addLooks(c: PairedCase, live: Live, budgetSec: number): Promise<void> {
+  const p = c.progress
+  if (p.look < 0) throw new Error('a case adds pairs once its first look ran')
+  const began = Date.now()
+  while (p.stop === null) {
+    const pairs = pairsTaken(c)
+    const added = c.settings.looks[p.look + 1] - pairs
+    const next = nextLook({ spentSec: activeSec(c), pairs }, added, {
+      shareSec: budgetSec - since(began),
+      timeoutSec: c.settings.caseTimeoutSec
+    })
+    if (!next.fits) {
+      c.log.info(
+        `after ${pairs} pairs: ${added} more would take about ${Math.round(next.sec)} s ` +
+          `of the ${Math.max(0, Math.round(next.leftSec))} s this case has left: stopping`
+      )
+      return
+    }
+    c.log.info(`after ${pairs} pairs: inconclusive; adding ${added} pairs`)
+    await takeLook(c, live, p.look + 1)
   }
 }
 
@@ -497,7 +520,7 @@ async function blockPairs(
  * Judges the case's verdict metric after look `k`, and says so; `unjudged` when a run has no
  * samples of it, so that no look can decide (the case takes no more pairs).
  */
-function judge(c: PairedCase, m: Measured, k: number): 'decisive' | 'inconclusive' | 'unjudged' {
+function judge(c: PairedCase, m: Measured, k: number): LookAnswer {
   // The head's metrics are known once it has run.
   const gate = verdictMetric({
     headline: headlineMetric(c.profile),

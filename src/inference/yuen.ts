@@ -1,11 +1,11 @@
 import { variance } from '../stats/sample'
 import { trimmedMean, winsorize } from '../stats/trimmed'
-import { studentTCdf, studentTQuantile } from '../stats/student-t'
+import { studentTCdf, studentTQuantile } from './student-t'
 
 /** The name the reports give this test, read from the judgement that used it. */
 export const TRIMMED_T_TEST = "Yuen's trimmed t-test"
 
-interface TTestResult {
+export interface TTestResult {
   /** Trimmed mean of b − trimmed mean of a. */
   diff: number
   /** Two-sided confidence interval of diff at the requested level. */
@@ -48,4 +48,21 @@ export function trimmedTTest(
   const p = Math.min(1, 2 * studentTCdf(-Math.abs(diff / se), df))
   const q = studentTQuantile(1 - (1 - level) / 2, df)
   return { diff, ci: [diff - q * se, diff + q * se], p, se, df }
+}
+
+/**
+ * The test `w` widened by a variance of its own (`between`, of `df` degrees of freedom) added to
+ * its difference's, the degrees of freedom of both parts combined (Welch–Satterthwaite).
+ */
+export function widened(
+  w: TTestResult,
+  between: { variance: number; df: number },
+  alpha: number
+): TTestResult {
+  const v = w.se ** 2 + between.variance
+  const se = Math.sqrt(v)
+  const df = v ** 2 / (w.se ** 4 / w.df + between.variance ** 2 / between.df)
+  const q = studentTQuantile(1 - alpha / 2, df)
+  const p = Math.min(1, 2 * studentTCdf(-Math.abs(w.diff / se), df))
+  return { diff: w.diff, ci: [w.diff - q * se, w.diff + q * se], p, se, df }
 }

@@ -1,6 +1,6 @@
-import { OUTLIER_RULE, outliers, type OutlierRule } from '../stats/outliers'
 import { mean, std } from '../stats/sample'
-import { studentTCdf, studentTQuantile } from '../stats/student-t'
+import { outliers, type OutlierRule } from './outliers'
+import { studentTCdf, studentTQuantile } from './student-t'
 
 /**
  * The paired test on per-pair log ratios: the pairs an outlier rule names are set aside, and
@@ -38,6 +38,10 @@ export function pairedT(
   return { setAside: out, kept: kept.length, mean: m, sd, t }
 }
 
+/** The t that a two-sided test at nominal level `level` passes over `kept` pairs. */
+export const pairedCritical = (level: number, kept: number): number =>
+  studentTQuantile(1 - level / 2, kept - 1)
+
 /** The two-sided interval of the mean log ratio at nominal level `level` (exact without spread). */
 export function pairedInterval(r: PairedT, level: number): [number, number] {
   if (r.sd === 0) return [r.mean, r.mean]
@@ -48,10 +52,3 @@ export function pairedInterval(r: PairedT, level: number): [number, number] {
 /** The nominal two-sided p-value for no change. */
 export const pairedP = (r: PairedT): number =>
   r.sd === 0 ? (r.mean === 0 ? 1 : 0) : Math.min(1, 2 * studentTCdf(-Math.abs(r.t), r.kept - 1))
-
-/** The rule in the words the report and the history use. */
-export const outlierRuleText = (rule: OutlierRule): string =>
-  `Rosner’s generalized ESD outlier test on the log ratios at ${rule.alpha * 100} % (at most ${Math.round(rule.share * 100)} % of the pairs)`
-
-/** The paired verdict's rule (`OUTLIER_RULE`), in those words. */
-export const SET_ASIDE_RULE = outlierRuleText(OUTLIER_RULE)

@@ -1,4 +1,4 @@
-import { mean, std } from './sample'
+import { mean, std } from '../stats/sample'
 import { studentTQuantile } from './student-t'
 
 /**
@@ -14,14 +14,6 @@ export interface OutlierRule {
   alpha: number
   share: number
 }
-
-/**
- * The paired verdict's rule (docs/regression.md, *A pair unlike the others*): a clean run of
- * normal pairs sets one aside 1 % of the time, and at most a fifth of the pairs can go. At 5 % the
- * test finds a moderate outlier more often, but the levels that make up for the clean pairs it
- * also sets aside cost every clean run more pairs than that saves (bench/paired-rule.ts).
- */
-export const OUTLIER_RULE: OutlierRule = { alpha: 0.01, share: 0.2 }
 
 const criticals = new Map<string, number>()
 
@@ -59,7 +51,7 @@ function deviates(xs: readonly number[], most: number): { index: number; r: numb
  * Indices (ascending) of the outliers: the values removed up to the last removal whose deviate
  * exceeds its critical value. None with fewer than 1 / `share` values, or no spread.
  */
-export function outliers(xs: readonly number[], rule: OutlierRule = OUTLIER_RULE): number[] {
+export function outliers(xs: readonly number[], rule: OutlierRule): number[] {
   const most = Math.floor(rule.share * xs.length)
   const steps = deviates(xs, most)
   let found = 0
