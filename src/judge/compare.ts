@@ -20,6 +20,7 @@ import {
 import { traitsOf } from '../profile/traits'
 import { diagnose, type Diagnosed } from './multiplicity'
 import { sumTraceTallies } from '../metrics/trace-tally'
+import { fmtPercent } from '../text/percent'
 
 export type { Verdict }
 
@@ -123,7 +124,7 @@ const TRIM = 0.1
 
 /** The values and the test of `run-medians`: from 1 / TRIM runs on, one run is cut off each end. */
 const RUN_MEDIANS: TestUsed = {
-  values: `per-run medians of per-request samples, combined as a ${TRIM * 100}%-trimmed geometric mean`,
+  values: `per-run medians of per-request samples, combined as a ${fmtPercent(TRIM, { decimals: 0 })}-trimmed geometric mean`,
   test: `${TRIMMED_T_TEST} on their logarithms (Welch's below ${Math.ceil(1 / TRIM)} runs a side)`
 }
 

@@ -21,6 +21,7 @@ import {
 import { diagnose, diagnosticLevel, type Diagnosed } from './multiplicity'
 import { hopShares, type HopShares } from './hop-shares'
 import { sumTraceTallies } from '../metrics/trace-tally'
+import { fmtPercent } from '../text/percent'
 
 /**
  * The paired verdict: base and head measured in one job, their runs interleaved
@@ -132,7 +133,7 @@ export const runFigure = (run: readonly number[]): number => logSeconds(trimmedM
 
 /** The values and the test of a paired run. */
 const PAIRED_T_TEST: TestUsed = {
-  values: `per-run ${PAIR_TRIM * 100}%-trimmed means of per-request samples`,
+  values: `per-run ${fmtPercent(PAIR_TRIM, { decimals: 0 })}-trimmed means of per-request samples`,
   test: `Student’s paired t-test on the log ratios, pairs that fail ${SET_ASIDE_RULE} set aside`
 }
 

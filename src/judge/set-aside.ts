@@ -1,4 +1,5 @@
 import type { OutlierRule } from '../inference/outliers'
+import { fmtPercent } from '../text/percent'
 
 /**
  * The paired verdict's rule (docs/regression.md, *A pair unlike the others*): a clean run of
@@ -10,7 +11,7 @@ export const OUTLIER_RULE: OutlierRule = { alpha: 0.01, share: 0.2 }
 
 /** The rule in the words the report and the history use. */
 export const outlierRuleText = (rule: OutlierRule): string =>
-  `Rosner’s generalized ESD outlier test on the log ratios at ${rule.alpha * 100} % (at most ${Math.round(rule.share * 100)} % of the pairs)`
+  `Rosner’s generalized ESD outlier test on the log ratios at ${fmtPercent(rule.alpha, { decimals: 2, trim: true, spaced: true })} (at most ${fmtPercent(rule.share, { decimals: 'round', trim: true, spaced: true })} of the pairs)`
 
 /** The paired verdict's rule (`OUTLIER_RULE`), in those words. */
 export const SET_ASIDE_RULE = outlierRuleText(OUTLIER_RULE)

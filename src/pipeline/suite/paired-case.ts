@@ -16,7 +16,8 @@ import type { Sequence, StopReason, TimeSplit } from '../../judge/sequential'
 import { verdictMetric } from '../../metrics/verdict-metric'
 import type { CaseResult, Load, RunResult } from '../../result/schema'
 import { timeSplitText } from '../../report/time-split-text'
-import { fmtDuration } from '../../text/duration'
+import { fmtDuration, fmtElapsed, fmtMs } from '../../text/duration'
+import { fmtPercent } from '../../text/percent'
 import type { CaseSpec } from '../../topology/cases'
 import { caseResult, READY_TIMEOUT_MS, startCase, type CaseRunner, type CaseSettings } from './case'
 import { profileOutcome, type ProfileOutcome } from './profile'
@@ -369,7 +370,7 @@ async function startSide(
     logDir: dir,
     readyTimeoutMs: READY_TIMEOUT_MS
   })
-  c.log.info(`${side}: services ready in ${since(at).toFixed(1)} s`)
+  c.log.info(`${side}: services ready in ${fmtElapsed(since(at))}`)
   return started
 }
 
@@ -450,7 +451,7 @@ async function requestPair(
   const sides = pairSides(pair)
   log.info(
     `pair ${pair + 1}: base and head at once, the ${sides[1]}'s requests ` +
-      `${(offset * 1000).toFixed(0)} ms after the ${lead}'s`
+      `${fmtMs(offset, 0)} ms after the ${lead}'s`
   )
   const outcomes = await Promise.all(
     sides.map((side, i) =>
@@ -485,7 +486,7 @@ function noteOverlap(log: Log, side: Side, outcome: ProfileOutcome, offset: numb
   // Symmetric, so the ratio stands; what it changes is the side's absolute figures.
   log.info(
     `${side}: in ${slow} run${slow > 1 ? 's' : ''} the latency's p90 exceeded half the ` +
-      `request period (${(offset * 1000).toFixed(0)} ms): requests of the two sides ` +
+      `request period (${fmtMs(offset, 0)} ms): requests of the two sides ` +
       `overlapped, so these figures include the other side's load`
   )
 }
@@ -542,4 +543,4 @@ function judge(c: PairedCase, m: Measured, k: number): LookAnswer {
   return v.verdict === 'inconclusive' ? 'inconclusive' : 'decisive'
 }
 
-const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`
+const pct = (x: number): string => fmtPercent(x, { sign: '+-' })
