@@ -13,7 +13,7 @@ import { gnesPlan } from './plan/gnes'
 import { httpPlan } from './plan/http'
 import type { HttpPlan, InstancePlan, Plan, ServicePlan } from './plan/types'
 import type { Platform, Placement, Started, StartIo } from './platform'
-import { probeUntilReady } from './probe'
+import { isOneShot, readyLine, waitReady, type Waiting } from './readiness'
 import {
   ServiceFailure,
   type Deployment,
@@ -24,8 +24,8 @@ import {
 
 /**
  * The deployment lifecycle, written once for every engine: a topology compiles to its plan,
- * services start in its waves, each instance is ready by its wait strategy (a log line, or a
- * probe), every instance is watched and the first exit fails the deployment with a
+ * services start in its waves, each instance is awaited by its readiness kind (./readiness/),
+ * every instance is watched and the first exit fails the deployment with a
  * ServiceFailure naming it, and everything is torn down on every path; a GNES deployment also runs
  * scripts (the load client) under a deadline and reads the route dump. A platform only supplies
  * the placements that start, watch and remove its units (a process, a container, a Swarm service).
@@ -230,17 +230,14 @@ function waveIo(r: Rollout, started: [Instance, Promise<void>][]): StartIo {
   const outputs = new Map<string, LogTail>()
   return {
     output(i) {
-      const output = new LogTail(
-        path.join(r.options.logDir, `${i.name}.log`),
-        'log' in i.wait ? i.wait.log : undefined
-      )
+      const output = new LogTail(path.join(r.options.logDir, `${i.name}.log`), readyLine(i.wait))
       outputs.set(i.name, output)
       return output
     },
     started(i, s) {
       const output = outputs.get(i.name)!
       // A readiness that cannot be told stays pending: the start's deadline then names it.
-      const isReady = waitReady(r, i, s, output).catch((err: Error) => {
+      const isReady = instanceReady(r, i, s, output).catch((err: Error) => {
         // Its platform says it will never be ready (unhealthy): the start fails now.
         if (err instanceof ServiceFailure) r.fail(err)
         else output.note(`[${r.hooks.kind}] cannot tell whether it is ready: ${err.message}`)
@@ -253,33 +250,31 @@ function waveIo(r: Rollout, started: [Instance, Promise<void>][]): StartIo {
 }
 
 /**
- * The wait strategy, written once for every platform: a log line, a probe of the port where this
- * host reaches the instance, the platform's health status, running, or a one-shot job's exit 0.
- * The load's entry is where this host reaches it too.
+ * Resolves once the instance is ready by its wait strategy. The load's entry is where this host
+ * reaches it too.
  */
-async function waitReady(r: Rollout, i: InstancePlan, s: Started, output: LogTail): Promise<void> {
+async function instanceReady(
+  r: Rollout,
+  i: InstancePlan,
+  s: Started,
+  output: LogTail
+): Promise<void> {
+  let address: Promise<string | null> | undefined
+  const at: Waiting = {
+    instance: i,
+    started: s,
+    output,
+    engine: r.hooks.kind,
+    address: () => (address ??= s.address())
+  }
   const entry = entryService(r.plan)
-  const isEntry = entry?.service === i.service && i.replica === 0
-  const probed = 'port' in i.wait || 'http' in i.wait
-  const host = isEntry || probed ? await s.address() : null
-  if (isEntry) {
+  if (entry?.service === i.service && i.replica === 0) {
+    const host = await at.address()
     if (!host) throw new Error(`${i.name}: no address where this host reaches it`)
-    r.entry = { host, port: entry!.port }
+    r.entry = { host, port: entry.port }
   }
-  if ('log' in i.wait) return output.ready
-  if ('running' in i.wait) return
-  // Any other exit is a failure, which watch() reports; readiness then stays pending.
-  if ('completed' in i.wait) return (await s.exitCode) === 0 ? undefined : pending()
-  if ('healthcheck' in i.wait) {
-    if (!s.healthy) throw new Error(`the ${r.hooks.kind} engine has no health checks`)
-    return s.healthy()
-  }
-  // An instance out of this host's reach (a task on another node): running is as ready as it can tell.
-  if (!host || i.port === null) return
-  await probeUntilReady(host, i.port, 'http' in i.wait ? i.wait.http : null, s.exited)
+  return waitReady(i.wait, at)
 }
-
-const pending = (): Promise<never> => new Promise(() => undefined)
 
 /** Marks the instance ready once it is, and fails the deployment when it exits unasked. */
 function watch(r: Rollout, i: Instance, isReady: Promise<void>): void {
@@ -287,7 +282,7 @@ function watch(r: Rollout, i: Instance, isReady: Promise<void>): void {
   void i.started.exited.then(async reason => {
     if (r.stopping) return
     // A one-shot job that ran to exit 0 did what it is for.
-    if ('completed' in i.plan.wait && (await i.started.exitCode) === 0) return
+    if (isOneShot(i.plan.wait) && (await i.started.exitCode) === 0) return
     r.fail(new ServiceFailure(i.plan.name, reason, await drainedText(i.output)))
   })
 }

@@ -24,7 +24,7 @@ export function gnesPlan(topology: GnesTopology, addressing: Addressing): GnesPl
           env: {},
           cwd: null,
           port: addressing.port(c.service, 'in'),
-          wait: { log: READY_PATTERN[c.role] }
+          wait: { kind: 'log', line: READY_PATTERN[c.role] }
         })),
         limits: 'engine',
         after: [],

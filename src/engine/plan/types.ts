@@ -7,16 +7,19 @@ import type {
 } from '../../topology/http-schema'
 
 /**
- * How an instance tells it is ready: a line of its log, a 2xx on an HTTP path, an open port, its
- * health check passing, running at all, or (a one-shot job) exit 0.
+ * How an instance tells it is ready, one kind each (engine/readiness/ awaits every kind): a line of
+ * its log, a 2xx on an HTTP path, an open port, its health check passing, running at all, or (a
+ * one-shot job) exit 0.
  */
 export type WaitStrategy =
-  | { log: RegExp }
-  | { http: string }
-  | { port: true }
-  | { healthcheck: true }
-  | { running: true }
-  | { completed: true }
+  | { kind: 'log'; line: RegExp }
+  | { kind: 'http'; path: string }
+  | { kind: 'port' }
+  | { kind: 'healthcheck' }
+  | { kind: 'running' }
+  | { kind: 'completed' }
+
+export type ReadinessKind = WaitStrategy['kind']
 
 /** One instance to start: a process, a container, a Swarm task. */
 export interface InstancePlan {
