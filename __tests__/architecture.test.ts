@@ -128,7 +128,7 @@ test('readiness kinds stand apart from the lifecycle and the platforms: each rea
   expect(files.map(f => path.relative(src, f))).toContain(
     path.join('engine', 'readiness', 'index.ts')
   )
-  const apart = ['lifecycle.ts', 'rollout.ts', 'local', 'docker', 'swarm'].map(p =>
+  const apart = ['lifecycle.ts', 'rollout.ts', 'placed.ts', 'local', 'docker', 'swarm'].map(p =>
     path.join(engine, p)
   )
   const reached = files.flatMap(f =>

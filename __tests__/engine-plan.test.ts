@@ -65,7 +65,7 @@ describe('engine plans', () => {
     expect(router1.instances[0].argv).toEqual(expect.arrayContaining(['--host_in', 'frontend']))
     expect(frontend.instances[0].wait).toEqual({ kind: 'log', line: /listening at/ })
     expect(router1.instances[0].wait).toEqual({ kind: 'log', line: /ready and listening/ })
-    expect(plan.entry).toEqual({ host: 'frontend', port: 5566 })
+    expect(plan.entry).toEqual({ service: 'Frontend', port: 5566, host: 'frontend' })
     expect(plan.routeDump).toEqual({ instance: 'Frontend-0', path: '/tmp/dump.jsonl' })
     expect(plan.images).toEqual([])
   })
@@ -100,7 +100,7 @@ describe('engine plans', () => {
       limits: { cpus: 0.1, memoryBytes: 64 * 1024 ** 2 }
     })
     expect(sink.instances[0]).toMatchObject({ argv: null, wait: { kind: 'port' } })
-    expect(plan.entry).toEqual({ service: 'gateway', port: 8000 })
+    expect(plan.entry).toEqual({ service: 'gateway', port: 8000, host: null })
     expect(plan.images.map(s => s.name)).toEqual(['gateway', 'leaf', 'sink'])
   })
 })

@@ -1,24 +1,11 @@
 import * as fs from 'node:fs'
 import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
-import type { ContainerAddressing } from '../topology/containers'
-import { fromTraces } from '../topology/http-schema'
 import type { GnesTopology, Topology } from '../topology/schema'
-import { startTraceReceiver, type TraceReceiver } from '../traces/receiver'
 import { withDeadline } from './deadline'
-import { gnesDeployment } from './gnes-deployment'
-import { gnesPlan } from './plan/gnes'
-import { httpPlan } from './plan/http'
-import type { Plan } from './plan/types'
-import type { Platform, Placement } from './platform'
-import {
-  entryService,
-  notReady,
-  rollout,
-  startWaves,
-  type DeployHooks,
-  type Rollout
-} from './rollout'
+import { placeTopology, type Placed } from './placed'
+import type { Platform } from './platform'
+import { notReady, rollout, startWaves, type DeployHooks, type Rollout } from './rollout'
 import {
   ServiceFailure,
   type Deployment,
@@ -28,11 +15,10 @@ import {
 } from './types'
 
 /**
- * The deployment lifecycle, written once for every engine: a topology compiles to its plan, its
- * services start in waves and are awaited and watched (./rollout.ts), and everything is torn down
- * on every path; a GNES deployment also runs scripts (the load client) under a deadline and reads
- * the route dump. A platform only supplies
- * the placements that start, watch and remove its units (a process, a container, a Swarm service).
+ * The deployment lifecycle, written once for every engine: a topology is placed as its plan
+ * (./placed.ts), its services start in waves and are awaited and watched (./rollout.ts), and
+ * everything is torn down on every path. A platform only supplies the placements that start, watch
+ * and remove its units (a process, a container, a Swarm service).
  */
 
 /** How long a stopped service gets between SIGTERM and SIGKILL, on every engine. */
@@ -41,16 +27,15 @@ export const STOP_GRACE_MS = 2000
 const START_ATTEMPTS = 3
 
 async function deploy(
-  plan: Plan,
-  placement: Placement,
+  placed: Placed,
   options: StartOptions,
   hooks: DeployHooks
 ): Promise<Deployment> {
-  const r = rollout(plan, options, hooks)
-  const deployment = deploymentOf(r, placement)
+  const r = rollout(placed.plan, options, hooks)
+  const deployment = deploymentOf(r, placed)
   // The readiness deadline covers the whole start, creation included: on a slow daemon the first
   // services must not get the time the later ones took to create.
-  const starting = startWaves(r, placement)
+  const starting = startWaves(r, placed.placement)
   try {
     await withDeadline(
       starting.then(readiness => Promise.race([Promise.all(readiness), r.failed])),
@@ -68,14 +53,14 @@ async function deploy(
 }
 
 /** The deployment the caller gets: its entry, nodes and stop() read the rollout as it goes on. */
-function deploymentOf(r: Rollout, placement: Placement): Deployment {
+function deploymentOf(r: Rollout, placed: Placed): Deployment {
   const { plan, hooks } = r
   let stopped: Promise<void> | null = null
   const base: Deployment = {
     failed: r.failed,
-    traces: hooks.traces,
+    traces: placed.traces,
     get frontend() {
-      if (!r.entry) throw new Error(`${plan.id}: ${entryService(plan)?.service} has not started`)
+      if (!r.entry) throw new Error(`${plan.id}: ${plan.entry.service} has not started`)
       return r.entry
     },
     get nodes() {
@@ -92,23 +77,12 @@ function deploymentOf(r: Rollout, placement: Placement): Deployment {
       return stopped
     }
   }
-  const deployment =
-    plan.kind === 'gnes'
-      ? gnesDeployment(
-          base,
-          plan,
-          placement,
-          r.options.logDir,
-          () => r.instances.find(i => i.plan.name === plan.routeDump.instance)?.started
-        )
-      : base
+  const deployment = placed.deployment(
+    base,
+    name => r.instances.find(i => i.plan.name === name)?.started
+  )
   return deployment
 }
-
-const withTraces = (a: ContainerAddressing, traces: TraceReceiver): ContainerAddressing => ({
-  ...a,
-  otlp: { http: traces.httpEndpoint, grpc: traces.grpcEndpoint }
-})
 
 /** The one Engine: the lifecycle above over a platform's placements. */
 export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engine {
@@ -149,36 +123,11 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
     }
   }
 
-  /**
-   * The topology's plan, its addresses the platform's, and its placement. A topology with `hops: {
-   * otlp }` gets its trace receiver on the placement's trace host, which exists only once the placement
-   * does (a network's gateway), so its plan is made again with the receiver's endpoints.
-   */
-  private async place(
-    topology: Topology,
-    logDir: string
-  ): Promise<{ plan: Plan; placement: Placement; traces: TraceReceiver | null }> {
-    if (topology.kind === 'gnes') {
-      const plan = gnesPlan(topology, await this.platform.gnesAddressing(topology, logDir))
-      return { plan, placement: await this.platform.open(plan, ++this.count), traces: null }
-    }
-    const addressing = await this.platform.httpAddressing(topology)
-    const plan = httpPlan(topology, addressing)
-    const placement = await this.platform.open(plan, ++this.count)
-    if (!fromTraces(topology.hops)) return { plan, placement, traces: null }
-    try {
-      const traces = await startTraceReceiver(await placement.traceHost())
-      return { plan: httpPlan(topology, withTraces(addressing, traces)), placement, traces }
-    } catch (err) {
-      await placement.remove(true)
-      throw err
-    }
-  }
-
   private async startOnce(topology: Topology, options: StartOptions): Promise<Deployment> {
     if (this.closed) throw new Error(`${this.kind} engine: shut down`)
     fs.mkdirSync(options.logDir, { recursive: true })
-    const { plan, placement, traces } = await this.place(topology, options.logDir)
+    const placed = await placeTopology(topology, this.platform, options.logDir, () => ++this.count)
+    const { placement, traces } = placed
     let removal: Promise<void> | null = null
     const hooks: DeployHooks = {
       kind: this.kind,
@@ -187,15 +136,14 @@ export class LifecycleEngine<K extends EngineKind = EngineKind> implements Engin
         (removal ??= Promise.all([placement.remove(urgent), traces?.close()]).then(
           () => undefined
         )),
-      onStop: d => this.live.delete(d),
-      traces
+      onStop: d => this.live.delete(d)
     }
     // Registered before it is ready, so a shutdown during start-up removes it too, at once.
     const pending = { stop: () => hooks.remove(true) }
     this.live.add(pending)
     let deployment: Deployment
     try {
-      deployment = await deploy(plan, placement, options, hooks)
+      deployment = await deploy(placed, options, hooks)
     } finally {
       this.live.delete(pending)
     }

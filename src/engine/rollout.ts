@@ -1,8 +1,7 @@
 import * as path from 'node:path'
 import type { EngineKind } from '../config/engines'
-import type { TraceReceiver } from '../traces/receiver'
 import { drainedText, LogTail } from './log-tail'
-import type { HttpPlan, InstancePlan, Plan, ServicePlan } from './plan/types'
+import type { InstancePlan, Plan, ServicePlan } from './plan/types'
 import type { Placement, Started, StartIo } from './platform'
 import { isOneShot, readyLine, waitReady, type Waiting } from './readiness'
 import { settleAll } from './settle'
@@ -20,7 +19,6 @@ export interface DeployHooks {
   /** The placement's remove, run at most once however many paths ask for it. */
   remove(urgent?: boolean): Promise<void>
   onStop(d: Deployment): void
-  traces: TraceReceiver | null
 }
 
 /** One started instance, as the lifecycle watches it. */
@@ -55,10 +53,6 @@ export interface Rollout {
   readonly expire: () => void
 }
 
-/** A GNES plan's entry is an address; a generic plan's is an instance, reached once it started. */
-export const entryService = (plan: Plan): HttpPlan['entry'] | null =>
-  plan.kind === 'http' ? plan.entry : null
-
 export function rollout(plan: Plan, options: StartOptions, hooks: DeployHooks): Rollout {
   let fail: (err: ServiceFailure) => void = () => undefined
   const failed = new Promise<never>((_, reject) => (fail = reject))
@@ -66,6 +60,7 @@ export function rollout(plan: Plan, options: StartOptions, hooks: DeployHooks): 
   failed.catch(() => undefined)
   let expire: () => void = () => undefined
   const expiring = new Promise<void>(resolve => (expire = resolve))
+  const { host, port } = plan.entry
   const r: Rollout = {
     plan,
     options,
@@ -75,7 +70,7 @@ export function rollout(plan: Plan, options: StartOptions, hooks: DeployHooks): 
     readiness: new Map(),
     failed,
     fail,
-    entry: plan.kind === 'gnes' ? plan.entry : null,
+    entry: host === null ? null : { host, port },
     stopping: false,
     expired: false,
     expiring,
@@ -149,8 +144,8 @@ function waveIo(r: Rollout, started: [Instance, Promise<void>][]): StartIo {
 }
 
 /**
- * Resolves once the instance is ready by its wait strategy. The load's entry is where this host
- * reaches it too.
+ * Resolves once the instance is ready by its wait strategy. Where the plan leaves the load's entry
+ * to its instance, the entry is where this host reaches that instance.
  */
 async function instanceReady(
   r: Rollout,
@@ -166,8 +161,8 @@ async function instanceReady(
     engine: r.hooks.kind,
     address: () => (address ??= s.address())
   }
-  const entry = entryService(r.plan)
-  if (entry?.service === i.service && i.replica === 0) {
+  const { entry } = r.plan
+  if (entry.host === null && entry.service === i.service && i.replica === 0) {
     const host = await at.address()
     if (!host) throw new Error(`${i.name}: no address where this host reaches it`)
     r.entry = { host, port: entry.port }

@@ -43,7 +43,11 @@ export function gnesPlan(topology: GnesTopology, addressing: Addressing): GnesPl
     id: topology.id,
     waves,
     images: [],
-    entry: { host: addressing.host(frontend.name), port: addressing.grpcPort },
+    entry: {
+      service: frontend.name,
+      port: addressing.grpcPort,
+      host: addressing.host(frontend.name)
+    },
     routeDump: { instance: `${frontend.name}-0`, path: addressing.dumpPath }
   }
 }

@@ -60,6 +60,10 @@ export function httpPlan(topology: HttpTopology, addressing: ContainerAddressing
     waves,
     images: topology.services,
     // The topology's check gives the load's service a port.
-    entry: { service: topology.load.service, port: addressing.port(topology.load.service, 0)! }
+    entry: {
+      service: topology.load.service,
+      port: addressing.port(topology.load.service, 0)!,
+      host: null
+    }
   }
 }

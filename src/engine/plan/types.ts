@@ -69,6 +69,17 @@ export interface ServicePlan {
 }
 
 /**
+ * Where the load enters: its service's first replica, on `port`, at `host` where the plan fixes it
+ * (GNES: the frontend as the load client beside it reaches it); null: where this host reaches that
+ * replica once it started (a generic topology's driver runs here).
+ */
+export interface Entry {
+  service: string
+  port: number
+  host: string | null
+}
+
+/**
  * A topology compiled for one deployment: every service, in waves of start order (a wave starts
  * once every earlier wave has started), and where the load enters.
  */
@@ -77,12 +88,12 @@ interface BasePlan {
   waves: ServicePlan[][]
   /** Images a generic topology's services need ensured (pulled or built) before they start. */
   images: ContainerService[]
+  entry: Entry
 }
 
 /** A GNES topology: the load client runs beside it, toward the frontend's gRPC port. */
 export interface GnesPlan extends BasePlan {
   kind: 'gnes'
-  entry: { host: string; port: number }
   /** The frontend's instance and where its `--dump_route` file is, inside it. */
   routeDump: { instance: string; path: string }
 }
@@ -90,8 +101,6 @@ export interface GnesPlan extends BasePlan {
 /** A generic topology: this host's driver sends to the load service's first replica. */
 export interface HttpPlan extends BasePlan {
   kind: 'http'
-  /** The load service; its first replica takes the load. */
-  entry: { service: string; port: number }
 }
 
 export type Plan = GnesPlan | HttpPlan
