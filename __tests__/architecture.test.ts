@@ -131,6 +131,21 @@ test('the engine knows nothing of Actions, and a plan nothing of the platforms t
   expect(reached).toEqual([])
 })
 
+test('readiness kinds stand apart from the lifecycle and the platforms: each reads a started instance', () => {
+  const engine = path.join(src, 'engine')
+  const files = sources(path.join(engine, 'readiness'))
+  expect(files.map(f => path.relative(src, f))).toContain(
+    path.join('engine', 'readiness', 'index.ts')
+  )
+  const apart = ['lifecycle.ts', 'rollout.ts', 'placed.ts', 'local', 'docker', 'swarm'].map(p =>
+    path.join(engine, p)
+  )
+  const reached = files.flatMap(f =>
+    imports(f).filter(to => apart.some(a => to === a || to.startsWith(a + path.sep)))
+  )
+  expect(reached.map(to => path.relative(src, to))).toEqual([])
+})
+
 test('report/ only words what judge/ decides, and only the action calls GitHub', () => {
   const statistics = [path.join(src, 'stats'), path.join(src, 'inference')]
   const report = sources(path.join(src, 'report')).flatMap(f => [

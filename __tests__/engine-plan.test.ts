@@ -63,9 +63,9 @@ describe('engine plans', () => {
       expect.arrayContaining(['--dump_route', '/tmp/dump.jsonl'])
     )
     expect(router1.instances[0].argv).toEqual(expect.arrayContaining(['--host_in', 'frontend']))
-    expect(frontend.instances[0].wait).toEqual({ log: /listening at/ })
-    expect(router1.instances[0].wait).toEqual({ log: /ready and listening/ })
-    expect(plan.entry).toEqual({ host: 'frontend', port: 5566 })
+    expect(frontend.instances[0].wait).toEqual({ kind: 'log', line: /listening at/ })
+    expect(router1.instances[0].wait).toEqual({ kind: 'log', line: /ready and listening/ })
+    expect(plan.entry).toEqual({ service: 'Frontend', port: 5566, host: 'frontend' })
     expect(plan.routeDump).toEqual({ instance: 'Frontend-0', path: '/tmp/dump.jsonl' })
     expect(plan.images).toEqual([])
   })
@@ -88,19 +88,19 @@ describe('engine plans', () => {
     expect(gateway.instances[0]).toMatchObject({
       argv: ['relay', '--next', 'http://127.0.0.1:9000/'],
       port: 8000,
-      wait: { http: '/healthz' }
+      wait: { kind: 'http', path: '/healthz' }
     })
     expect(leaf.instances.map(i => [i.name, i.argv, i.port])).toEqual([
       ['leaf-0', ['relay', '--port', '9000'], 9000],
       ['leaf-1', ['relay', '--port', '9001'], 9001]
     ])
-    expect(leaf.instances[0].wait).toEqual({ log: /listening on \d+/ })
+    expect(leaf.instances[0].wait).toEqual({ kind: 'log', line: /listening on \d+/ })
     expect(leaf).toMatchObject({
       pinned: false,
       limits: { cpus: 0.1, memoryBytes: 64 * 1024 ** 2 }
     })
-    expect(sink.instances[0]).toMatchObject({ argv: null, wait: { port: true } })
-    expect(plan.entry).toEqual({ service: 'gateway', port: 8000 })
+    expect(sink.instances[0]).toMatchObject({ argv: null, wait: { kind: 'port' } })
+    expect(plan.entry).toEqual({ service: 'gateway', port: 8000, host: null })
     expect(plan.images.map(s => s.name)).toEqual(['gateway', 'leaf', 'sink'])
   })
 })

@@ -92,7 +92,7 @@ describe('the fields a Compose file compiles to', () => {
 
   test('each service waits as it says: health check, one-shot exit 0, running, port', () => {
     const wait = (s: string) => byName.get(s)!.instances.map(i => i.wait)
-    expect(wait('db')).toEqual([{ healthcheck: true }])
+    expect(wait('db')).toEqual([{ kind: 'healthcheck' }])
     // Without startIntervalSec, checks within the start period come every 5 s, as in Docker.
     expect(byName.get('db')!.healthcheck).toMatchObject({
       retries: 3,
@@ -100,10 +100,10 @@ describe('the fields a Compose file compiles to', () => {
       startIntervalSec: 5
     })
     // A completed dependency is a one-shot job: its readiness is its exit 0.
-    expect(wait('migrate')).toEqual([{ completed: true }])
+    expect(wait('migrate')).toEqual([{ kind: 'completed' }])
     // No port and no ready: running is ready.
-    expect(wait('worker')).toEqual([{ running: true }])
-    expect(wait('api')).toEqual([{ port: true }, { port: true }])
+    expect(wait('worker')).toEqual([{ kind: 'running' }])
+    expect(wait('api')).toEqual([{ kind: 'port' }, { kind: 'port' }])
     expect(byName.get('worker')!.instances[0].port).toBeNull()
   })
 

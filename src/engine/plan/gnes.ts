@@ -24,7 +24,7 @@ export function gnesPlan(topology: GnesTopology, addressing: Addressing): GnesPl
           env: {},
           cwd: null,
           port: addressing.port(c.service, 'in'),
-          wait: { log: READY_PATTERN[c.role] }
+          wait: { kind: 'log', line: READY_PATTERN[c.role] }
         })),
         limits: 'engine',
         after: [],
@@ -43,7 +43,11 @@ export function gnesPlan(topology: GnesTopology, addressing: Addressing): GnesPl
     id: topology.id,
     waves,
     images: [],
-    entry: { host: addressing.host(frontend.name), port: addressing.grpcPort },
+    entry: {
+      service: frontend.name,
+      port: addressing.grpcPort,
+      host: addressing.host(frontend.name)
+    },
     routeDump: { instance: `${frontend.name}-0`, path: addressing.dumpPath }
   }
 }

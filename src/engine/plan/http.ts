@@ -7,8 +7,17 @@ import { dependencies } from '../../topology/depends'
 import type { HttpTopology } from '../../topology/schema'
 import type { HttpPlan, ServicePlan, WaitStrategy } from './types'
 
-const waitFor = (ready: Readiness): WaitStrategy =>
-  'tcp' in ready ? { port: true } : 'healthcheck' in ready ? { healthcheck: true } : ready
+/** The kind a generic service's readiness is awaited by; a shape not named here fails to compile. */
+function waitFor(ready: Readiness): WaitStrategy {
+  if ('log' in ready) return { kind: 'log', line: ready.log }
+  if ('http' in ready) return { kind: 'http', path: ready.http }
+  if ('tcp' in ready) return { kind: 'port' }
+  // Its check itself goes to the service's plan (`healthcheck`), which the platform runs.
+  if ('healthcheck' in ready) return { kind: 'healthcheck' }
+  if ('running' in ready) return { kind: 'running' }
+  if ('completed' in ready) return { kind: 'completed' }
+  return ready satisfies never
+}
 
 /**
  * A generic topology as a plan, its placeholders filled in from `addressing` (the platform's):
@@ -51,6 +60,10 @@ export function httpPlan(topology: HttpTopology, addressing: ContainerAddressing
     waves,
     images: topology.services,
     // The topology's check gives the load's service a port.
-    entry: { service: topology.load.service, port: addressing.port(topology.load.service, 0)! }
+    entry: {
+      service: topology.load.service,
+      port: addressing.port(topology.load.service, 0)!,
+      host: null
+    }
   }
 }

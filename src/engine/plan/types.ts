@@ -7,16 +7,19 @@ import type {
 } from '../../topology/http-schema'
 
 /**
- * How an instance tells it is ready: a line of its log, a 2xx on an HTTP path, an open port, its
- * health check passing, running at all, or (a one-shot job) exit 0.
+ * How an instance tells it is ready, one kind each (engine/readiness/ awaits every kind): a line of
+ * its log, a 2xx on an HTTP path, an open port, its health check passing, running at all, or (a
+ * one-shot job) exit 0.
  */
 export type WaitStrategy =
-  | { log: RegExp }
-  | { http: string }
-  | { port: true }
-  | { healthcheck: true }
-  | { running: true }
-  | { completed: true }
+  | { kind: 'log'; line: RegExp }
+  | { kind: 'http'; path: string }
+  | { kind: 'port' }
+  | { kind: 'healthcheck' }
+  | { kind: 'running' }
+  | { kind: 'completed' }
+
+export type ReadinessKind = WaitStrategy['kind']
 
 /** One instance to start: a process, a container, a Swarm task. */
 export interface InstancePlan {
@@ -66,6 +69,17 @@ export interface ServicePlan {
 }
 
 /**
+ * Where the load enters: its service's first replica, on `port`, at `host` where the plan fixes it
+ * (GNES: the frontend as the load client beside it reaches it); null: where this host reaches that
+ * replica once it started (a generic topology's driver runs here).
+ */
+export interface Entry {
+  service: string
+  port: number
+  host: string | null
+}
+
+/**
  * A topology compiled for one deployment: every service, in waves of start order (a wave starts
  * once every earlier wave has started), and where the load enters.
  */
@@ -74,12 +88,12 @@ interface BasePlan {
   waves: ServicePlan[][]
   /** Images a generic topology's services need ensured (pulled or built) before they start. */
   images: ContainerService[]
+  entry: Entry
 }
 
 /** A GNES topology: the load client runs beside it, toward the frontend's gRPC port. */
 export interface GnesPlan extends BasePlan {
   kind: 'gnes'
-  entry: { host: string; port: number }
   /** The frontend's instance and where its `--dump_route` file is, inside it. */
   routeDump: { instance: string; path: string }
 }
@@ -87,8 +101,6 @@ export interface GnesPlan extends BasePlan {
 /** A generic topology: this host's driver sends to the load service's first replica. */
 export interface HttpPlan extends BasePlan {
   kind: 'http'
-  /** The load service; its first replica takes the load. */
-  entry: { service: string; port: number }
 }
 
 export type Plan = GnesPlan | HttpPlan

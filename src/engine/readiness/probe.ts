@@ -1,5 +1,6 @@
 import * as http from 'node:http'
 import * as net from 'node:net'
+import type { Waiting } from './types'
 
 const PROBE_INTERVAL_MS = 100
 const PROBE_TIMEOUT_MS = 1000
@@ -27,11 +28,8 @@ function attempt(host: string, port: number, path: string | null): Promise<boole
   })
 }
 
-/**
- * Resolves once `host:port` serves (a TCP connection, or a 2xx on `path`); polls until `until`
- * settles, which the lifecycle makes the instance's exit or the deployment's failure.
- */
-export async function probeUntilReady(
+/** Resolves once `host:port` takes a connection (or answers `path` with a 2xx), until `until`. */
+async function probeUntilReady(
   host: string,
   port: number,
   path: string | null,
@@ -44,4 +42,12 @@ export async function probeUntilReady(
     await new Promise(r => setTimeout(r, PROBE_INTERVAL_MS))
   }
   return new Promise(() => undefined)
+}
+
+/** Probes the instance's port where this host reaches it until it serves (see above) or exits. */
+export async function probeInstance(at: Waiting, path: string | null): Promise<void> {
+  const host = await at.address()
+  // Out of this host's reach (a task on another node): running is as ready as it can tell.
+  if (!host || at.instance.port === null) return
+  await probeUntilReady(host, at.instance.port, path, at.started.exited)
 }
