@@ -3,6 +3,8 @@
  * post steps as a runner starts them, `@actions/cache` against a local server speaking the cache
  * service's REST protocol, real GNES on the local engine. The venv in the job's cache directory
  * is a link to the shared one, so the jobs move the link through the cache, not 145 MB.
+ *
+ * @side-by-side: what the cache saves and restores; no figure.
  */
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'

@@ -1,6 +1,9 @@
 /**
  * Integration: the Docker engine against the real daemon, with the GNES image built from PyPI on
  * python:3.11-slim (scripts/docker-setup.sh). Small loads keep it quick.
+ *
+ * @side-by-side: what the engine did with the daemon; its one figure, case 2's 1 s blocking hop
+ * within 10 %, is not one a neighbour's load moves by 100 ms.
  */
 import Docker from 'dockerode'
 import { randomUUID } from 'node:crypto'

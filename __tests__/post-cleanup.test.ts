@@ -2,6 +2,8 @@
  * The `post:` step's cleanup after the local engine: real processes started as the local engine
  * starts its services (ServiceProcess: its own group, the parent-death shim, the run's mark), the
  * groups recorded as the action's main step saves them, and the cleanup handed that record.
+ *
+ * @side-by-side: which processes are left; no figure.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
