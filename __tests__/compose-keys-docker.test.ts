@@ -134,6 +134,7 @@ describeDocker('Compose keys on Docker: what runs, and with what', () => {
     expect(answer.env).toMatchObject({
       PORT: '8080',
       COST: '$5',
+      PRICE: '5$',
       MOOD: 'calm',
       KEYS_FROM_RUN: 'from the run'
     })

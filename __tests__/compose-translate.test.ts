@@ -187,6 +187,11 @@ describe('each honoured key in its forms', () => {
     expect(s.environment).toEqual({ N: '3', B: 'true', FROM_HOST: 'h' })
   })
 
+  test('a $ before neither a name, { nor $ stays a literal $, as Compose leaves it', () => {
+    const s = service(compileText(web("environment: [PRICE=5$, 'SPACED=a $ b', ONE=$1]")), 'web')
+    expect(s.environment).toEqual({ PRICE: '5$$', SPACED: 'a $$ b', ONE: '$$1' })
+  })
+
   test('an optional env file may be missing; a list of files applies in order', () => {
     const s = service(
       compileText(
