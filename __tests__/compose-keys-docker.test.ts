@@ -240,6 +240,18 @@ describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () 
     expect(extra.HostConfig.Runtime).toBe('runc')
   })
 
+  test('pids_limit, deploy.resources.limits.pids, cap_drop, security_opt: what restricts each container', () => {
+    const extra = at('extra-0').HostConfig
+    expect(extra.PidsLimit).toBe(200)
+    expect(extra.CapDrop).toEqual(['NET_RAW', 'MKNOD'])
+    expect(extra.SecurityOpt).toEqual(['no-new-privileges=true'])
+    for (const leaf of ['leaf-0', 'leaf-1']) expect(at(leaf).HostConfig.PidsLimit).toBe(100)
+    // Where the file asks for none, the daemon's defaults stay.
+    expect(at('api-0').HostConfig.CapDrop ?? []).toEqual([])
+    expect(at('api-0').HostConfig.SecurityOpt ?? []).toEqual([])
+    expect(at('api-0').HostConfig.PidsLimit ?? 0).toBe(0)
+  })
+
   test('volumes, tmpfs, secrets and configs: mounted where Compose mounts them', async () => {
     const mounts = Object.fromEntries(
       at('extra-0').Mounts.map(m => [m.Destination, { type: m.Type, rw: m.RW, name: m.Name }])
