@@ -134,6 +134,7 @@ describeDocker('Compose keys on Docker: what runs, and with what', () => {
     expect(answer.env).toMatchObject({
       PORT: '8080',
       COST: '$5',
+      PRICE: '5$',
       MOOD: 'calm',
       KEYS_FROM_RUN: 'from the run'
     })
@@ -237,6 +238,18 @@ describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () 
       { Name: 'nproc', Soft: 512, Hard: 512 }
     ])
     expect(extra.HostConfig.Runtime).toBe('runc')
+  })
+
+  test('pids_limit, deploy.resources.limits.pids, cap_drop, security_opt: what restricts each container', () => {
+    const extra = at('extra-0').HostConfig
+    expect(extra.PidsLimit).toBe(200)
+    expect(extra.CapDrop).toEqual(['NET_RAW', 'MKNOD'])
+    expect(extra.SecurityOpt).toEqual(['no-new-privileges=true'])
+    for (const leaf of ['leaf-0', 'leaf-1']) expect(at(leaf).HostConfig.PidsLimit).toBe(100)
+    // Where the file asks for none, the daemon's defaults stay.
+    expect(at('api-0').HostConfig.CapDrop ?? []).toEqual([])
+    expect(at('api-0').HostConfig.SecurityOpt ?? []).toEqual([])
+    expect(at('api-0').HostConfig.PidsLimit ?? 0).toBe(0)
   })
 
   test('volumes, tmpfs, secrets and configs: mounted where Compose mounts them', async () => {

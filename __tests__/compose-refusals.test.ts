@@ -192,7 +192,36 @@ const BAD: [string, string, string, string, Record<string, string>?][] = [
     'services.db.image',
     'variable DB_TAG is unset: name the tag'
   ],
-  ['a lone $', webWith('    environment: [PRICE=5$]'), 'services.web.environment.0', 'a lone $'],
+  [
+    'a seccomp profile',
+    webWith('    security_opt: [no-new-privileges, seccomp=./profile.json]'),
+    'services.web.security_opt.1',
+    '"seccomp=./profile.json" sets the system-call filter from a file of the host'
+  ],
+  [
+    'no-new-privileges that is neither true nor false',
+    webWith('    security_opt: [no-new-privileges:maybe]'),
+    'services.web.security_opt.0',
+    'write no-new-privileges:true or no-new-privileges:false'
+  ],
+  [
+    'process limits that disagree',
+    webWith('    pids_limit: 100\n    deploy: { resources: { limits: { pids: 50 } } }'),
+    'services.web.pids_limit',
+    '100 and deploy.resources.limits.pids 50 disagree'
+  ],
+  [
+    'a process limit that is not a number',
+    webWith('    pids_limit: many'),
+    'services.web.pids_limit',
+    "'many' is not a number of processes"
+  ],
+  [
+    'a capability name Docker cannot have',
+    webWith("    cap_drop: ['NET RAW']"),
+    'services.web (as the native container.capDrop.0)',
+    'a capability name'
+  ],
   [
     'a missing env file',
     webWith('    env_file: web.env'),
@@ -334,6 +363,35 @@ describe("every key of the specification's service has a decision", () => {
       )
     })
   }
+
+  test('security_opt: every entry but no-new-privileges refused at once, each with what it does', () => {
+    const entries = [
+      'no-new-privileges:true',
+      'seccomp:unconfined',
+      'apparmor=unconfined',
+      'label:disable',
+      'disable',
+      'systempaths=unconfined',
+      'writable-cgroups=true'
+    ]
+    const { message } = refusedWith(webWith(`    security_opt: ${JSON.stringify(entries)}`))
+    const places = message.split('\n').slice(1)
+    expect(places.map(p => /at (\S+):/.exec(p)![1])).toEqual(
+      entries.slice(1).map((_, i) => `services.web.security_opt.${i + 1}`)
+    )
+    for (const [i, why] of [
+      'lifts it',
+      'under none',
+      'lifts them',
+      "lifts the host's SELinux labels",
+      "unmasks the host's /proc and /sys",
+      'is not a setting the benchmark gives a container'
+    ].entries()) {
+      expect(places[i]).toContain(`${JSON.stringify(entries[i + 1])} `)
+      expect(places[i]).toContain(why)
+      expect(places[i]).toContain('`security_opt: !override [no-new-privileges:true]`')
+    }
+  })
 
   test('the keys of the nested tables exist in the schema', () => {
     const text = JSON.stringify(spec)

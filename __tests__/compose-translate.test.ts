@@ -187,6 +187,43 @@ describe('each honoured key in its forms', () => {
     expect(s.environment).toEqual({ N: '3', B: 'true', FROM_HOST: 'h' })
   })
 
+  test('a $ before neither a name, { nor $ stays a literal $, as Compose leaves it', () => {
+    const s = service(compileText(web("environment: [PRICE=5$, 'SPACED=a $ b', ONE=$1]")), 'web')
+    expect(s.environment).toEqual({ PRICE: '5$$', SPACED: 'a $$ b', ONE: '$$1' })
+  })
+
+  test('what only restricts a container: pids_limit, cap_drop, security_opt’s no-new-privileges', () => {
+    const container = (keys: string) => service(compileText(web(keys)), 'web').container
+    expect(
+      container(
+        'pids_limit: 200\ncap_drop: [NET_RAW, CAP_MKNOD]\nsecurity_opt: [no-new-privileges]'
+      )
+    ).toEqual({ pidsLimit: 200, capDrop: ['NET_RAW', 'CAP_MKNOD'], noNewPrivileges: true })
+    // deploy.resources.limits.pids says the same; both may be given when they agree.
+    expect(container('deploy: { resources: { limits: { pids: 64 } } }')).toEqual({ pidsLimit: 64 })
+    expect(container("pids_limit: '64'\ndeploy: { resources: { limits: { pids: 64 } } }")).toEqual({
+      pidsLimit: 64
+    })
+    expect(container('pids_limit: -1')).toEqual({ pidsLimit: -1 })
+    // Docker's forms of the bit, read as Docker reads them; the last entry wins.
+    for (const [entry, bit] of [
+      ['no-new-privileges:true', true],
+      ['no-new-privileges=true', true],
+      ['no-new-privileges:1', true],
+      ['no-new-privileges:false', false],
+      ['no-new-privileges=False', false]
+    ] as const) {
+      expect(container(`security_opt: ['${entry}']`)).toEqual({ noNewPrivileges: bit })
+    }
+    expect(container('security_opt: [no-new-privileges, no-new-privileges:false]')).toEqual({
+      noNewPrivileges: false
+    })
+    // Empty lists ask for nothing.
+    expect(service(compileText(web('cap_drop: []\nsecurity_opt: []')), 'web')).not.toHaveProperty(
+      'container'
+    )
+  })
+
   test('an optional env file may be missing; a list of files applies in order', () => {
     const s = service(
       compileText(

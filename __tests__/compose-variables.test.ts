@@ -33,7 +33,16 @@ describe("Compose's interpolation", () => {
     ['${UNSET+alt}', ''],
     ['${EMPTY?err}', ''],
     ['$$SET costs $$5', '$SET costs $5'],
-    ['no variables', 'no variables']
+    ['no variables', 'no variables'],
+    // A $ before neither a name, { nor $ stays as it is, as compose-go leaves it.
+    ['cost $5', 'cost $5'],
+    ['PRICE=5$', 'PRICE=5$'],
+    ['a $ string', 'a $ string'],
+    ['^REGEX$', '^REGEX$'],
+    ['$}', '$}'],
+    ['$', '$'],
+    ['${UNSET:-5$}', '5$'],
+    ['$-$SET', '$-value']
   ])('%s → %s', (text, want) => {
     expect(interpolate(text, lookup, noneUnset)).toBe(want)
   })
@@ -59,7 +68,8 @@ describe("Compose's interpolation", () => {
     ['${SET', 'unclosed ${'],
     ['${1X}', 'invalid variable reference'],
     ['${SET%x}', 'invalid variable reference'],
-    ['cost $5', 'a lone $']
+    ['${}', 'invalid variable reference'],
+    ['${ SET}', 'invalid variable reference']
   ])('%s is refused: %s', (text, why) => {
     expect(() => interpolate(text, lookup, noneUnset)).toThrow(InterpolationError)
     expect(() => interpolate(text, lookup, noneUnset)).toThrow(why)

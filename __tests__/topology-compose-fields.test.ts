@@ -8,6 +8,7 @@ import { lastCheck } from '../src/engine/docker/health'
 import { serviceImageTag } from '../src/engine/docker/image'
 import { runtimeProblem } from '../src/engine/docker/runtime'
 import { httpPlan } from '../src/engine/plan/http'
+import { swarmSettingsProblem } from '../src/engine/swarm/settings-check'
 import { swarmServiceSpec } from '../src/engine/swarm/spec'
 import type { ContainerAddressing } from '../src/topology/containers'
 import { localEngineProblem, refusalPlace } from '../src/topology/http-check'
@@ -168,7 +169,22 @@ describe('the fields a Compose file compiles to', () => {
       'aliases: ["data base"]',
       /services\.0\.aliases\.0: a DNS name/
     ],
-    ['target: tools', 'target: "no stage"', /services\.1\.build\.target: a build stage name/]
+    ['target: tools', 'target: "no stage"', /services\.1\.build\.target: a build stage name/],
+    [
+      'aliases: [database, db.internal]',
+      'aliases: [database]\n    container: { capDrop: ["NET RAW"] }',
+      /services\.0\.container\.capDrop\.0: a capability name/
+    ],
+    [
+      'aliases: [database, db.internal]',
+      'aliases: [database]\n    container: { pidsLimit: -2 }',
+      /services\.0\.container\.pidsLimit/
+    ],
+    [
+      'aliases: [database, db.internal]',
+      'aliases: [database]\n    container: { noNewPrivileges: "yes" }',
+      /services\.0\.container\.noNewPrivileges/
+    ]
   ])('names the place of a bad field: %s → %s', (from, to, message) => {
     const msg = problem(from, to)
     expect(msg).toMatch(/^\/repo\/bench\/app\.yml: invalid topology:/)
@@ -350,6 +366,69 @@ describe('the specs the engines create', () => {
       /^service 'db' runs with the runtime 'io\.containerd\.wasmedge\.v1', and a Swarm service runs with the daemon's default one: run it with engine: docker, or remove it/
     )
     expect(runtimeProblem([db], new Set(), true)).toBeNull()
+  })
+
+  test('pidsLimit, capDrop, noNewPrivileges: the container’s and the Swarm service’s, refused before anything where the Swarm API lacks them', () => {
+    const restricted = (settings: string) => {
+      const p = httpPlan(
+        parse(
+          app.replace(
+            '    aliases: [database, db.internal]',
+            `    aliases: [database, db.internal]\n    container: ${settings}`
+          )
+        ),
+        docker(t)
+      )
+      return p.waves.flat()
+    }
+    const [limited, ...rest] = restricted(
+      '{ pidsLimit: 200, capDrop: [NET_RAW, CAP_MKNOD], noNewPrivileges: true }'
+    )
+    expect(containerSpec(limited, limited.instances[0], place).HostConfig).toMatchObject({
+      PidsLimit: 200,
+      CapDrop: ['NET_RAW', 'CAP_MKNOD'],
+      SecurityOpt: ['no-new-privileges=true']
+    })
+    const at = { ...place, pinnedTo: null, endpointMode: 'dnsrr', startInterval: false }
+    expect(swarmServiceSpec(limited, at).TaskTemplate).toMatchObject({
+      ContainerSpec: {
+        CapabilityDrop: ['NET_RAW', 'CAP_MKNOD'],
+        Privileges: { NoNewPrivileges: true }
+      },
+      Resources: { Limits: { Pids: 200 } }
+    })
+    // Unlimited and the bit off: Docker is told so (overriding a daemon's default); Swarm, whose
+    // defaults they are, gets nothing.
+    const [open] = restricted('{ pidsLimit: -1, noNewPrivileges: false }')
+    expect(containerSpec(open, open.instances[0], place).HostConfig).toMatchObject({
+      PidsLimit: -1,
+      SecurityOpt: ['no-new-privileges=false']
+    })
+    const openSwarm = swarmServiceSpec(open, at).TaskTemplate as {
+      ContainerSpec: Record<string, unknown>
+      Resources: { Limits: Record<string, unknown> }
+    }
+    expect(openSwarm.ContainerSpec).not.toHaveProperty('Privileges')
+    expect(openSwarm.Resources.Limits).not.toHaveProperty('Pids')
+    for (const key of ['PidsLimit', 'CapDrop', 'SecurityOpt']) {
+      expect(containerSpec(db, db.instances[0], place).HostConfig).not.toHaveProperty(key)
+    }
+    // A daemon that would drop a field unread is refused, naming the service and what it lacks.
+    const services = [limited, ...rest]
+    expect(swarmSettingsProblem(services, '1.44')).toBeNull()
+    expect(swarmSettingsProblem(services, '1.41')).toBe(
+      "service 'db' asks for no-new-privileges, which a Swarm service takes from Engine API 1.44 (Docker 25) and this daemon speaks 1.41: run it with engine: docker, or remove it for the benchmark (`security_opt: !reset []` in the file with x-latency-bench)"
+    )
+    expect(swarmSettingsProblem(services, '1.40')).toMatch(
+      /^service 'db' asks for a process limit, which a Swarm service takes from Engine API 1\.41 \(Docker 20\.10\)/
+    )
+    expect(swarmSettingsProblem(restricted('{ capDrop: [ALL] }'), '1.40')).toMatch(
+      /asks for dropped capabilities/
+    )
+    expect(
+      swarmSettingsProblem(restricted('{ pidsLimit: 0, noNewPrivileges: false }'), '1.24')
+    ).toBeNull()
+    expect(swarmSettingsProblem(plan.waves.flat(), '1.24')).toBeNull()
   })
 
   test("a build's tag changes with its arguments and target, not with their order", () => {

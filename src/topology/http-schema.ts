@@ -123,6 +123,20 @@ const ContainerSettingsSchema = z
         z.object({ soft: z.number().int(), hard: z.number().int() }).strict()
       )
       .optional(),
+    /** The most processes it may hold (Docker's PidsLimit: 0 or -1 unlimited; the kernel's most is 2^22). */
+    pidsLimit: z
+      .number()
+      .int()
+      .min(-1)
+      .max(2 ** 22)
+      .optional(),
+    /** Linux capabilities taken from its default set (`NET_RAW`, `CAP_MKNOD`, `ALL`); none is added. */
+    capDrop: z
+      .array(z.string().regex(/^[A-Za-z_]{2,40}$/, 'a capability name'))
+      .max(LIMITS.items)
+      .optional(),
+    /** Its processes gain no privileges through setuid binaries or file capabilities (no_new_privs). */
+    noNewPrivileges: z.boolean().optional(),
     /** The OCI runtime the daemon runs it with (`runc`, a containerd shim such as `io.containerd.wasmedge.v1`). */
     runtime: z
       .string()

@@ -27,12 +27,21 @@ function settings(service: ServicePlan): Partial<Docker.ContainerCreateOptions> 
   }
 }
 
-/** Host settings: extra hosts, shared memory, ulimits and the runtime (openPlace checked it). */
+/**
+ * Host settings: extra hosts, shared memory, ulimits, the runtime (openPlace checked it), and what
+ * only restricts: the process limit, the capabilities dropped and the no_new_privs bit (`=false`
+ * spelled out, as it overrides a daemon that sets the bit by default).
+ */
 function hostSettings(service: ServicePlan): Docker.HostConfig {
   const s = service.settings
   if (!s) return {}
   return {
     ...(s.runtime ? { Runtime: s.runtime } : {}),
+    ...(s.pidsLimit !== undefined ? { PidsLimit: s.pidsLimit } : {}),
+    ...(s.capDrop ? { CapDrop: s.capDrop } : {}),
+    ...(s.noNewPrivileges !== undefined
+      ? { SecurityOpt: [`no-new-privileges=${s.noNewPrivileges}`] }
+      : {}),
     ...(s.extraHosts ? { ExtraHosts: s.extraHosts } : {}),
     ...(s.shmBytes ? { ShmSize: s.shmBytes } : {}),
     ...(s.ulimits

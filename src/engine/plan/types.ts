@@ -64,7 +64,10 @@ export interface ServicePlan {
   pinned: boolean
   /** Files of the checkout, volumes and tmpfs in its containers (bind sources are real paths). */
   mounts: Mount[]
-  /** User, working directory, stop signal, hosts, shared memory and ulimits; null: the image's. */
+  /**
+   * User, working directory, stop signal, hosts, shared memory, ulimits, runtime, and what only
+   * restricts (process limit, dropped capabilities, no-new-privileges); null: the image's.
+   */
   settings: ContainerSettings | null
 }
 

@@ -20,6 +20,7 @@ import { defaultEndpointMode, type EndpointMode } from './endpoint'
 import { GATEWAY_NETWORK, gatewayAddressWithin, nodeAddress } from './gateway'
 import { takesStartInterval } from './health'
 import { removeServices } from './services'
+import { swarmSettingsProblem } from './settings-check'
 import { swarmServiceSpec } from './spec'
 import { TaskSlot, TaskWatcher } from './tasks'
 
@@ -41,7 +42,8 @@ class SwarmPlatform implements Platform<'swarm'> {
   readonly kind = 'swarm' as const
   private nodeId = ''
   private endpointMode: EndpointMode = 'dnsrr'
-  private startInterval = false
+  /** The daemon's Engine API version, which says what a service spec may hold. */
+  private apiVersion = ''
 
   constructor(private readonly ctx: DaemonContext) {}
 
@@ -59,7 +61,7 @@ class SwarmPlatform implements Platform<'swarm'> {
     const names = ready.map(n => n.Description?.Hostname).join(', ')
     const endpoint = defaultEndpointMode()
     this.endpointMode = endpoint.mode
-    this.startInterval = takesStartInterval((await this.ctx.docker.version()).ApiVersion)
+    this.apiVersion = (await this.ctx.docker.version()).ApiVersion
     this.ctx.log(
       `swarm of ${ready.length} ready node(s): ${names}; endpoint mode ${endpoint.mode} (${endpoint.why}) unless a service's deploy.endpoint_mode says otherwise`
     )
@@ -94,6 +96,8 @@ class SwarmPlatform implements Platform<'swarm'> {
 
   async open(plan: Plan, index: number): Promise<Placement> {
     const { docker } = this.ctx
+    const refused = swarmSettingsProblem(plan.waves.flat(), this.apiVersion)
+    if (refused) throw new Error(`${plan.id}: ${refused}`)
     const place = await openPlace(this.ctx, plan, index, 'overlay')
     const services: Docker.Service[] = []
     const watcher = new TaskWatcher(docker)
@@ -114,7 +118,7 @@ class SwarmPlatform implements Platform<'swarm'> {
             pinnedTo:
               service.pinned || service.mounts.some(m => m.type !== 'tmpfs') ? this.nodeId : null,
             endpointMode: service.endpointMode ?? this.endpointMode,
-            startInterval: this.startInterval
+            startInterval: takesStartInterval(this.apiVersion)
           })
         )
         // Removed while it was being created: the removal has passed it by, so it goes now.

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode'
 import type { Healthcheck } from '../../topology/http-schema'
+import { apiAtLeast } from './api-version'
 
 /**
  * On Swarm the health check stays Docker's: Swarm reports a task running only once it is healthy
@@ -7,15 +8,9 @@ import type { Healthcheck } from '../../topology/http-schema'
  */
 
 const NS_PER_S = 1e9
-/** The Engine API version that added `StartInterval` (Docker 25). */
-const START_INTERVAL_API = [1, 44]
 
-/** Whether a daemon of this API version (`1.44`) takes a health check's `StartInterval`. */
-export function takesStartInterval(apiVersion: string): boolean {
-  const [major, minor] = apiVersion.split('.').map(Number)
-  const [wantMajor, wantMinor] = START_INTERVAL_API
-  return major > wantMajor || (major === wantMajor && minor >= wantMinor)
-}
+/** Whether a daemon of this API version takes a health check's `StartInterval` (1.44, Docker 25). */
+export const takesStartInterval = (apiVersion: string): boolean => apiAtLeast(apiVersion, [1, 44])
 
 /** A health check in the Engine API's form (durations in nanoseconds). */
 export const healthConfig = (h: Healthcheck, startInterval: boolean): Docker.HealthConfig => ({

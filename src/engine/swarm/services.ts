@@ -61,12 +61,17 @@ export interface ServiceSpecInput {
     StopSignal?: string
     Hosts?: string[]
     Ulimits?: { Name: string; Soft: number; Hard: number }[]
+    CapabilityDrop?: string[]
+    /** Swarm's no_new_privs bit (Engine API 1.44), which dockerode's types lack. */
+    Privileges?: { NoNewPrivileges: boolean }
     Mounts?: Docker.MountSettings[]
   }
   replicas: number
   constraints: string[]
   cpus: number | null
   memoryBytes: number | null
+  /** The most processes a task may hold, or null: unlimited. */
+  pids: number | null
   network: string
   /** The names peers resolve on the network: the service's, then its aliases. */
   aliases: string[]
@@ -96,7 +101,8 @@ export function serviceSpec(o: ServiceSpecInput): Docker.CreateServiceOptions {
       Resources: {
         Limits: {
           ...(o.cpus ? { NanoCPUs: Math.round(o.cpus * 1e9) } : {}),
-          ...(o.memoryBytes ? { MemoryBytes: o.memoryBytes } : {})
+          ...(o.memoryBytes ? { MemoryBytes: o.memoryBytes } : {}),
+          ...(o.pids ? { Pids: o.pids } : {})
         }
       },
       Networks: [{ Target: o.network, Aliases: o.aliases }]

@@ -14,7 +14,11 @@ export interface SwarmPlace extends ContainerPlace {
   startInterval: boolean
 }
 
-/** A service's container settings in Swarm's form: hosts as `address name`, /dev/shm a tmpfs. */
+/**
+ * A service's container settings in Swarm's form: hosts as `address name`, /dev/shm a tmpfs, the
+ * no_new_privs bit a privilege (swarm/settings-check.ts refuses what the daemon's API lacks; `false`
+ * is Swarm's default, so nothing is sent for it).
+ */
 function settings(service: ServicePlan, mounts: Docker.MountSettings[]) {
   const s = service.settings
   const shm: Docker.MountSettings[] = s?.shmBytes
@@ -47,6 +51,8 @@ function settings(service: ServicePlan, mounts: Docker.MountSettings[]) {
           }))
         }
       : {}),
+    ...(s?.capDrop ? { CapabilityDrop: s.capDrop } : {}),
+    ...(s?.noNewPrivileges ? { Privileges: { NoNewPrivileges: true } } : {}),
     ...(mounts.length + shm.length ? { Mounts: [...mounts, ...shm] } : {})
   }
 }
@@ -64,6 +70,8 @@ export function swarmServiceSpec(
   const [first] = service.instances
   const gnes = service.runs === 'gnes'
   const command = gnes ? ['gnes'] : first.entrypoint
+  // Swarm applies only a positive limit; 0 and -1 (unlimited, as on Docker) are left out.
+  const pids = service.settings?.pidsLimit ?? 0
   return serviceSpec({
     name: at.name,
     labels: at.labels,
@@ -82,6 +90,7 @@ export function swarmServiceSpec(
     constraints: [...service.constraints, ...(at.pinnedTo ? [`node.id==${at.pinnedTo}`] : [])],
     cpus: at.cpus,
     memoryBytes: at.memoryBytes,
+    pids: pids > 0 ? pids : null,
     network: at.network,
     aliases: [service.name, ...service.aliases],
     endpointMode: at.endpointMode

@@ -1,5 +1,6 @@
 import { NESTED_KEYS, SERVICE_KEYS, TOP_KEYS, type Decision } from './keys'
 import { isObj, type Obj } from './obj'
+import { securityOptRefusals } from './security-opt'
 
 /**
  * The keys of one Compose file (schema-valid, interpolated) that the benchmark refuses
@@ -59,7 +60,7 @@ function refusedValues(service: Obj, where: string): Refusal[] {
       msg: 'a remote build context is not supported: a directory beside the Compose file'
     })
   }
-  return found
+  return [...found, ...securityOptRefusals(service.security_opt, `${where}.security_opt`)]
 }
 
 export function refusals(data: Obj): Refusal[] {

@@ -1,9 +1,10 @@
 /**
  * Compose's variable interpolation (compose-spec `interpolation.md`): `$VAR`, `${VAR}`,
  * `${VAR:-default}`, `${VAR-default}`, `${VAR:?err}`, `${VAR?err}`, `${VAR:+alt}`, `${VAR+alt}`,
- * defaults that hold further references, and `$$` for a literal `$`. As the specification says, a
- * variable that is unset and has no default reads as a blank string and the user is warned
- * (`OnUnset` tells the caller); only `${VAR:?err}` and `${VAR?err}` fail.
+ * defaults that hold further references, and `$$` for a literal `$`. A `$` followed by neither a
+ * name, `{` nor `$` (`5$`, `a $ b`, `$1`) stays as it is, as compose-go leaves it. As the
+ * specification says, a variable that is unset and has no default reads as a blank string and the
+ * user is warned (`OnUnset` tells the caller); only `${VAR:?err}` and `${VAR?err}` fail.
  */
 
 /** A variable's value, or undefined when it is unset. */
@@ -75,7 +76,10 @@ export function interpolate(text: string, lookup: Lookup, unset: OnUnset): strin
       i = end
     } else {
       const name = NAME.exec(text.slice(i + 1))?.[0]
-      if (!name) throw new InterpolationError(`a lone $ in '${text}' (write $$ for a literal $)`)
+      if (!name) {
+        out += '$'
+        continue
+      }
       out += braced(name, lookup, unset)
       i += name.length
     }

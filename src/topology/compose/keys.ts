@@ -14,7 +14,8 @@ const NO_FIELD = 'the benchmark cannot give a container this setting, and it cha
 const HOST = 'it reaches into the host, so runs would not be comparable and the host not safe'
 const ADDRESS =
   "addresses are the deployment network's: peers reach a service by its name or aliases"
-const LIMITS = 'only deploy.resources.limits (cpus, memory), cpus and mem_limit set resources'
+const LIMITS =
+  'only deploy.resources.limits (cpus, memory, pids), cpus, mem_limit and pids_limit set resources'
 
 export const SERVICE_KEYS: Record<string, Decision> = {
   build: 'honoured',
@@ -56,7 +57,7 @@ export const SERVICE_KEYS: Record<string, Decision> = {
   tty: 'ignored',
   blkio_config: drop(LIMITS, 'blkio_config', 'null'),
   cap_add: drop(HOST, 'cap_add', '[]'),
-  cap_drop: drop(NO_FIELD, 'cap_drop', '[]'),
+  cap_drop: 'honoured',
   cgroup: drop(HOST, 'cgroup', 'null'),
   cgroup_parent: drop(HOST, 'cgroup_parent', 'null'),
   configs: 'honoured',
@@ -97,7 +98,7 @@ export const SERVICE_KEYS: Record<string, Decision> = {
     'network_mode'
   ),
   pid: drop(HOST, 'pid', 'null'),
-  pids_limit: drop(LIMITS, 'pids_limit', 'null'),
+  pids_limit: 'honoured',
   platform: 'ignored',
   post_start: drop(NO_FIELD, 'post_start', 'null'),
   pre_stop: drop(NO_FIELD, 'pre_stop', 'null'),
@@ -105,7 +106,7 @@ export const SERVICE_KEYS: Record<string, Decision> = {
   provider: drop(NO_FIELD, 'provider', 'null'),
   runtime: 'honoured',
   secrets: 'honoured',
-  security_opt: drop(HOST, 'security_opt', '[]'),
+  security_opt: 'honoured',
   shm_size: 'honoured',
   storage_opt: drop(NO_FIELD, 'storage_opt', 'null'),
   sysctls: drop(NO_FIELD, 'sysctls', '{}'),
@@ -153,7 +154,7 @@ export const NESTED_KEYS: Record<string, Record<string, Decision>> = {
     update_config: 'ignored'
   },
   'deploy.resources': { limits: 'honoured', reservations: 'ignored' },
-  'deploy.resources.limits': { cpus: 'honoured', memory: 'honoured', pids: drop(LIMITS, 'pids') },
+  'deploy.resources.limits': { cpus: 'honoured', memory: 'honoured', pids: 'honoured' },
   'deploy.placement': {
     constraints: 'honoured',
     preferences: drop('only placement constraints are honoured', 'preferences', '[]'),
