@@ -91,6 +91,19 @@ describe('run refuses bad input before anything starts', () => {
     ],
     ['a case twice', ['--cases', '1,1'], /input 'cases' = '1,1': cases lists 1 more than once/],
     [
+      'a threshold with a bad percentile',
+      ['--thresholds', "{latency: ['p(0)<1ms']}"],
+      /input 'thresholds\.latency\.0' = .*'p\(0\)<1ms': the percentile p\(0\) must be a number above 0/
+    ],
+    [
+      "a topology file's threshold with an unknown unit",
+      [
+        '--topology',
+        file('bad-threshold.yml', `${single}\nthresholds: { latency: ['med<5parsecs'] }\n`)
+      ],
+      /bad-threshold\.yml: invalid topology:\n {2}at thresholds\.latency\.0: 'med<5parsecs': unknown unit 'parsecs'/
+    ],
+    [
       'an empty topology item',
       ['--topology', 'a.yml,'],
       /input 'topology' = 'a.yml,': topology must be a comma-separated list without empty items/

@@ -1,3 +1,6 @@
+import { ThresholdsSchema } from '../src/config/thresholds'
+import { evaluateThresholds } from '../src/judge/thresholds'
+import { thresholdsMarkdown } from '../src/report/threshold-text'
 import { compareResult } from '../src/judge/compare'
 import { renderComparisonMarkdown } from '../src/report/markdown'
 import { escapeMarkdown } from '../src/text/escape'
@@ -137,5 +140,24 @@ describe('renderComparisonMarkdown', () => {
     expect(text.split('\n')[0]).toBe('### GNES latency: no baseline to compare with')
     expect(none.regression).toBe(false)
     expect(text).not.toContain('<details>')
+  })
+})
+
+describe('thresholds in the history-mode report', () => {
+  test('after the answers, before the tables, with the figure beside the bound', () => {
+    const ts = ThresholdsSchema.parse({ roundtrip: ['avg<1s', 'p(99)<1ms'] })
+    const section = thresholdsMarkdown(
+      evaluateThresholds(result, () => ts),
+      null
+    )
+    const text = renderComparisonMarkdown(comparison, {}, section)
+    const at = text.indexOf('### Thresholds')
+    // The line before it is the last answer.
+    expect(text.slice(0, at).trimEnd().split('\n').pop()).toMatch(/^- /)
+    expect(at).toBeLessThan(text.indexOf('| Case |'))
+    expect(text).toContain('❌ 3 of 6 thresholds broken on the head.')
+    expect(text).toMatch(/\| `1` \(burst\) \| `roundtrip` \| `avg<1s` \| [\d.]+ ms ✅ \|/)
+    expect(text).toMatch(/\| `1` \(burst\) \| `roundtrip` \| `p\(99\)<1ms` \| [\d.]+ ms ❌ \|/)
+    expect(md).not.toContain('### Thresholds')
   })
 })

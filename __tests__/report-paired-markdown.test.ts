@@ -1,3 +1,6 @@
+import { ThresholdsSchema } from '../src/config/thresholds'
+import { evaluateThresholds } from '../src/judge/thresholds'
+import { thresholdsMarkdown } from '../src/report/threshold-text'
 import { comparePaired } from '../src/judge/paired'
 import { sequentialLevels, type Sequence } from '../src/judge/sequential'
 import { renderPairedMarkdown } from '../src/report/paired-markdown'
@@ -376,5 +379,23 @@ describe('a pair set aside', () => {
       rule: expect.stringContaining('generalized ESD')
     })
     expect(PairedChangeSchema.parse(change)).toEqual(change)
+  })
+})
+
+describe('thresholds in the paired report', () => {
+  test("after the answers, the head's figure and the base's beside it", () => {
+    const ts = ThresholdsSchema.parse({ roundtrip: ['p(99)<1ms'] })
+    const section = thresholdsMarkdown(
+      evaluateThresholds(run.head, () => ts),
+      evaluateThresholds(run.base, () => ts)
+    )
+    const text = renderPairedMarkdown(comparison, {}, null, section)
+    const at = text.indexOf('### Thresholds')
+    expect(at).toBeGreaterThan(text.indexOf('- Case'))
+    expect(at).toBeLessThan(text.indexOf('| Case |'))
+    expect(text).toMatch(
+      /\| `1` \(burst\) \| `roundtrip` \| `p\(99\)<1ms` \| [\d.]+ ms ❌ \| [\d.]+ ms ❌ \|/
+    )
+    expect(renderPairedMarkdown(comparison)).not.toContain('### Thresholds')
   })
 })

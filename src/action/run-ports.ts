@@ -106,7 +106,7 @@ export async function actionPorts(
       core.setOutput('engine', result.meta.engine)
       await core.summary.addRaw(jobSummary(result)).write()
     },
-    async judged(verdict, result) {
+    async judged(verdict, result, thresholds) {
       if (verdict) {
         // On a pull request the commit the result records is the pull request's head.
         await publish(verdict, inputs, targets, pr?.number ?? null, pr ? ctx.git.sha : null)
@@ -114,7 +114,9 @@ export async function actionPorts(
       }
       // A recorded result file wrote nothing into out-dir before.
       fs.mkdirSync(path.dirname(targets.reportPath), { recursive: true })
-      fs.writeFileSync(targets.reportPath, jobSummary(result))
+      const summary = thresholds ? `${jobSummary(result)}\n${thresholds}` : jobSummary(result)
+      fs.writeFileSync(targets.reportPath, summary)
+      if (thresholds) await core.summary.addRaw(thresholds).write()
       core.setOutput('report', targets.reportPath)
       core.setOutput('regression', 'false')
       core.setOutput('verdict', 'none')

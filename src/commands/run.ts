@@ -117,8 +117,9 @@ export const runCommand: Command = {
       async written(result, file) {
         print(`\nresult: ${file}\n\n${resultTable(result)}`)
       },
-      async judged(verdict) {
+      async judged(verdict, _result, thresholds) {
         if (verdict) print(`\nbase result: ${verdict.base}\n\n${verdict.markdown}`)
+        else if (thresholds) print(`\n${thresholds}`)
       },
       async record(append) {
         if (!append) return

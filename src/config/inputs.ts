@@ -4,6 +4,8 @@ import { DEFAULT_BASE_IMAGE, ENGINE_CHOICES } from './engines'
 import { InputError } from './input-error'
 import { parseLatencyBound } from './latency-bound'
 import { MAX_RATE, MIN_RATE } from './rate'
+import { parse as parseYaml } from 'yaml'
+import { ThresholdsSchema } from './thresholds'
 import { PROFILE_KINDS, type ProfileKind } from '../profile/definition'
 import { traitsOf } from '../profile/traits'
 
@@ -277,6 +279,26 @@ export const InputsSchema = z.object({
     // A change is at least −100 %: a larger threshold could never call an improvement.
     .refine(t => t === 'auto' || t <= 1, 'alert-threshold must be at most 100%'),
   'fail-on-regression': bool('fail-on-regression'),
+  thresholds: z
+    .string()
+    .trim()
+    .transform((text, ctx) => {
+      if (text === '') return []
+      let mapping: unknown
+      try {
+        mapping = parseYaml(text)
+      } catch {
+        mapping = undefined
+      }
+      const parsed = ThresholdsSchema.safeParse(mapping)
+      if (parsed.success) return parsed.data
+      if (typeof mapping !== 'object' || mapping === null || Array.isArray(mapping)) {
+        const message = `thresholds must be a YAML or JSON mapping of metrics to k6 expressions, such as {latency: ['p(99)<200ms']}`
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message })
+      } else parsed.error.issues.forEach(issue => ctx.addIssue(issue))
+      return z.NEVER
+    }),
+  'fail-on-threshold': bool('fail-on-threshold'),
   'on-inconclusive': z.enum(['warn', 'fail'], {
     errorMap: () => ({ message: 'on-inconclusive must be one of warn, fail' })
   }),
@@ -368,6 +390,8 @@ export const DEFAULTS: RawInputs = {
   'max-entries': '50',
   'alert-threshold': 'auto',
   'fail-on-regression': 'false',
+  thresholds: '',
+  'fail-on-threshold': 'false',
   'on-inconclusive': 'warn',
   'comment-on-pr': 'true',
   'comment-key': '',

@@ -11,15 +11,19 @@ import type { ComparedCommits } from '../result/compared-commits'
 import type { Result } from '../result/schema'
 import type { PairedRun } from './suite/paired'
 
-/** A result against its baseline in the history: the verdicts and their Markdown report. */
+/**
+ * A result against its baseline in the history: the verdicts and their Markdown report, with the
+ * thresholds' section (`thresholds`, judged beside it) after the answers.
+ */
 export function compareWithHistory(
   result: Result,
   history: readonly HistoryEntry[],
   options: CompareOptions,
-  links: ReportLinks
+  links: ReportLinks,
+  thresholds = ''
 ): { comparison: Comparison; markdown: string } {
   const comparison = compareResult(result, history, options)
-  return { comparison, markdown: renderComparisonMarkdown(comparison, links) }
+  return { comparison, markdown: renderComparisonMarkdown(comparison, links, thresholds) }
 }
 
 /** A paired run's two sides against each other: the verdicts and their Markdown report. */
@@ -27,8 +31,9 @@ export function comparePairedRun(
   run: PairedRun,
   options: { threshold: number },
   links: ReportLinks,
-  compared: ComparedCommits | null = null
+  compared: ComparedCommits | null = null,
+  thresholds = ''
 ): { comparison: PairedComparison; markdown: string } {
   const comparison = comparePaired(run, options)
-  return { comparison, markdown: renderPairedMarkdown(comparison, links, compared) }
+  return { comparison, markdown: renderPairedMarkdown(comparison, links, compared, thresholds) }
 }

@@ -13,6 +13,7 @@ export { runSuite } from './suite/run-suite'
 export { runPairedSuite, type PairedRun } from './suite/paired'
 export { readResult, writeResult } from './result-file'
 export { comparePairedRun, compareWithHistory } from './compare'
+export { checkThresholds, judgeThresholds, ThresholdsBroken } from './thresholds'
 export { recordResult } from './record'
 export { bisect, commitRange, type BisectRun } from './bisect'
 export {

@@ -49,8 +49,11 @@ export interface RecordPorts {
   links: ReportLinks
   /** The head's result, written to `file` (or read from it, when a result file is recorded). */
   written(result: Result, file: string): Promise<void>
-  /** The verdict, or null when the run is judged by nothing (neither paired nor a pull request). */
-  judged(verdict: RunVerdict | null, result: Result): Promise<void>
+  /**
+   * The verdict, or null when the run is judged by nothing (neither paired nor a pull request),
+   * with the thresholds' section then (empty when no case has one; a verdict's report holds it).
+   */
+  judged(verdict: RunVerdict | null, result: Result, thresholds?: string): Promise<void>
   /** Records the result through `append` at a target of the front end's; null when it does not record. */
   record(append: Append | null): Promise<void>
 }

@@ -11,10 +11,12 @@ import { recordResultFile } from './record-file'
 import { writeResult } from './result-file'
 import { runPairedSuite } from './suite/paired'
 import { runSuite } from './suite/run-suite'
+import { checkThresholds, judgeThresholds } from './thresholds'
 
 /**
  * The run both front ends make: pre-flight, the suite (or a paired run of base and head), the
- * result written, judged (paired, or a pull request against the history) and recorded. With
+ * result written, judged (paired, or a pull request against the history; the thresholds on every
+ * run, failing it last with `fail-on-threshold`) and recorded. With
  * `result-file` it runs nothing and records that file instead (`recordResultFile`).
  */
 export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<void> {
@@ -41,6 +43,7 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
   const pairedRun = paired ? await runPairedSuite(inputs, { ...options, pairs }) : null
   const result = pairedRun?.head ?? (await runSuite(inputs, { ...options, cases }))
   await ports.written(result, writeResult(result, inputs['out-dir']))
+  const gates = judgeThresholds(inputs, pairs, result, pairedRun?.base ?? null)
 
   const threshold = inputs['alert-threshold']
   let comparedPairs: PairedComparison | undefined
@@ -52,7 +55,8 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
       pairedRun,
       { threshold },
       links,
-      ports.compared
+      ports.compared,
+      gates.markdown
     )
     comparedPairs = comparison
     await ports.judged({ ...comparison, markdown, base }, result)
@@ -62,11 +66,12 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
       result,
       history,
       { threshold, baseRef: pullRequest.baseRef, mergeBaseSha: pullRequest.baseSha },
-      links
+      links,
+      gates.markdown
     )
     await ports.judged({ ...comparison, markdown, base: null }, result)
   } else {
-    await ports.judged(null, result)
+    await ports.judged(null, result, gates.markdown)
   }
 
   await ports.record(
@@ -81,4 +86,6 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
           })
       : null
   )
+  // Once the run is recorded: a broken gate fails the step on either front end.
+  checkThresholds(inputs, gates)
 }

@@ -148,24 +148,31 @@ function headline(c: Comparison): string {
   )}${tail}`
 }
 
-/**
- * The pull-request comment (and job summary): headline metrics of every case in one table, the
- * per-hop and per-service metrics folded per case, then where each baseline came from.
- */
-export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {}): string {
+/** What the pull request's side was: its commit, engine, load and the threshold. */
+function sideLine(c: Comparison): string {
   const load = c.pr.load
   const pr = c.pr.sha ? shortSha(c.pr.sha) : 'this pull request'
-  const lines = [
-    headline(c),
-    '',
+  return (
     `${pr} vs its baseline · engine \`${c.pr.engine}\` · ` +
-      (c.pr.cpusAwake ? 'CPUs held awake · ' : '') +
-      (c.pr.gnesVersion === null
-        ? ''
-        : `GNES ${escapeMarkdown(c.pr.gnesVersion)} · requests of ${load.batchSize} docs × ${load.docBytes} B, `) +
-      `${load.runs} measured runs per profile · threshold ${fmtPlusMinus(c.threshold)}`,
-    ''
-  ]
+    (c.pr.cpusAwake ? 'CPUs held awake · ' : '') +
+    (c.pr.gnesVersion === null
+      ? ''
+      : `GNES ${escapeMarkdown(c.pr.gnesVersion)} · requests of ${load.batchSize} docs × ${load.docBytes} B, `) +
+    `${load.runs} measured runs per profile · threshold ${fmtPlusMinus(c.threshold)}`
+  )
+}
+
+/**
+ * The pull-request comment (and job summary): headline metrics of every case in one table, the
+ * per-hop and per-service metrics folded per case, then where each baseline came from; the
+ * thresholds' section (`thresholds`, report/threshold-text.ts) after the answers.
+ */
+export function renderComparisonMarkdown(
+  c: Comparison,
+  links: ReportLinks = {},
+  thresholds = ''
+): string {
+  const lines = [headline(c), '', sideLine(c), '']
   const compared = c.cases.filter(k => k.metrics.length > 0)
   const answers = compared
     .map(k =>
@@ -178,6 +185,8 @@ export function renderComparisonMarkdown(c: Comparison, links: ReportLinks = {})
     )
     .filter((l): l is string => l !== null)
   if (answers.length) lines.push(...answers.map(a => `- ${a}`), '')
+  // The absolute gates, after the answers: a long report is cut from its end.
+  if (thresholds) lines.push(thresholds)
   const drift = driftNotes(compared, c.threshold)
   if (drift.length) lines.push('Drift between jobs:', ...drift, '')
   const traces = traceNotes(c.cases)

@@ -208,7 +208,8 @@ const traceLines = (k: PairedCase): (string | null)[] =>
 export function renderPairedMarkdown(
   c: PairedComparison,
   links: ReportLinks = {},
-  compared: ComparedCommits | null = null
+  compared: ComparedCommits | null = null,
+  thresholds = ''
 ): string {
   const { load } = c
   const commit = c.commit ? `${shortSha(c.commit)} · ` : ''
@@ -234,6 +235,8 @@ export function renderPairedMarkdown(
   if (answers.length || canaries.length) {
     lines.push(...[...answers, ...canaries].map(a => `- ${a}`), '')
   }
+  // The absolute gates, after the answers: a long report is cut from its end.
+  if (thresholds) lines.push(thresholds)
   const main = c.cases.flatMap(k =>
     k.metrics.filter(m => m.gating || m.evidence !== null).map(m => metricRow(k, m))
   )

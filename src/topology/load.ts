@@ -31,7 +31,16 @@ type Place = (where: string) => string
 
 const nativePlace: Place = where => where
 
-const BENCH_KEYS = ['id', 'name', 'description', 'notes', 'minimalRate', 'load', 'hops']
+const BENCH_KEYS = [
+  'id',
+  'name',
+  'description',
+  'notes',
+  'minimalRate',
+  'load',
+  'hops',
+  'thresholds'
+]
 
 function composePlace(data: Record<string, unknown>): Place {
   const names = Array.isArray(data.services)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MAX_RATE, MIN_RATE } from '../config/rate'
+import { ThresholdsSchema } from '../config/thresholds'
 import { slug } from '../text/escape'
 import { args, DeploySchema, instancesBounded, LIMITS, name, text } from './fields'
 import { HttpTopologySchema } from './http-schema'
@@ -72,7 +73,9 @@ const common = {
   /** Known behaviour worth telling readers (e.g. the cases 3/4 reduce quirk). */
   notes: text.default(''),
   /** Requests/s of the `minimal` load profile (default: see defaultMinimalRate). */
-  minimalRate: z.number().min(MIN_RATE).max(MAX_RATE).optional()
+  minimalRate: z.number().min(MIN_RATE).max(MAX_RATE).optional(),
+  /** Absolute gates in k6's syntax (`latency: ['p(99)<200ms']`), judged on every run of the case. */
+  thresholds: ThresholdsSchema.default({})
 }
 
 const GnesTopologySchema = z

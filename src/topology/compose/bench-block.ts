@@ -6,7 +6,7 @@ import { text } from '../fields'
 /**
  * `x-latency-bench`, the one block of a Compose file that only the benchmark reads: the load
  * (as the native `load`, HTTP's fields or `grpc`, plus the container port it enters) and, as in a
- * native topology, the id, name, hops and minimal rate. docs/topology.md documents it.
+ * native topology, the id, name, hops, minimal rate and thresholds. docs/topology.md documents it.
  */
 export const BenchBlockSchema = z
   .object({
@@ -22,7 +22,9 @@ export const BenchBlockSchema = z
       })
       .passthrough(),
     hops: z.unknown().optional(),
-    minimalRate: z.number().min(MIN_RATE).max(MAX_RATE).optional()
+    minimalRate: z.number().min(MIN_RATE).max(MAX_RATE).optional(),
+    /** As the native `thresholds`; checked where the compiled topology is. */
+    thresholds: z.unknown().optional()
   })
   .strict()
 export type BenchBlock = z.infer<typeof BenchBlockSchema>

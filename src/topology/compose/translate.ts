@@ -137,6 +137,7 @@ export function nativeTopology(model: ComposeModel): Record<string, unknown> {
     ...(block.description !== undefined ? { description: block.description } : {}),
     ...(block.notes !== undefined ? { notes: block.notes } : {}),
     ...(block.minimalRate !== undefined ? { minimalRate: block.minimalRate } : {}),
+    ...(block.thresholds !== undefined ? { thresholds: block.thresholds } : {}),
     kind: 'http',
     services: services(model, run, block),
     load,
