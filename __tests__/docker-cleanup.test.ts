@@ -89,6 +89,26 @@ describeDocker('docker cleanup', () => {
     expect(await labelled(runId)).toEqual({ containers: 0, networks: 0 })
   })
 
+  it('a sweep of earlier runs’ leftovers takes only what is old enough: a run beside it keeps its volumes', async () => {
+    const docker = new Docker()
+    const runId = randomUUID()
+    const labels = { [LABEL.tool]: 'true', [LABEL.runId]: runId, [LABEL.repository]: runId }
+    await docker.createVolume({ Name: `glb-test-${runId}`, Labels: labels })
+    const volumes = async () =>
+      (
+        (
+          await docker.listVolumes({
+            filters: JSON.stringify({ label: [`${LABEL.runId}=${runId}`] })
+          })
+        ).Volumes ?? []
+      ).length
+    // What prepare() sweeps before a run: this repository's leftovers older than six hours.
+    expect(await cleanupCommand.run({ repository: runId, 'older-than': '6h' }, [])).toBe(0)
+    expect(await volumes()).toBe(1)
+    expect(await cleanupCommand.run({ 'run-id': runId }, [])).toBe(0)
+    expect(await volumes()).toBe(0)
+  })
+
   it('the cleanup command sweeps by run id, and insists on a filter', async () => {
     const { runId } = await labelledSleeper()
     expect(await labelled(runId)).toEqual({ containers: 1, networks: 1 })

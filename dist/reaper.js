@@ -65473,16 +65473,18 @@ async function removeNetworkWhenFree(network) {
 
 // src/engine/docker/volumes.ts
 var tar2 = __toESM(require_tar_stream2());
-async function removeVolumes(docker, labels) {
+async function removeVolumes(docker, labels, old = () => true) {
   const { Volumes } = await docker.listVolumes({ filters: labelFilter(labels) });
+  const created = (v) => Date.parse(v.CreatedAt ?? "");
+  const gone = (Volumes ?? []).filter((v) => old(created(v)));
   await Promise.all(
-    (Volumes ?? []).map(
+    gone.map(
       (v) => docker.getVolume(v.Name).remove().catch((err) => {
         if (statusOf(err) !== 404) throw err;
       })
     )
   );
-  return (Volumes ?? []).length;
+  return gone.length;
 }
 
 // src/engine/docker/cleanup.ts
@@ -65533,7 +65535,7 @@ async function sweep(options = {}, docker = dockerClient()) {
     if (found.length === 0 && nets.length === 0 || services.length === 0) break;
     await (0, import_promises2.setTimeout)(500);
   }
-  const volumes = await removeVolumes(docker, labels);
+  const volumes = await removeVolumes(docker, labels, old);
   const configs = manager ? byDate(await docker.listConfigs({ filters })) : [];
   await Promise.all(configs.map((c) => docker.getConfig(c.ID).remove().catch(ignoreGone)));
   return {

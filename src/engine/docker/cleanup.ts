@@ -93,7 +93,7 @@ export async function sweep(
     await sleep(500)
   }
   // Volumes once their containers are gone (a volume in use is not removed).
-  const volumes = await removeVolumes(docker, labels)
+  const volumes = await removeVolumes(docker, labels, old)
   const configs = manager ? byDate(await docker.listConfigs({ filters })) : []
   await Promise.all(configs.map(c => docker.getConfig(c.ID).remove().catch(ignoreGone)))
   return {

@@ -133,14 +133,22 @@ export async function fillCopies(
   }
 }
 
-/** Removes the volumes labelled so; a volume already gone is fine. Returns how many went. */
+/**
+ * Removes the volumes labelled so, of them only those `old` takes by their creation time (a sweep of
+ * earlier runs' leftovers must not take a volume a run beside it is using); a volume already gone
+ * is fine. Returns how many went.
+ */
 export async function removeVolumes(
   docker: Docker,
-  labels: Record<string, string>
+  labels: Record<string, string>,
+  old: (createdMs: number) => boolean = () => true
 ): Promise<number> {
   const { Volumes } = await docker.listVolumes({ filters: labelFilter(labels) })
+  // The Engine API reports a volume's creation time; dockerode's types leave it out.
+  const created = (v: object) => Date.parse((v as { CreatedAt?: string }).CreatedAt ?? '')
+  const gone = (Volumes ?? []).filter(v => old(created(v)))
   await Promise.all(
-    (Volumes ?? []).map(v =>
+    gone.map(v =>
       docker
         .getVolume(v.Name)
         .remove()
@@ -149,7 +157,7 @@ export async function removeVolumes(
         })
     )
   )
-  return (Volumes ?? []).length
+  return gone.length
 }
 
 export const deploymentLabels = (labels: Record<string, string>, prefix: string) => ({
