@@ -1,6 +1,7 @@
 import type { Threshold } from '../config/thresholds'
 import { metricType } from '../config/thresholds'
 import { profileKey } from '../profile/definition'
+import { measuredSamples } from '../result/samples'
 import type { CaseResult, Result } from '../result/schema'
 import { mean, quantile } from '../stats/sample'
 
@@ -40,10 +41,6 @@ const holds: Record<Threshold['operator'], (figure: number, bound: number) => bo
   '===': (f, b) => f === b,
   '!=': (f, b) => f !== b
 }
-
-/** Every per-request sample of a metric over the measured runs (warm-up runs excluded). */
-const measuredSamples = (c: CaseResult, metric: string): number[] =>
-  c.runs.filter(r => !r.warmup).flatMap(r => r.samples[metric] ?? [])
 
 /** A time metric's aggregation over its samples, as k6 aggregates a trend. */
 function trendFigure(samples: number[], t: Threshold): number | null {

@@ -2,6 +2,7 @@ import { profileKey } from '../profile/definition'
 import type { HistoryEntry } from '../history/schema'
 import { percentileDistribution } from '../metrics/histogram'
 import { runFigure } from '../metrics/run-result'
+import { measuredSamples } from '../result/samples'
 import type { CaseResult, Result } from '../result/schema'
 import { publishesRuns } from '../profile/traits'
 
@@ -172,7 +173,7 @@ export function toHgrm(result: Result, wanted: string | null): Hgrm[] {
         text: percentileDistribution(p.histogram)
       }))
     }
-    const samples = c.runs.filter(r => !r.warmup).flatMap(r => r.samples[metric] ?? [])
+    const samples = measuredSamples(c, metric)
     return samples.length
       ? [
           {
