@@ -1,6 +1,6 @@
 /**
  * How much do two deployments of one build differ, for their whole lifetime? Case 1 (real GNES
- * 0.0.47, local engine, minimal load, the standard request) beside itself, both sides deployed
+ * 0.0.47, local engine or `--engine docker`, minimal load, the standard request) beside itself, both sides deployed
  * once and run at once with their requests alternating, `--deployments` times, each time afresh.
  * A deployment pair's difference is the median of its per-request log ratios (head request j ÷
  * base request j, half a period apart), which spells of the machine do not move; its own
@@ -15,11 +15,13 @@
  *              (`taskset`, applied as each process appears, before it has loaded GNES)
  *   tcpbuf     every TCP socket's receive buffer starts at its largest (`net.ipv4.tcp_rmem`'s
  *              default raised to its maximum for the pair), so no connection's autotuned buffer
- *              outlasts the others'
+ *              outlasts the others' (on Docker each container's network namespace copies the
+ *              host's value when it is created)
+ *   tcpwbuf    every TCP socket's send buffer starts at its largest (`net.ipv4.tcp_wmem`'s), likewise
  * Each deployment pair runs in a child process of its own, started under `setarch -R` for noaslr.
  *
  *   npm run bench:deployment-spread -- [--case 1] [--deployments 10] [--requests 150]
- *                                      [--configs plain,hashseed+noaslr,pin,tcpbuf]
+ *                                      [--configs plain,hashseed+noaslr,pin,tcpbuf] [--engine local]
  */
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -36,6 +38,7 @@ import { loadAverage } from './machine'
 const { values } = parseArgs({
   options: {
     case: { type: 'string', default: '1' },
+    engine: { type: 'string', default: 'local' },
     deployments: { type: 'string', default: '10' },
     requests: { type: 'string', default: '150' },
     configs: { type: 'string', default: 'plain,hashseed+noaslr,pin' },
@@ -48,6 +51,9 @@ const { values } = parseArgs({
 const deployments = Number(values.deployments)
 const requests = Number(values.requests)
 const configs = values.configs!.split(',')
+const onHost = ['hashseed', 'noaslr', 'pin']
+if (values.engine !== 'local' && configs.some(c => c.split('+').some(k => onHost.includes(k))))
+  throw new Error(`--configs: ${onHost.join(', ')} act on local processes only`)
 const metrics = values.metrics!.split(',')
 const out = path.join(os.tmpdir(), 'gnes-bench-deployment-spread')
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`
@@ -85,13 +91,14 @@ function pinRoles(): () => void {
 }
 
 const TCP_RMEM = '/proc/sys/net/ipv4/tcp_rmem'
+const TCP_WMEM = '/proc/sys/net/ipv4/tcp_wmem'
 
-/** Raises tcp_rmem's default to its maximum; returns the function that restores it. */
-function largestReceiveBuffers(): () => void {
-  const was = fs.readFileSync(TCP_RMEM, 'utf8').trim()
+/** Raises a TCP buffer sysctl's default to its maximum; returns the function that restores it. */
+function largestBuffers(file: string): () => void {
+  const was = fs.readFileSync(file, 'utf8').trim()
   const [min, , max] = was.split(/\s+/)
-  fs.writeFileSync(TCP_RMEM, `${min} ${max} ${max}`)
-  return () => fs.writeFileSync(TCP_RMEM, was)
+  fs.writeFileSync(file, `${min} ${max} ${max}`)
+  return () => fs.writeFileSync(file, was)
 }
 
 /** Per-request log ratios of one metric over the measured runs, head ÷ base. */
@@ -123,7 +130,7 @@ async function deploymentPair(
 ): Promise<Record<string, [number, number]>> {
   const inputs = parseInputs({
     baseline: 'paired',
-    engine: 'local',
+    engine: values.engine!,
     cases: values.case!,
     profiles: 'minimal',
     'gnes-version': '0.0.47',
@@ -138,10 +145,12 @@ async function deploymentPair(
   const knobs = config.split('+')
   if (knobs.includes('hashseed')) process.env.PYTHONHASHSEED = '0'
   const unpin = knobs.includes('pin') ? pinRoles() : () => undefined
-  const unbuf = knobs.includes('tcpbuf') ? largestReceiveBuffers() : () => undefined
+  const unbuf = knobs.includes('tcpbuf') ? largestBuffers(TCP_RMEM) : () => undefined
+  const unwbuf = knobs.includes('tcpwbuf') ? largestBuffers(TCP_WMEM) : () => undefined
   const run = await runPairedSuite(inputs, { log: warningsOnly }).finally(() => {
     unpin()
     unbuf()
+    unwbuf()
   })
   const [base, head] = [run.base.cases[0], run.head.cases[0]]
   return Object.fromEntries(
@@ -170,7 +179,7 @@ function pairInChild(config: string, k: number): Record<string, [number, number]
 
 async function main(): Promise<void> {
   console.log(
-    `case ${values.case} (0.0.47) beside itself, deployed once, requests alternating, ${requests} requests a ` +
+    `case ${values.case} (0.0.47) beside itself on the ${values.engine} engine, deployed once, requests alternating, ${requests} requests a ` +
       `deployment pair, ${deployments} pairs of each of ${configs.join(', ')}; load average before: ${loadAverage()}`
   )
   const diffs = new Map(
