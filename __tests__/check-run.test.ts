@@ -102,7 +102,10 @@ describe('the words of a check run', () => {
   })
 
   test('the hidden line carries the conclusion and the title in what pr-comment-fork.yml takes', () => {
-    const fork = fs.readFileSync(path.join(__dirname, '..', 'workflows', 'pr-comment-fork.yml'), 'utf8')
+    const fork = fs.readFileSync(
+      path.join(__dirname, '..', 'workflows', 'pr-comment-fork.yml'),
+      'utf8'
+    )
     const literal = /const checkOf = \/(.+)\/\n/.exec(fork)
     expect(literal).not.toBeNull()
     const checkOf = new RegExp(literal![1])
@@ -228,7 +231,13 @@ describe("the action's check run (local server speaking GitHub's REST endpoints)
 
   test.each([
     ['a regression', [verdict('regression')], gates(), 'failure', 'Latency regression in 1 case'],
-    ['no change', [verdict('no-change')], gates('pass'), 'success', 'No latency regression in 1 case'],
+    [
+      'no change',
+      [verdict('no-change')],
+      gates('pass'),
+      'success',
+      'No latency regression in 1 case'
+    ],
     [
       'a case that cannot tell',
       [verdict('no-change'), verdict('inconclusive', '2')],
@@ -253,10 +262,14 @@ describe("the action's check run (local server speaking GitHub's REST endpoints)
       ])
       // The report (the comment's body) says the same to pr-comment-fork.yml on its second line.
       const reading = checkReading(verdicts, thresholds)
-      expect(report).toBe(`${markerLine('Latency (PR) / bench', HEAD)}\n${checkLine(reading)}\n${MARKDOWN}`)
+      expect(report).toBe(
+        `${markerLine('Latency (PR) / bench', HEAD)}\n${checkLine(reading)}\n${MARKDOWN}`
+      )
       expect(gh.comments.get(7)![0].body).toBe(report)
       expect(process.exitCode).toBeUndefined()
-      expect(log.join('')).toContain(`check run '${NAME}' created on ${HEAD}: ${conclusion}, ${title}`)
+      expect(log.join('')).toContain(
+        `check run '${NAME}' created on ${HEAD}: ${conclusion}, ${title}`
+      )
     }
   )
 
@@ -279,7 +292,11 @@ describe("the action's check run (local server speaking GitHub's REST endpoints)
     'check-run: %s, a token that may not write (pull request from %s): a warning, the job not failed',
     async (mode, from) => {
       gh.readOnly.add('octo/bench')
-      const report = await judge({ verdicts: [verdict('regression')], from, inputs: { 'check-run': mode } })
+      const report = await judge({
+        verdicts: [verdict('regression')],
+        from,
+        inputs: { 'check-run': mode }
+      })
       expect(gh.checkRuns).toEqual([])
       expect(process.exitCode).toBeUndefined()
       expect(warnings().join('')).toContain(
@@ -317,5 +334,4 @@ describe("the action's check run (local server speaking GitHub's REST endpoints)
       })
     ])
   })
-
 })

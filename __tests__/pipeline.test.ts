@@ -62,7 +62,7 @@ describe('the workflow context', () => {
     })
   })
 
-  test("a pull request from a fork says so: its token may not write to this repository", () => {
+  test('a pull request from a fork says so: its token may not write to this repository', () => {
     const from = (repo: string) => {
       const payload = structuredClone(prPayload) as typeof prPayload & {
         pull_request: { head: { repo?: { full_name: string } } }

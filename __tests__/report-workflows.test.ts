@@ -526,7 +526,7 @@ test('the fork pattern end to end: each pull-request workflow uploads its report
     expect(github.checkRuns).toHaveLength(JUDGES.length + 1)
     const bodies = github.comments.get(7)!.map(c => c.body)
     expect(bodies).toHaveLength(1 + JUDGES.length)
-    expect(bodies.filter(b => b === again.body)).toHaveLength(1)
+    expect(bodies.filter(b => b === rerun.body)).toHaveLength(1)
     expect(bodies.filter(b => b.includes('first push'))).toHaveLength(JUDGES.length - 1)
 
     // The first push's run finishing last finds no open pull request with its head: the second
