@@ -53,6 +53,7 @@ test('run takes every input that is not an Actions-only one, each described as i
     'on-inconclusive',
     'comment-on-pr',
     'comment-key',
+    'check-run',
     'cache',
     'result-file'
   ]

@@ -242,7 +242,7 @@ describe('paired mode with no base named, by event', () => {
     git('checkout', '-q', '--detach', b)
     git('merge', '-q', '--no-ff', p, '-m', 'Merge P into master')
     const m = git('rev-parse', 'HEAD')
-    const pr = { number: 1, headSha: p, baseRef: 'master', baseSha: b }
+    const pr = { number: 1, headSha: p, baseRef: 'master', baseSha: b, fork: false }
     const paired = { 'out-dir': out, baseline: 'paired', 'gnes-source': '.' }
     const baseOf = async (dir: string) => {
       const compared = await comparedCommits(dir, pr)

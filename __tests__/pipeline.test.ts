@@ -57,8 +57,21 @@ describe('the workflow context', () => {
       number: 7,
       headSha: ctx.git.sha,
       baseRef: 'main',
-      baseSha: 'a'.repeat(40)
+      baseSha: 'a'.repeat(40),
+      fork: false
     })
+  })
+
+  test('a pull request from a fork says so: its token may not write to this repository', () => {
+    const from = (repo: string) => {
+      const payload = structuredClone(prPayload) as typeof prPayload & {
+        pull_request: { head: { repo?: { full_name: string } } }
+      }
+      payload.pull_request.head.repo = { full_name: repo }
+      return workflowContext(eventEnv(payload, { GITHUB_REPOSITORY: 'octo/bench' })).pullRequest
+    }
+    expect(from('forker/bench')?.fork).toBe(true)
+    expect(from('octo/bench')?.fork).toBe(false)
   })
 
   test('outside Actions everything is null', () => {

@@ -9,6 +9,8 @@ import { checkInputs } from '../src/config/preflight'
 import { checkRun } from '../src/pipeline/preflight'
 import { bisectCommand } from '../src/commands/bisect'
 import { commentMarker, markerLine, markReport, REPORT_MARKER } from '../src/report'
+import { checkLine, checkName } from '../src/report/check-text'
+import type { CheckConclusion } from '../src/judge/check'
 import { loadTopologyFile } from '../src/topology/load'
 import { startFakeGitHub } from './fixtures/report/github-server'
 import { quickStartWorkflow } from './helpers/readme'
@@ -91,7 +93,11 @@ describe('example workflows', () => {
       JUDGES.map(([, judge]) => judge.name).sort()
     )
     expect(QUICK_START.name).toBe('Latency')
-    expect(wf.permissions).toEqual({ actions: 'read', 'pull-requests': 'write' })
+    expect(wf.permissions).toEqual({
+      actions: 'read',
+      'pull-requests': 'write',
+      checks: 'write'
+    })
     // Every report artifact of the run, each into a folder of its name (no `name:` to fail on).
     const download = all.find(s => s.uses?.startsWith('actions/download-artifact'))!
     expect(download.with).toMatchObject({ pattern: 'gnes-latency-report*', path: 'report' })
@@ -426,6 +432,7 @@ async function forkComment(
         id: 1,
         head_sha: head,
         head_branch: 'feature',
+        html_url: 'https://github.example/octo/bench/actions/runs/1',
         head_repository: { full_name: 'forker/bench', owner: { login: 'forker' } }
       }
     }
@@ -447,18 +454,29 @@ async function forkComment(
   return said
 }
 
-test('the fork pattern end to end: each pull-request workflow uploads its report, pr-comment-fork.yml posts each to its own comment', async () => {
+/** The check's lines a job's report carries, as `checkLine` writes them. */
+const reading = (conclusion: CheckConclusion, regressed: number, inconclusive: number) =>
+  checkLine({ conclusion, compared: 1, regressed, inconclusive, broken: 0 })
+const FAILURE = reading('failure', 1, 0)
+const NEUTRAL = reading('neutral', 0, 1)
+const SUCCESS = reading('success', 0, 0)
+
+test('the fork pattern end to end: each pull-request workflow uploads its report, pr-comment-fork.yml posts each to its own comment and creates its check', async () => {
   const github = await startFakeGitHub()
   const head = 'f'.repeat(40)
   github.pulls.push({ number: 7, head: { sha: head, ref: 'feature', label: 'forker:feature' } })
   // A comment of a version from before keys stays as it is.
   github.comments.set(7, [{ id: 1, body: `${REPORT_MARKER}\n### GNES latency: an old report` }])
-  /** One run of `wf` on `sha`: what the action would have left, with its default comment key. */
-  const runOf = (wf: Workflow, text: string, sha = head) => {
+  /**
+   * One run of `wf` on `sha`: what the action would have left, with its default comment key and
+   * the check's line `check` (none: `check-run: false`, or a version from before check runs).
+   */
+  const runOf = (wf: Workflow, text: string, sha = head, check: string | null = FAILURE) => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-pattern-'))
     const report = path.join(ws, 'out', 'report.md')
     fs.mkdirSync(path.dirname(report))
-    const body = markReport(`### ${text}\n`, `${wf.name} / ${Object.keys(wf.jobs)[0]}`, sha)
+    const markdown = `${check === null ? '' : `${check}\n`}### ${text}\n`
+    const body = markReport(markdown, `${wf.name} / ${Object.keys(wf.jobs)[0]}`, sha)
     fs.writeFileSync(report, body)
     return { body, artifacts: uploadedArtifacts(wf, report, ws) }
   }
@@ -474,15 +492,41 @@ test('the fork pattern end to end: each pull-request workflow uploads its report
       `${REPORT_MARKER}\n### GNES latency: an old report`,
       ...posted
     ])
+    // Each job's check, named as the job names it, on the run's head from the payload, with the
+    // conclusion, title and report the artifact carries.
+    expect(github.checkRuns).toEqual(
+      JUDGES.map(([where, wf]) =>
+        expect.objectContaining({
+          name: checkName(`${wf.name} / ${Object.keys(wf.jobs)[0]}`),
+          head_sha: head,
+          status: 'completed',
+          conclusion: 'failure',
+          output: { title: 'Latency regression in 1 case', summary: `### ${where}, first push\n` },
+          details_url: 'https://github.example/octo/bench/actions/runs/1'
+        })
+      )
+    )
 
     // A second push: each workflow's comment is updated in place, the others left alone.
     const second = 'e'.repeat(40)
     github.pulls[0].head.sha = second
-    const again = runOf(QUICK_START, 'the Quick start, second push', second)
+    const again = runOf(QUICK_START, 'the Quick start, second push', second, NEUTRAL)
     expect(await forkComment(again.artifacts, github, second)).toEqual([])
+    const quickCheck = checkName(`${QUICK_START.name} / ${Object.keys(QUICK_START.jobs)[0]}`)
+    const onSecond = () => github.checkRuns.filter(c => c.head_sha === second)
+    expect(onSecond()).toEqual([
+      expect.objectContaining({ name: quickCheck, conclusion: 'neutral' })
+    ])
+    // Its run re-run: the same check updated, not a second one.
+    const rerun = runOf(QUICK_START, 'the Quick start, second push', second, SUCCESS)
+    expect(await forkComment(rerun.artifacts, github, second)).toEqual([])
+    expect(onSecond()).toEqual([
+      expect.objectContaining({ name: quickCheck, conclusion: 'success' })
+    ])
+    expect(github.checkRuns).toHaveLength(JUDGES.length + 1)
     const bodies = github.comments.get(7)!.map(c => c.body)
     expect(bodies).toHaveLength(1 + JUDGES.length)
-    expect(bodies.filter(b => b === again.body)).toHaveLength(1)
+    expect(bodies.filter(b => b === rerun.body)).toHaveLength(1)
     expect(bodies.filter(b => b.includes('first push'))).toHaveLength(JUDGES.length - 1)
 
     // The first push's run finishing last finds no open pull request with its head: the second
@@ -525,7 +569,20 @@ test('the fork pattern end to end: each pull-request workflow uploads its report
     expect(await forkComment(new Map(), github, second)).toEqual([
       'warning: the run left no report artifact; nothing to comment'
     ])
+    // A check line that is not one this action writes refuses the report: a conclusion GitHub
+    // knows but this action never gives, markup in the title.
+    for (const line of [
+      '<!-- check: cancelled; Latency regression in 1 case -->',
+      '<!-- check: success; <img src=x onerror=alert(1)> -->'
+    ]) {
+      const odd = runOf(QUICK_START, 'the Quick start, odd check', second, line)
+      expect(await forkComment(odd.artifacts, github, second)).toEqual([
+        expect.stringMatching(/^failed: .*the report's check line is not one this action writes$/)
+      ])
+    }
     expect(github.comments.get(7)).toHaveLength(before)
+    // Reports without a check line (the matrix's above) made no check.
+    expect(github.checkRuns).toHaveLength(JUDGES.length + 1)
   } finally {
     await github.close()
   }

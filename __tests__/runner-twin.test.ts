@@ -19,6 +19,11 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
   let repo: string
   const history = () =>
     readBranchHistory({ repo: twin.remote, branch: 'gh-pages', dir: 'benchmarks' })
+  /** The check runs on a pull request's head: every workflow here is `Latency`, job `latency`. */
+  const checksOn = (head: string) =>
+    twin.github.checkRuns
+      .filter(c => c.head_sha === head)
+      .map(c => ({ name: c.name, conclusion: c.conclusion }))
 
   beforeAll(async () => {
     // The GNES repository: 0.0.47's source tree and the Quick start's workflow, on master.
@@ -77,6 +82,11 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
       const [comment] = twin.github.comments.get(2) ?? []
       expect(comment.body).toMatch(/🔴 regression in 1 case/)
       expect(run.log).toMatch(/Job succeeded/)
+      // The verdict as a check run on the pull request's head (not its test merge).
+      expect(checksOn(run.head)).toEqual([
+        { name: 'latency / Latency / latency', conclusion: 'failure' }
+      ])
+      expect(checksOn(run.merge)).toEqual([])
     },
     PR_TIMEOUT
   )
@@ -86,6 +96,11 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
   describe('a pull request behind master, which has since made the routers 1 ms slower', () => {
     let forked: string
     let moved: string
+    /** The check of a pull request that changes nothing: success, or neutral where it cannot tell. */
+    const unchangedCheck = (comment: string) => ({
+      name: 'latency / Latency / latency',
+      conclusion: /paired on this runner: 🟡 inconclusive/.test(comment) ? 'neutral' : 'success'
+    })
     const noNotes = (dir: string) => fs.writeFileSync(path.join(dir, 'NOTES.md'), 'notes\n')
     beforeAll(() => {
       forked = twin.master
@@ -116,6 +131,7 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
         // The headline's answer: the base branch's slower routers are on both sides.
         expect(comment.body).toMatch(/paired on this runner: (⚪ no change|🟡 inconclusive)/)
         expect(comment.body).not.toMatch(/🔴/)
+        expect(checksOn(run.head)).toEqual([unchangedCheck(comment.body)])
       },
       PR_TIMEOUT
     )
@@ -138,6 +154,7 @@ describeDocker('the runner twin: README’s Quick start under act, as GitHub run
         // The headline's answer: the base branch's slower routers are on both sides.
         expect(comment.body).toMatch(/paired on this runner: (⚪ no change|🟡 inconclusive)/)
         expect(comment.body).not.toMatch(/🔴/)
+        expect(checksOn(run.head)).toEqual([unchangedCheck(comment.body)])
       },
       PR_TIMEOUT
     )

@@ -22,6 +22,8 @@ interface PublishOptions {
   comment: Omit<CommentTarget, 'body' | 'marker' | 'head'> | null
   /** The pull request's head commit the verdict is about, written into the marker line. */
   head: string | null
+  /** The check's hidden line (`checkLine`), after the marker line; none with `check-run: false`. */
+  check?: string | null
 }
 
 interface PublishOutcome {
@@ -37,8 +39,10 @@ interface PublishOutcome {
  * courtesy: no commenting problem fails the step, only a regression with `fail-on-regression`.
  */
 export async function publishPullRequestReport(o: PublishOptions): Promise<PublishOutcome> {
-  // The report file carries the marker too: pr-comment-fork.yml posts it to its own comment.
-  const report = markReport(o.markdown, o.commentKey, o.head)
+  // The report file carries the marker (and the check's line) too: pr-comment-fork.yml posts it
+  // to its own comment and creates the check.
+  const markdown = o.check ? `${o.check}\n${o.markdown}` : o.markdown
+  const report = markReport(markdown, o.commentKey, o.head)
   fs.mkdirSync(path.dirname(path.resolve(o.reportPath)), { recursive: true })
   fs.writeFileSync(o.reportPath, report)
   core.setOutput('regression', String(o.comparison.regression))

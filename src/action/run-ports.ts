@@ -8,12 +8,17 @@ import {
   describeLocation,
   engineSettings,
   type HistoryLocation,
+  type JudgedThresholds,
   type RunPorts,
   type RunVerdict
 } from '../pipeline'
 import { jobSummary } from '../render'
 import type { ComparedCommits } from '../result/compared-commits'
 import type { WorkflowContext } from '../result/context'
+import type { Result } from '../result/schema'
+import { checkReading } from '../judge/check'
+import { checkLine, checkName, checkSummary, checkTitle } from '../report/check-text'
+import { checkRunTarget, publishCheckRun } from './check-publish'
 import { fetchBranchIntoWorkspace } from './local-branch'
 import { announceSteps } from './alert'
 import { commentKey } from './comment-key'
@@ -41,8 +46,8 @@ async function publish(
   verdict: RunVerdict,
   inputs: Inputs,
   targets: ActionTargets,
-  pullRequest: number | null,
-  head: string | null
+  pr: { number: number; head: string } | null,
+  check: string | null
 ): Promise<void> {
   await publishPullRequestReport({
     comparison: verdict,
@@ -51,11 +56,69 @@ async function publish(
     reportPath: targets.reportPath,
     failOnRegression: inputs['fail-on-regression'],
     onInconclusive: inputs['on-inconclusive'],
-    head,
+    head: pr?.head ?? null,
+    check,
     comment:
-      pullRequest !== null && inputs['comment-on-pr'] && targets.comment
-        ? { ...targets.comment, issueNumber: pullRequest }
+      pr !== null && inputs['comment-on-pr'] && targets.comment
+        ? { ...targets.comment, issueNumber: pr.number }
         : null
+  })
+}
+
+/** A run judged by nothing but its thresholds: the result's summary and theirs as the report. */
+async function writeUnjudged(
+  result: Result,
+  targets: ActionTargets,
+  thresholds: string
+): Promise<void> {
+  // A recorded result file wrote nothing into out-dir before.
+  fs.mkdirSync(path.dirname(targets.reportPath), { recursive: true })
+  const summary = thresholds ? `${jobSummary(result)}\n${thresholds}` : jobSummary(result)
+  fs.writeFileSync(targets.reportPath, summary)
+  if (thresholds) await core.summary.addRaw(thresholds).write()
+  core.setOutput('report', targets.reportPath)
+  core.setOutput('regression', 'false')
+  core.setOutput('verdict', 'none')
+  core.setOutput('verdicts', '[]')
+}
+
+/**
+ * The judgement shown: a verdict published (a pull request's head commit in its marker line), or
+ * the unjudged run's report; then the check run, where something was judged (a verdict, or
+ * thresholds on the head) and `check-run` is not false.
+ */
+async function showJudgement(
+  judged: { verdict: RunVerdict | null; result: Result; thresholds?: JudgedThresholds },
+  inputs: Inputs,
+  targets: ActionTargets,
+  ctx: WorkflowContext
+): Promise<void> {
+  const { verdict, thresholds } = judged
+  const reading =
+    inputs['check-run'] === 'false'
+      ? null
+      : checkReading(verdict?.verdicts ?? [], thresholds?.head ?? null)
+  const pr = ctx.pullRequest
+  if (verdict) {
+    // On a pull request the commit the result records is the pull request's head.
+    const head = pr && ctx.git.sha ? { number: pr.number, head: ctx.git.sha } : null
+    await publish(verdict, inputs, targets, head, reading && checkLine(reading))
+  } else {
+    await writeUnjudged(judged.result, targets, thresholds?.markdown ?? '')
+  }
+  if (inputs['check-run'] === 'false' || reading === null) return
+  if (!verdict && !thresholds?.head.cases.length) return
+  const note = `the full report is in the job summary and in ${targets.reportPath} (the \`report\` output).`
+  const key = commentKey(inputs['comment-key'])
+  await publishCheckRun({
+    mode: inputs['check-run'],
+    target: checkRunTarget(targets, ctx, checkName(key)),
+    output: {
+      conclusion: reading.conclusion,
+      title: checkTitle(reading),
+      summary: checkSummary(verdict?.markdown ?? thresholds!.markdown, note)
+    },
+    fork: pr?.fork ?? false
   })
 }
 
@@ -106,22 +169,8 @@ export async function actionPorts(
       core.setOutput('engine', result.meta.engine)
       await core.summary.addRaw(jobSummary(result)).write()
     },
-    async judged(verdict, result, thresholds) {
-      if (verdict) {
-        // On a pull request the commit the result records is the pull request's head.
-        await publish(verdict, inputs, targets, pr?.number ?? null, pr ? ctx.git.sha : null)
-        return
-      }
-      // A recorded result file wrote nothing into out-dir before.
-      fs.mkdirSync(path.dirname(targets.reportPath), { recursive: true })
-      const summary = thresholds ? `${jobSummary(result)}\n${thresholds}` : jobSummary(result)
-      fs.writeFileSync(targets.reportPath, summary)
-      if (thresholds) await core.summary.addRaw(thresholds).write()
-      core.setOutput('report', targets.reportPath)
-      core.setOutput('regression', 'false')
-      core.setOutput('verdict', 'none')
-      core.setOutput('verdicts', '[]')
-    },
+    judged: (verdict, result, thresholds) =>
+      showJudgement({ verdict, result, thresholds }, inputs, targets, ctx),
     async record(append) {
       if (!append) {
         actionsLog.info(`history: not recorded (record: ${inputs.record}, event: ${ctx.git.event})`)

@@ -31,6 +31,7 @@ const NOT_FLAGS = new Set([
   'on-inconclusive',
   'comment-on-pr',
   'comment-key',
+  'check-run',
   'cache',
   'baseline',
   'baseline-ref',

@@ -28,6 +28,7 @@ const ACTION_ONLY = new Set([
   'on-inconclusive',
   'comment-on-pr',
   'comment-key',
+  'check-run',
   'cache',
   'result-file'
 ])
@@ -119,7 +120,7 @@ export const runCommand: Command = {
       },
       async judged(verdict, _result, thresholds) {
         if (verdict) print(`\nbase result: ${verdict.base}\n\n${verdict.markdown}`)
-        else if (thresholds) print(`\n${thresholds}`)
+        else if (thresholds?.markdown) print(`\n${thresholds.markdown}`)
       },
       async record(append) {
         if (!append) return

@@ -304,6 +304,9 @@ export const InputsSchema = z.object({
   }),
   'comment-on-pr': bool('comment-on-pr'),
   'comment-key': optionalText,
+  'check-run': z.enum(['auto', 'true', 'false'], {
+    errorMap: () => ({ message: 'check-run must be one of auto, true, false' })
+  }),
   'alert-comment': z.enum(['none', 'commit', 'issue'], {
     errorMap: () => ({ message: 'alert-comment must be one of none, commit, issue' })
   }),
@@ -395,6 +398,7 @@ export const DEFAULTS: RawInputs = {
   'on-inconclusive': 'warn',
   'comment-on-pr': 'true',
   'comment-key': '',
+  'check-run': 'auto',
   'alert-comment': 'none',
   'alert-cc': ''
 }

@@ -13,7 +13,12 @@ export { runSuite } from './suite/run-suite'
 export { runPairedSuite, type PairedRun } from './suite/paired'
 export { readResult, writeResult } from './result-file'
 export { comparePairedRun, compareWithHistory } from './compare'
-export { checkThresholds, judgeThresholds, ThresholdsBroken } from './thresholds'
+export {
+  checkThresholds,
+  judgeThresholds,
+  ThresholdsBroken,
+  type JudgedThresholds
+} from './thresholds'
 export { recordResult } from './record'
 export { bisect, commitRange, type BisectRun } from './bisect'
 export {

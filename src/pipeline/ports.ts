@@ -7,6 +7,7 @@ import type { ComparedCommits } from '../result/compared-commits'
 import type { GitMeta, Result } from '../result/schema'
 import type { HistoryLocation } from './location'
 import type { RecordedRun } from './record'
+import type { JudgedThresholds } from './thresholds'
 
 /*
  * The ports of the pipeline's use cases: what each front end (the action, the CLI) gives a run or
@@ -51,9 +52,10 @@ export interface RecordPorts {
   written(result: Result, file: string): Promise<void>
   /**
    * The verdict, or null when the run is judged by nothing (neither paired nor a pull request),
-   * with the thresholds' section then (empty when no case has one; a verdict's report holds it).
+   * and the thresholds judged on the run (none for a recorded result file), whose section a
+   * verdict's report holds.
    */
-  judged(verdict: RunVerdict | null, result: Result, thresholds?: string): Promise<void>
+  judged(verdict: RunVerdict | null, result: Result, thresholds?: JudgedThresholds): Promise<void>
   /** Records the result through `append` at a target of the front end's; null when it does not record. */
   record(append: Append | null): Promise<void>
 }

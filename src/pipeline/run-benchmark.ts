@@ -59,7 +59,7 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
       gates.markdown
     )
     comparedPairs = comparison
-    await ports.judged({ ...comparison, markdown, base }, result)
+    await ports.judged({ ...comparison, markdown, base }, result, gates)
   } else if (pullRequest) {
     const history = await pullRequest.history()
     const { comparison, markdown } = compareWithHistory(
@@ -69,9 +69,9 @@ export async function runBenchmark(inputs: Inputs, ports: RunPorts): Promise<voi
       links,
       gates.markdown
     )
-    await ports.judged({ ...comparison, markdown, base: null }, result)
+    await ports.judged({ ...comparison, markdown, base: null }, result, gates)
   } else {
-    await ports.judged(null, result, gates.markdown)
+    await ports.judged(null, result, gates)
   }
 
   await ports.record(

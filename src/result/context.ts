@@ -14,7 +14,10 @@ const EventSchema = z.object({
       number: z.number().int().positive(),
       title: z.string(),
       base: z.object({ ref: z.string(), sha: z.string().nullish() }),
-      head: z.object({ sha: z.string() })
+      head: z.object({
+        sha: z.string(),
+        repo: z.object({ full_name: z.string() }).nullish()
+      })
     })
     .nullish()
 })
@@ -42,6 +45,8 @@ export interface WorkflowContext {
     headSha: string
     baseRef: string
     baseSha: string | null
+    /** From another repository than this run's: its token may read, not write. */
+    fork: boolean
   } | null
 }
 
@@ -65,7 +70,8 @@ export function workflowContext(env: NodeJS.ProcessEnv = process.env): WorkflowC
           number: pr.number,
           headSha: pr.head.sha,
           baseRef: pr.base.ref,
-          baseSha: pr.base.sha ?? null
+          baseSha: pr.base.sha ?? null,
+          fork: !!pr.head.repo && pr.head.repo.full_name !== env.GITHUB_REPOSITORY
         }
       : null
   }
