@@ -13,6 +13,7 @@ import * as path from 'node:path'
 import { createDockerEngine } from '../src/engine/docker'
 import type { Deployment, Engine } from '../src/engine/types'
 import { readContainerFile } from '../src/engine/docker/archive'
+import { platformName } from '../src/engine/docker/platform'
 import { loadTopologyFile } from '../src/topology/load'
 import { BASE_IMAGE, describeDocker, dockerUp, labelled, TEST_ENGINE } from './helpers/docker'
 import { getJson } from './helpers/get-json'
@@ -45,7 +46,12 @@ async function inspectAll(runId: string): Promise<Map<string, Inspect>> {
   return new Map(named)
 }
 
-const variables = { KEYS_FROM_RUN: 'from the run', KEYS_IMAGE: BASE_IMAGE }
+/** KEYS_API_KEY: a value no file holds, so what a container has can only come from it. */
+const variables = {
+  KEYS_FROM_RUN: 'from the run',
+  KEYS_IMAGE: BASE_IMAGE,
+  KEYS_API_KEY: `key-${process.pid}-${Date.now()}`
+}
 
 jest.setTimeout(300_000)
 
@@ -68,12 +74,15 @@ const env = (instance: string) =>
 
 if (dockerUp) {
   beforeAll(async () => {
-    Object.assign(process.env, variables)
+    // platform: the daemon's own, which is what the deployment that every check reads passed.
+    const info = (await new Docker().info()) as { OSType: string; Architecture: string }
+    const platform = platformName({ os: info.OSType, architecture: info.Architecture })
+    Object.assign(process.env, { ...variables, KEYS_PLATFORM: platform })
     let topology
     try {
       topology = loadTopologyFile(FILE)
     } finally {
-      for (const k of Object.keys(variables)) delete process.env[k]
+      for (const k of [...Object.keys(variables), 'KEYS_PLATFORM']) delete process.env[k]
     }
     engine = createDockerEngine({ ...TEST_ENGINE, runId: randomUUID() })
     await engine.prepare(false)
@@ -217,7 +226,7 @@ describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () 
     expect(Object.values(at('db-0').NetworkSettings.Networks)[0].Aliases).toContain('database')
   })
 
-  test('the ignored keys change nothing: restart, hostname, read_only, tty, container_name, platform', () => {
+  test('the ignored keys change nothing: restart, hostname, read_only, tty, container_name', () => {
     const extra = at('extra-0')
     expect(['', 'no']).toContain(extra.HostConfig.RestartPolicy?.Name ?? '')
     expect(extra.Config.Hostname).toBe('extra-0')
@@ -269,6 +278,9 @@ describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () 
       fs.readFileSync(path.join(dir, 'token.txt'), 'utf8')
     )
     expect(await read('/etc/motd.txt')).toBe(fs.readFileSync(path.join(dir, 'common.env'), 'utf8'))
+    // A secret from a variable and a config's inline content: files written before the start.
+    expect(await read('/run/secrets/api-key')).toBe(variables.KEYS_API_KEY)
+    expect(await read('/etc/inline.txt')).toBe(`inline ${variables.KEYS_API_KEY}`)
     // The writable directory is a copy: the same files, in a volume of the run.
     const original = fs.readFileSync(path.join(dir, 'app', 'services.py'), 'utf8')
     expect(await read('/app-copy/services.py')).toBe(original)

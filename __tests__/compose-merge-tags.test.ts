@@ -2,6 +2,7 @@
  * `!reset` and `!override` in a second Compose file, merged as Compose merges them, and every
  * problem of every file reported in one error before anything starts.
  */
+import * as fs from 'node:fs'
 import { TopologyError } from '../src/topology/errors'
 import { loadTopologyFile } from '../src/topology/load'
 import type { HttpTopology } from '../src/topology/schema'
@@ -82,4 +83,40 @@ test('a tag on an unknown key or on a list item is refused', () => {
   )
   expect(message).toContain('at services.web.colour: !reset on an unknown key')
   expect(message).toContain('at services.web.expose.0: !reset applies to a key')
+})
+
+test('volumes, secrets and configs of a later file replace the ones at their target, in place', () => {
+  const base = `
+services:
+  web:
+    image: web:1
+    expose: [80]
+    volumes: [./a.conf:/etc/app.conf:ro, data:/data]
+    secrets: [pw]
+    configs: [{ source: c, target: /etc/c }]
+volumes: { data: {} }
+secrets: { pw: { file: ./a.conf }, pw2: { file: ./b.conf } }
+configs: { c: { file: ./a.conf }, c2: { file: ./b.conf } }
+`
+  const bench = `services:
+  web:
+    volumes: [{ type: bind, source: ./b.conf, target: /etc/app.conf }, /extra]
+    secrets: [{ source: pw2, target: pw }]
+    configs: [{ source: c2, target: /etc/c }]
+${BLOCK}`
+  const dir = composeDir({
+    'compose.yaml': base,
+    'compose.bench.yaml': bench,
+    'a.conf': 'a',
+    'b.conf': 'b'
+  })
+  const t = loadTopologyFile(`${dir}/compose.yaml+${dir}/compose.bench.yaml`) as HttpTopology
+  const b = fs.realpathSync(`${dir}/b.conf`)
+  expect(t.services[0].mounts).toEqual([
+    { type: 'bind', source: b, target: '/etc/app.conf', readOnly: false },
+    { type: 'volume', source: 'data', target: '/data' },
+    { type: 'volume', target: '/extra' },
+    { type: 'bind', source: b, target: '/run/secrets/pw', readOnly: true, as: 'secret' },
+    { type: 'bind', source: b, target: '/etc/c', readOnly: true, as: 'config' }
+  ])
 })

@@ -96,7 +96,7 @@ const BAD: [string, string, string, string, Record<string, string>?][] = [
   ],
   [
     'a config without a file',
-    webWith('    configs: [c]') + 'configs: { c: { content: hello } }\n',
+    webWith('    configs: [c]') + 'configs: { c: { labels: { a: b } } }\n',
     'services.web.configs.0',
     'write it to a file of the checkout'
   ],

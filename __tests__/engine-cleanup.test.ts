@@ -9,7 +9,7 @@ import { cleanUpRun } from '../src/engine/cleanup'
 import { LABEL } from '../src/engine/docker'
 import type { Log } from '../src/log'
 
-type Kind = 'services' | 'configs' | 'networks' | 'containers'
+type Kind = 'services' | 'configs' | 'secrets' | 'networks' | 'containers'
 
 interface Stored {
   kind: Kind
@@ -19,7 +19,7 @@ interface Stored {
 
 /** Objects of each kind labelled with `runId`, as the engines label them. */
 const ofRun = (runId: string): Stored[] =>
-  (['services', 'configs', 'networks', 'containers'] as const).map(kind => ({
+  (['services', 'configs', 'secrets', 'networks', 'containers'] as const).map(kind => ({
     kind,
     id: `${kind}-${runId}`,
     labels: { [LABEL.tool]: 'true', [LABEL.runId]: runId }
@@ -55,7 +55,7 @@ function daemon(objects: Stored[]): http.Server {
   })
 }
 
-test('a Swarm run: its services, configs, networks and containers go, by each run id it kept', async () => {
+test('a Swarm run: its services, configs, secrets, networks and containers go, by each run id it kept', async () => {
   const objects = [...ofRun('run-a'), ...ofRun('run-b'), ...ofRun('run-c')]
   const server = daemon(objects)
   await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
@@ -77,7 +77,8 @@ test('a Swarm run: its services, configs, networks and containers go, by each ru
   expect(objects).toEqual(ofRun('run-c'))
   expect(lines).toEqual(
     ['run-a', 'run-b'].map(
-      id => `cleanup of run ${id}: removed 1 containers and 1 networks, 1 services and 1 configs`
+      id =>
+        `cleanup of run ${id}: removed 1 containers and 1 networks, 1 services, 1 configs and 1 secrets`
     )
   )
 })

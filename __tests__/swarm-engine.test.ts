@@ -204,7 +204,7 @@ describeDocker('swarm cleanup', () => {
     expect(await leftovers(suite.runId)).toBeGreaterThanOrEqual(5)
     expect(runPostStep(post, suite)).toMatch(
       new RegExp(
-        `cleanup of run ${suite.runId}: removed \\d+ containers and 1 networks, 3 services and 0 configs`
+        `cleanup of run ${suite.runId}: removed \\d+ containers and 1 networks, 3 services, 0 configs and 0 secrets`
       )
     )
     expect(await cleanupCommand.run({ 'run-id': suite.runId }, [])).toBe(0)

@@ -278,6 +278,8 @@ describe('the specs the engines create', () => {
     memoryBytes: null,
     volumes: { prefix: 'glb-x', labels: { a: 'b' } }
   }
+  /** No secret or config handed to Swarm. */
+  const files = { secrets: [], configs: [], handed: new Set<number>() }
 
   test('Docker: entrypoint, command, no health check of Docker, aliases on the network', () => {
     const spec = containerSpec(db, db.instances[0], place)
@@ -299,7 +301,7 @@ describe('the specs the engines create', () => {
   })
 
   test('Swarm: entrypoint as Command, health check on the ContainerSpec, aliases, one run per task', () => {
-    const at = { ...place, pinnedTo: null, endpointMode: 'dnsrr', startInterval: false }
+    const at = { ...place, pinnedTo: null, endpointMode: 'dnsrr', startInterval: false, files }
     const spec = swarmServiceSpec(db, at) as {
       TaskTemplate: {
         ContainerSpec: Record<string, unknown>
@@ -389,7 +391,7 @@ describe('the specs the engines create', () => {
       CapDrop: ['NET_RAW', 'CAP_MKNOD'],
       SecurityOpt: ['no-new-privileges=true']
     })
-    const at = { ...place, pinnedTo: null, endpointMode: 'dnsrr', startInterval: false }
+    const at = { ...place, pinnedTo: null, endpointMode: 'dnsrr', startInterval: false, files }
     expect(swarmServiceSpec(limited, at).TaskTemplate).toMatchObject({
       ContainerSpec: {
         CapabilityDrop: ['NET_RAW', 'CAP_MKNOD'],

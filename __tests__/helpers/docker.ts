@@ -60,14 +60,24 @@ export async function labelled(runId: string): Promise<{ containers: number; net
   return { containers: containers.length, networks: networks.length }
 }
 
-/** Everything of a run still on the daemon: containers, networks and (on a manager) services. */
+/**
+ * Everything of a run still on the daemon: containers, networks, volumes and (on a manager)
+ * services, configs and secrets.
+ */
 export async function leftovers(runId: string): Promise<number> {
   const docker = new Docker()
   const filters = JSON.stringify({ label: [`${LABEL.runId}=${runId}`] })
   const { containers, networks } = await labelled(runId)
+  const volumes = (await docker.listVolumes({ filters })).Volumes ?? []
   const info = (await docker.info()) as { Swarm?: { ControlAvailable?: boolean } }
-  const services = info.Swarm?.ControlAvailable ? await docker.listServices({ filters }) : []
-  return containers + networks + services.length
+  const swarm = info.Swarm?.ControlAvailable
+    ? await Promise.all([
+        docker.listServices({ filters }),
+        docker.listConfigs({ filters }),
+        docker.listSecrets({ filters })
+      ])
+    : []
+  return containers + networks + volumes.length + swarm.flat().length
 }
 
 const scripts = path.join(__dirname, '..', '..', 'scripts')

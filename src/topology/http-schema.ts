@@ -75,15 +75,36 @@ const target = z.string().regex(/^\/[^\0]{0,1023}$/, 'an absolute path in the co
  * A mount: a file or directory of the checkout (relative to the topology file; read-only, or
  * copied into a fresh volume when `readOnly` is false), a volume created empty for each
  * deployment (named: shared by the deployment's services; unnamed: each container's own), or a
- * tmpfs. Compose's file-based secrets and configs arrive as read-only files.
+ * tmpfs, or a file written from text. A Compose secret or config (`as`) arrives as a read-only
+ * file; Swarm hands it over as a secret or config of its own, so the service need not run on the
+ * node holding the checkout.
  */
+const handedAs = z.enum(['secret', 'config'])
+
+/** The most a Swarm secret or config holds (swarmkit's limit), and so the most text mounted. */
+export const MAX_HANDED_BYTES = 500 * 1024
+
 const MountSchema = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('bind'),
       source: z.string().min(1).max(1024),
       target,
-      readOnly: z.boolean().default(true)
+      readOnly: z.boolean().default(true),
+      as: handedAs.optional()
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('text'),
+      content: z
+        .string()
+        .refine(
+          t => Buffer.byteLength(t) <= MAX_HANDED_BYTES,
+          `at most ${MAX_HANDED_BYTES} bytes, as a Swarm secret or config holds`
+        ),
+      target,
+      as: handedAs
     })
     .strict(),
   z
@@ -141,6 +162,11 @@ const ContainerSettingsSchema = z
     runtime: z
       .string()
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/, 'a runtime name')
+      .optional(),
+    /** The platform its image is for (`linux/amd64`, `linux/arm/v7`), checked against the daemon's. */
+    platform: z
+      .string()
+      .regex(/^[a-z0-9]+\/[a-z0-9_]+(\/[a-z0-9]+)?$/, 'os/architecture[/variant]')
       .optional()
   })
   .strict()

@@ -21,6 +21,7 @@ export interface Swept {
   networks: number
   services: number
   configs: number
+  secrets: number
   volumes: number
 }
 
@@ -51,7 +52,7 @@ const ignoreGone = (err: unknown): void => {
 }
 
 /**
- * Removes labelled Swarm services and configs (on a manager), containers (running or not) and
+ * Removes labelled Swarm services, configs and secrets (on a manager), containers (running or not) and
  * then their networks. Used by every Docker-based engine's shutdown, the action's post step and
  * the `cleanup` command.
  */
@@ -96,26 +97,38 @@ export async function sweep(
   const volumes = await removeVolumes(docker, labels, old)
   const configs = manager ? byDate(await docker.listConfigs({ filters })) : []
   await Promise.all(configs.map(c => docker.getConfig(c.ID).remove().catch(ignoreGone)))
+  // dockerode's types give a secret no creation time; the Engine API does.
+  const secrets = manager
+    ? byDate((await docker.listSecrets({ filters })) as { ID: string; CreatedAt?: string }[])
+    : []
+  await Promise.all(secrets.map(c => docker.getSecret(c.ID).remove().catch(ignoreGone)))
   return {
     containers: containers.length,
     networks: networks.length,
     services: services.length,
     configs: configs.length,
+    secrets: secrets.length,
     volumes
   }
 }
 
-/** "3 containers and 1 networks", plus volumes, Swarm services and configs when there were any. */
+/**
+ * "3 containers and 1 networks", plus volumes, Swarm services, configs and secrets when there
+ * were any.
+ */
 export function describeSweep(removed: Swept): string {
-  const swarm = removed.services + removed.configs
-  const extra = swarm ? `, ${removed.services} services and ${removed.configs} configs` : ''
+  const swarm = removed.services + removed.configs + removed.secrets
+  const extra = swarm
+    ? `, ${removed.services} services, ${removed.configs} configs and ${removed.secrets} secrets`
+    : ''
   const volumes = removed.volumes ? `, ${removed.volumes} volumes` : ''
   return `${removed.containers} containers and ${removed.networks} networks${volumes}${extra}`
 }
 
 /**
  * The Docker and Swarm engines' cleanup after a run: a sweep of each run id they kept, which
- * takes the run's containers and networks, and on a Swarm manager its services and configs.
+ * takes the run's containers, networks and volumes, and on a Swarm manager its services, configs
+ * and secrets.
  */
 export async function cleanUpRun({ runIds }: { runIds: string[] }, log: Log): Promise<void> {
   // Each engine keeps its run id before it creates anything: no id, nothing was created.

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream'
 import { withTimeout } from '../deadline'
 import type { Placement } from '../platform'
 import type { LogTail } from '../log-tail'
-import { putContainerFiles } from './archive'
+import { putContainerFiles, tarOf } from './archive'
 import { statusOf } from './client'
 import { NO_HEALTHCHECK } from './health'
 
@@ -33,13 +33,19 @@ export function pipeOutput(
   stream.on('error', end)
 }
 
-/** Creates, starts and follows one container; `exited` resolves with its exit code. */
+/**
+ * Creates, starts and follows one container, `files` (paths from `/`) written into it before it
+ * starts; `exited` resolves with its exit code.
+ */
 export async function startContainer(
   docker: Docker,
   options: Docker.ContainerCreateOptions,
-  output: LogTail
+  output: LogTail,
+  files: { name: string; content: Buffer; mode?: number }[] = []
 ): Promise<{ container: Docker.Container; exited: Promise<number> }> {
   const container = await docker.createContainer(options)
+  // The daemon makes the directories an archive's entries lie in.
+  if (files.length) await container.putArchive(tarOf(files), { path: '/' })
   await container.start()
   const logs = (await container.logs({
     follow: true,

@@ -13,6 +13,7 @@ import { BuildContexts } from './build-context'
 import { ensureImage, imageMeta, type ImageSource } from './image'
 import { currentRepository, LABEL, runLabels } from './labels'
 import { parseCpus, parseMemory } from './limits'
+import type { DaemonPlatform } from './platform'
 import { startReaper } from './reaper'
 
 /** Leftovers of this repository's earlier runs older than this are swept at prepare(). */
@@ -57,6 +58,9 @@ export interface DaemonInfo {
   ServerVersion: string
   /** The runtimes registered with the daemon, by name. */
   Runtimes?: Record<string, unknown>
+  /** The platform it runs containers for: `linux`, `x86_64`. */
+  OSType?: string
+  Architecture?: string
   Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean; NodeID?: string }
 }
 
@@ -73,6 +77,8 @@ export class DaemonContext {
   image: string | null = null
   /** The runtimes the daemon has registered, read by prepare(). */
   runtimes: ReadonlySet<string> = new Set()
+  /** The platform it runs containers for, read by prepare(). */
+  platform: DaemonPlatform = { os: '', architecture: '' }
   /** The run's build contexts, each read once; the run's output is never part of one. */
   readonly contexts: BuildContexts
   private readonly source: ImageSource
@@ -113,6 +119,7 @@ export class DaemonContext {
     check(info)
     this.cpus = parseCpus(this.options.cpus, info.NCPU)
     this.runtimes = new Set(Object.keys(info.Runtimes ?? {}))
+    this.platform = { os: info.OSType ?? '', architecture: info.Architecture ?? '' }
     this.log(`Docker ${info.ServerVersion} at ${daemonAddress()}; run id ${this.runId}`)
     // Before anything is created: whatever ends this process, what carries the run id goes,
     // removed by the caller that keeps the id (the action's post step), else by a reaper.

@@ -15,7 +15,7 @@ import { removeContainer, startContainer } from './container'
 import { DaemonContext, type DockerEngineOptions } from './daemon'
 import { untilHealthy } from './health'
 import { gatewayOf, removeNetworkWhenFree } from './network'
-import { removeVolumes } from './volumes'
+import { removeVolumes, textFiles } from './volumes'
 import { openPlace } from './place'
 import { containerSpec } from './spec'
 
@@ -84,7 +84,8 @@ class DockerPlatform implements Platform<'docker'> {
               volumes: place.volumes,
               ...place.limits(service)
             }),
-            io.output(i)
+            io.output(i),
+            textFiles(service)
           )
           const startedMs = performance.now()
           containers.push(container)

@@ -6,6 +6,7 @@ import type { DaemonContext } from './daemon'
 import { ensureServiceImages } from './image'
 import { LABEL } from './labels'
 import { createNetwork } from './network'
+import { platformProblem } from './platform'
 import { runtimeProblem } from './runtime'
 import { deploymentLabels, fillCopies, type VolumePlace } from './volumes'
 
@@ -29,7 +30,7 @@ export interface Place {
 }
 
 /**
- * Refuses a runtime the daemon cannot run, then ensures a plan's service images and creates its
+ * Refuses a runtime or a platform the daemon cannot run, then ensures a plan's service images and creates its
  * network (a bridge; an attachable overlay on Swarm, so the load client's plain container can
  * join the services on it).
  */
@@ -40,7 +41,10 @@ export async function openPlace(
   driver: 'bridge' | 'overlay'
 ): Promise<Place> {
   const { docker } = ctx
-  const refused = runtimeProblem(plan.waves.flat(), ctx.runtimes, driver === 'overlay')
+  const services = plan.waves.flat()
+  const refused =
+    runtimeProblem(services, ctx.runtimes, driver === 'overlay') ??
+    platformProblem(services, ctx.platform)
   if (refused) throw new Error(`${plan.id}: ${refused}`)
   const gnes = plan.kind === 'gnes' ? ctx.requireImage() : null
   const images = await ensureServiceImages(docker, plan.images, ctx.log, ctx.contexts)

@@ -35,37 +35,62 @@ export function volumeName(
   return null
 }
 
-/** The Engine API's mounts of one instance (a Swarm task takes the same shape). */
+/**
+ * The Engine API's mounts of one instance (a Swarm task takes the same shape), but for a file
+ * written from text (`textFiles`) and the mounts `handed` elsewhere (on Swarm, as its secrets and
+ * configs), by index.
+ */
 export function mountSpecs(
   at: VolumePlace,
   service: ServicePlan,
-  instance: string
+  instance: string,
+  handed: ReadonlySet<number> = new Set()
 ): Docker.MountSettings[] {
-  return service.mounts.map((m, j): Docker.MountSettings => {
-    const volume = volumeName(at, service.name, instance, m, j)
-    if (volume) {
-      return {
-        Type: 'volume',
-        Source: volume,
-        Target: m.target,
-        VolumeOptions: { Labels: at.labels }
-      } as Docker.MountSettings
-    }
-    if (m.type === 'tmpfs') {
-      return {
-        Type: 'tmpfs',
-        Target: m.target,
-        ...(m.sizeBytes ? { TmpfsOptions: { SizeBytes: m.sizeBytes } } : {})
-      } as Docker.MountSettings
-    }
-    // A writable file mount is read-only: a file is not copied (a volume mounts only directories).
-    return {
-      Type: 'bind',
-      Source: m.type === 'bind' ? m.source : '',
-      Target: m.target,
-      ReadOnly: true
-    }
+  return service.mounts.flatMap((m, j): Docker.MountSettings[] => {
+    if (m.type === 'text' || handed.has(j)) return []
+    return [mountSpec(at, service, instance, m, j)]
   })
+}
+
+/** A file written from text, as an archive's entry: read-only as Compose mounts a secret. */
+export function textFiles(service: ServicePlan): { name: string; content: Buffer; mode: number }[] {
+  return service.mounts.flatMap(m =>
+    m.type === 'text'
+      ? [{ name: m.target.replace(/^\/+/, ''), content: Buffer.from(m.content), mode: 0o444 }]
+      : []
+  )
+}
+
+function mountSpec(
+  at: VolumePlace,
+  service: ServicePlan,
+  instance: string,
+  m: Exclude<Mount, { type: 'text' }>,
+  j: number
+): Docker.MountSettings {
+  const volume = volumeName(at, service.name, instance, m, j)
+  if (volume) {
+    return {
+      Type: 'volume',
+      Source: volume,
+      Target: m.target,
+      VolumeOptions: { Labels: at.labels }
+    } as Docker.MountSettings
+  }
+  if (m.type === 'tmpfs') {
+    return {
+      Type: 'tmpfs',
+      Target: m.target,
+      ...(m.sizeBytes ? { TmpfsOptions: { SizeBytes: m.sizeBytes } } : {})
+    } as Docker.MountSettings
+  }
+  // A writable file mount is read-only: a file is not copied (a volume mounts only directories).
+  return {
+    Type: 'bind',
+    Source: m.type === 'bind' ? m.source : '',
+    Target: m.target,
+    ReadOnly: true
+  }
 }
 
 /** A directory as a tar stream: files, directories and links as they are, modes kept. */

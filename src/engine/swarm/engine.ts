@@ -13,16 +13,24 @@ import { readContainerFile } from '../docker/archive'
 import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../docker/daemon'
 import { openPlace } from '../docker/place'
 import { LifecycleEngine } from '../lifecycle'
-import type { Plan } from '../plan/types'
+import type { Plan, ServicePlan } from '../plan/types'
 import type { Platform, Placement, Started } from '../platform'
 import type { Engine } from '../types'
 import { defaultEndpointMode, type EndpointMode } from './endpoint'
 import { GATEWAY_NETWORK, gatewayAddressWithin, nodeAddress } from './gateway'
+import { DeploymentFiles, emptyTextProblem, type HandedFiles } from './files'
 import { takesStartInterval } from './health'
 import { removeServices } from './services'
 import { swarmSettingsProblem } from './settings-check'
 import { swarmServiceSpec } from './spec'
 import { TaskSlot, TaskWatcher } from './tasks'
+
+/**
+ * Whether a service's mounts hold it to this node: bind sources and the volumes filled here are
+ * this node's; a tmpfs, and a secret or config Swarm hands over, go wherever it runs.
+ */
+const onThisNode = (service: ServicePlan, files: HandedFiles): boolean =>
+  service.mounts.some((m, j) => m.type !== 'tmpfs' && m.type !== 'text' && !files.handed.has(j))
 
 interface SwarmEngine extends Engine {
   readonly kind: 'swarm'
@@ -96,9 +104,11 @@ class SwarmPlatform implements Platform<'swarm'> {
 
   async open(plan: Plan, index: number): Promise<Placement> {
     const { docker } = this.ctx
-    const refused = swarmSettingsProblem(plan.waves.flat(), this.apiVersion)
+    const plans = plan.waves.flat()
+    const refused = swarmSettingsProblem(plans, this.apiVersion) ?? emptyTextProblem(plans)
     if (refused) throw new Error(`${plan.id}: ${refused}`)
     const place = await openPlace(this.ctx, plan, index, 'overlay')
+    const made = new DeploymentFiles(docker, place.prefix, place.volumes.labels, this.ctx.log)
     const services: Docker.Service[] = []
     const watcher = new TaskWatcher(docker)
     let removed = false
@@ -106,6 +116,7 @@ class SwarmPlatform implements Platform<'swarm'> {
       start: async (service, io) => {
         const image = place.image(service)
         await place.fillCopies(service)
+        const files = await made.forService(service)
         const created = await docker.createService(
           swarmServiceSpec(service, {
             name: `${place.prefix}-${service.name}`,
@@ -114,9 +125,8 @@ class SwarmPlatform implements Platform<'swarm'> {
             network: place.network.id,
             volumes: place.volumes,
             ...place.limits(service),
-            // Bind sources and the volumes filled here are this node's.
-            pinnedTo:
-              service.pinned || service.mounts.some(m => m.type !== 'tmpfs') ? this.nodeId : null,
+            files,
+            pinnedTo: service.pinned || onThisNode(service, files) ? this.nodeId : null,
             endpointMode: service.endpointMode ?? this.endpointMode,
             startInterval: takesStartInterval(this.apiVersion)
           })
@@ -157,6 +167,7 @@ class SwarmPlatform implements Platform<'swarm'> {
         removed = true
         watcher.stop()
         await removeServices(docker, services)
+        await made.remove()
         await removeNetworkWhenFree(place.network)
         await removeVolumes(docker, place.volumes.labels)
       }

@@ -65,6 +65,8 @@ export interface ServiceSpecInput {
     /** Swarm's no_new_privs bit (Engine API 1.44), which dockerode's types lack. */
     Privileges?: { NoNewPrivileges: boolean }
     Mounts?: Docker.MountSettings[]
+    Secrets?: object[]
+    Configs?: object[]
   }
   replicas: number
   constraints: string[]

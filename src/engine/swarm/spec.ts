@@ -2,6 +2,7 @@ import type Docker from 'dockerode'
 import type { ContainerPlace } from '../docker/spec'
 import type { ServicePlan } from '../plan/types'
 import { mountSpecs } from '../docker/volumes'
+import { fileRefs, type HandedFiles } from './files'
 import { healthConfig } from './health'
 import { serviceSpec } from './services'
 
@@ -12,6 +13,8 @@ export interface SwarmPlace extends ContainerPlace {
   endpointMode: string
   /** Whether the daemon takes a health check's `StartInterval` (API 1.44 and later). */
   startInterval: boolean
+  /** Its Compose secrets and configs as Swarm's, made for its deployment. */
+  files: HandedFiles
 }
 
 /**
@@ -84,7 +87,9 @@ export function swarmServiceSpec(
         ? { HealthCheck: healthConfig(service.healthcheck, at.startInterval) }
         : {}),
       // One spec for every task: on Swarm an unnamed volume is shared by the service's replicas.
-      ...settings(service, mountSpecs(at.volumes, service, first.name))
+      ...settings(service, mountSpecs(at.volumes, service, first.name, at.files.handed)),
+      ...(at.files.secrets.length ? { Secrets: fileRefs(at.files.secrets, 'secret') } : {}),
+      ...(at.files.configs.length ? { Configs: fileRefs(at.files.configs, 'config') } : {})
     },
     replicas: service.instances.length,
     constraints: [...service.constraints, ...(at.pinnedTo ? [`node.id==${at.pinnedTo}`] : [])],

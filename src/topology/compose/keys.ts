@@ -99,7 +99,7 @@ export const SERVICE_KEYS: Record<string, Decision> = {
   ),
   pid: drop(HOST, 'pid', 'null'),
   pids_limit: 'honoured',
-  platform: 'ignored',
+  platform: 'honoured',
   post_start: drop(NO_FIELD, 'post_start', 'null'),
   pre_stop: drop(NO_FIELD, 'pre_stop', 'null'),
   privileged: drop(HOST, 'privileged', 'null'),

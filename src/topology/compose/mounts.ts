@@ -1,10 +1,12 @@
 import * as path from 'node:path'
-import type { Mount } from '../http-schema'
+import { MAX_HANDED_BYTES, type Mount } from '../http-schema'
+import type { Lookup } from './interpolate'
 import { Problem } from './problem'
 import { isObj, type Obj } from './obj'
 
 /**
- * A service's `volumes`, `tmpfs`, `secrets` and `configs` as native mounts. Pure: paths are
+ * A service's `volumes`, `tmpfs`, `secrets` and `configs` as native mounts (a secret or config
+ * from a variable or inline `content` as text). Pure: paths are
  * resolved against the first file's directory here, and checked against the checkout where the
  * topology is loaded (load.ts), for Compose and native files alike. Throws a `Problem` naming the key.
  */
@@ -77,43 +79,79 @@ export function bytes(v: unknown, at: string): number {
   return Math.round(Number(m[1]) * UNITS[m[2].toLowerCase()])
 }
 
-/** A secret's or config's file, from the top-level entry `kind`.`name`. */
-function fileOf(kind: 'secrets' | 'configs', name: string, top: Obj, dir: string, at: string) {
+type FileKind = 'secrets' | 'configs'
+
+/** Where a secret's or config's content comes from: a file of the checkout, or text. */
+type Source = { file: string } | { content: string }
+
+/**
+ * A secret's or config's source, from the top-level entry `kind`.`name`: its `file` (relative to
+ * the first file's directory), the value of its `environment` variable, or a config's `content`.
+ */
+function sourceOf(kind: FileKind, name: string, top: Obj, ctx: FileContext, at: string): Source {
+  const one = kind.slice(0, -1)
   const entry = top[name]
-  if (!isObj(entry)) throw new Problem(at, `no top-level ${kind.slice(0, -1)} named '${name}'`)
+  if (!isObj(entry)) throw new Problem(at, `no top-level ${one} named '${name}'`)
   if (entry.external) {
     throw new Problem(
       at,
-      `${kind.slice(0, -1)} '${name}' is external (made outside the run): give it a file of the checkout (\`file: ./path\`)`
+      `${one} '${name}' is external (made outside the run): give it a file of the checkout (\`file: ./path\`)`
     )
   }
-  if (entry.file === undefined) {
-    throw new Problem(
-      at,
-      `${kind.slice(0, -1)} '${name}' has no file: write it to a file of the checkout (\`file: ./path\`)`
-    )
+  if (entry.file !== undefined) return { file: path.resolve(ctx.dir, String(entry.file)) }
+  if (entry.environment !== undefined) {
+    const variable = String(entry.environment)
+    const value = ctx.lookup(variable)
+    if (value === undefined) {
+      throw new Problem(
+        at,
+        `${one} '${name}' is the variable ${variable}, which is unset: set it in the environment the run starts in or in .env, or give the ${one} a file of the checkout (\`file: ./path\`)`
+      )
+    }
+    return { content: value }
   }
-  return path.resolve(dir, String(entry.file))
+  if (kind === 'configs' && entry.content !== undefined) return { content: String(entry.content) }
+  throw new Problem(
+    at,
+    `${one} '${name}' has no file: write it to a file of the checkout (\`file: ./path\`)`
+  )
+}
+
+/** What reads a secret's or config's source: the first file's directory and the variables. */
+export interface FileContext {
+  dir: string
+  lookup: Lookup
 }
 
 /** `secrets` at /run/secrets/<target>, `configs` at their target, by default /<name>. */
-function fileMounts(kind: 'secrets' | 'configs', s: Obj, data: Obj, dir: string): Mount[] {
+function fileMounts(kind: FileKind, s: Obj, data: Obj, ctx: FileContext): Mount[] {
   const list = Array.isArray(s[kind]) ? (s[kind] as unknown[]) : []
   const top = isObj(data[kind]) ? data[kind] : {}
-  return list.map((item, i) => {
+  const as = kind === 'secrets' ? 'secret' : 'config'
+  return list.map((item, i): Mount => {
     const at = `${kind}.${i}`
     const { source, target } = isObj(item) ? item : { source: item, target: undefined }
     const name = String(source)
-    const file = fileOf(kind, name, top, dir, at)
+    const from = sourceOf(kind, name, top, ctx, at)
     const to = String(target ?? name)
     const where =
       kind === 'secrets' ? path.posix.resolve('/run/secrets', to) : path.posix.resolve('/', to)
-    return { type: 'bind', source: file, target: where, readOnly: true }
+    if ('content' in from) {
+      if (Buffer.byteLength(from.content) > MAX_HANDED_BYTES) {
+        throw new Problem(
+          at,
+          `${as} '${name}' holds ${Buffer.byteLength(from.content)} bytes, over the ${MAX_HANDED_BYTES} a secret may: write it to a file of the checkout (\`file: ./path\`)`
+        )
+      }
+      return { type: 'text', content: from.content, target: where, as }
+    }
+    return { type: 'bind', source: from.file, target: where, readOnly: true, as }
   })
 }
 
 /** Every mount of one service (normalized, merged), in the order Compose lists them. */
-export function serviceMounts(s: Obj, data: Obj, dir: string): Mount[] {
+export function serviceMounts(s: Obj, data: Obj, ctx: FileContext): Mount[] {
+  const { dir } = ctx
   const volumes = isObj(data.volumes) ? data.volumes : {}
   const tmpfs = s.tmpfs === undefined ? [] : Array.isArray(s.tmpfs) ? s.tmpfs : [s.tmpfs]
   return [
@@ -121,7 +159,7 @@ export function serviceMounts(s: Obj, data: Obj, dir: string): Mount[] {
       volumeMount(v, volumes, dir, `volumes.${i}`)
     ),
     ...tmpfs.map((t): Mount => ({ type: 'tmpfs', target: String(t).split(':')[0] })),
-    ...fileMounts('secrets', s, data, dir),
-    ...fileMounts('configs', s, data, dir)
+    ...fileMounts('secrets', s, data, ctx),
+    ...fileMounts('configs', s, data, ctx)
   ]
 }

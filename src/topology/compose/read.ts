@@ -12,7 +12,7 @@ import { normalizeFile } from './normalize'
 import { Problem } from './problem'
 import { specProblems } from './spec'
 import { nativeTopology } from './translate'
-import type { Obj } from './obj'
+import { isObj, type Obj } from './obj'
 
 /**
  * Compose files (parsed YAML, in merge order) compiled into native topology data: each file
@@ -93,6 +93,21 @@ function blankNotes(blanks: readonly Blank[]): string[] {
     ([name, at]) =>
       `the variable ${name} is not set: it reads as a blank string, as in Compose (at ${[...at].join(', ')}); set it in the environment or .env, or write \${${name}:-default}`
   )
+}
+
+/**
+ * A note for each service whose build names `cache_from`: BuildKit would read that cache from a
+ * registry, which a run cannot count on reaching, so it is left out; the daemon's own build
+ * cache still serves every build after the first.
+ */
+function cacheFromNotes(merged: Obj): string[] {
+  const services = isObj(merged.services) ? merged.services : {}
+  return Object.entries(services)
+    .filter(([, s]) => isObj(s) && isObj(s.build) && s.build.cache_from !== undefined)
+    .map(
+      ([name]) =>
+        `services.${name}.build.cache_from is ignored: BuildKit reads it from a registry, which a run cannot count on reaching; the daemon's own build cache serves every build after the first`
+    )
 }
 
 /** Every problem, each at its place; the files named where they are not all the same one. */
@@ -227,7 +242,7 @@ export function compileCompose(files: readonly ComposeFile[], env = process.env)
       lookup,
       envFiles: envFiles(merged, dir, label, lookup, blanks)
     })
-    return { data, notes: blankNotes(blanks) }
+    return { data, notes: [...blankNotes(blanks), ...cacheFromNotes(merged)] }
   } catch (err) {
     if (err instanceof Problem) throw topologyError(label, err.key, err.message)
     throw err

@@ -208,7 +208,7 @@ export function nativeService(name: string, s: Obj, ctx: ServiceContext): Native
     dependsOn: dependsOn(s, ctx),
     ...(deployed ? { deploy: deployed } : {}),
     ...(extraNames.length ? { aliases: extraNames } : {}),
-    mounts: serviceMounts(s, ctx.data, ctx.dir),
+    mounts: serviceMounts(s, ctx.data, ctx),
     ...(settings ? { container: settings } : {})
   }
 }

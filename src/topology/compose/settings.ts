@@ -6,7 +6,8 @@ import { lastNoNewPrivileges } from './security-opt'
 
 /**
  * A service's container settings that change nothing measured but what it needs to run:
- * `user`, `working_dir`, `stop_signal`, `extra_hosts`, `shm_size`, `ulimits`, `runtime`, and
+ * `user`, `working_dir`, `stop_signal`, `extra_hosts`, `shm_size`, `ulimits`, `runtime`,
+ * `platform`, and
  * what only restricts it: `pids_limit` (or `deploy.resources.limits.pids`), `cap_drop` and
  * `security_opt`'s no-new-privileges (checks.ts refuses its other entries). Pure.
  */
@@ -63,6 +64,7 @@ export function containerSettings(s: Obj): ContainerSettings | undefined {
     ...(s.shm_size !== undefined ? { shmBytes: bytes(s.shm_size, 'shm_size') } : {}),
     ...(isObj(s.ulimits) ? { ulimits: ulimits(s.ulimits) } : {}),
     ...(s.runtime !== undefined ? { runtime: String(s.runtime) } : {}),
+    ...(s.platform !== undefined ? { platform: String(s.platform).toLowerCase() } : {}),
     ...(pids !== undefined ? { pidsLimit: pids } : {}),
     ...(Array.isArray(s.cap_drop) && s.cap_drop.length ? { capDrop: s.cap_drop.map(String) } : {}),
     ...(noNewPrivileges !== undefined ? { noNewPrivileges } : {})
