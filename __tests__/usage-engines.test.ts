@@ -22,6 +22,7 @@ import { parseTopology } from '../src/topology/load'
 import type { HttpTopology } from '../src/topology/schema'
 import { BASE_IMAGE, describeDocker, TEST_ENGINE } from './helpers/docker'
 import { quiet } from './helpers/log'
+import { pidsWithEnv } from './helpers/processes'
 import { tmp } from './helpers/tmp'
 
 /** Spins 2 ms of its thread's CPU per request (thread_time counts only its own CPU). */
@@ -71,7 +72,12 @@ async function measure(
   read: () => number
 ): Promise<{ runs: RunResult[]; own: number[] }> {
   const own: number[] = []
-  const watched = { usage: () => (own.push(read()), dep.usage()) }
+  const watched = {
+    usage: () => {
+      own.push(read())
+      return dep.usage()
+    }
+  }
   const outcome = await runHttpProfile(
     watched,
     loadDriver(dep, t),
@@ -103,6 +109,7 @@ async function withDeployment(
 ): Promise<void> {
   const t = topology()
   try {
+    await engine.prepare(false)
     const dep = await engine.start(t, { logDir: tmp(), readyTimeoutMs: 60_000 })
     try {
       await work(dep, t)
@@ -144,25 +151,11 @@ function procCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-/** The pid of the one process marked with this run whose command line runs the spinner. */
-function spinnerPid(runId: string): number {
-  for (const pid of fs.readdirSync('/proc').filter(p => /^\d+$/.test(p))) {
-    try {
-      const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8')
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-      if (env.includes(`=${runId}\0`) && cmd.includes('thread_time')) return Number(pid)
-    } catch {
-      // A process that ended meanwhile.
-    }
-  }
-  throw new Error('the spinner process is not in /proc')
-}
-
 describe('CPU per request on the local engine', () => {
   it('agrees within 10 % with /proc/<pid>/stat read by the test', async () => {
     const runId = randomUUID()
     await withDeployment(new LocalEngine({ version: '0.0.47' }, runId, () => undefined), async (dep, t) => {
-      const pid = spinnerPid(runId)
+      const [pid] = pidsWithEnv('GNES_BENCH_SUITE', runId)
       const { runs, own } = await measure(dep, t, () => procCpuSeconds(pid))
       expectAgreement(runs, own)
       expect(runs[0].usage!.services.spin).toMatchObject({ memory: 'process-peak' })
