@@ -60,7 +60,14 @@ load: { service: spin, path: / }
   return t
 }
 
-const LOAD: Load = { docs: 1, batchSize: 1, docBytes: 1, runs: 3, requests: 100, warmupRequests: 20 }
+const LOAD: Load = {
+  docs: 1,
+  batchSize: 1,
+  docBytes: 1,
+  runs: 3,
+  requests: 100,
+  warmupRequests: 20
+}
 
 /**
  * Runs a minimal-load profile with the test's own reading (`read`, CPU seconds so far) taken
@@ -154,11 +161,14 @@ function procCpuSeconds(pid: number): number {
 describe('CPU per request on the local engine', () => {
   it('agrees within 10 % with /proc/<pid>/stat read by the test', async () => {
     const runId = randomUUID()
-    await withDeployment(new LocalEngine({ version: '0.0.47' }, runId, () => undefined), async (dep, t) => {
-      const [pid] = pidsWithEnv('GNES_BENCH_SUITE', runId)
-      const { runs, own } = await measure(dep, t, () => procCpuSeconds(pid))
-      expectAgreement(runs, own)
-      expect(runs[0].usage!.services.spin).toMatchObject({ memory: 'process-peak' })
-    })
+    await withDeployment(
+      new LocalEngine({ version: '0.0.47' }, runId, () => undefined),
+      async (dep, t) => {
+        const [pid] = pidsWithEnv('GNES_BENCH_SUITE', runId)
+        const { runs, own } = await measure(dep, t, () => procCpuSeconds(pid))
+        expectAgreement(runs, own)
+        expect(runs[0].usage!.services.spin).toMatchObject({ memory: 'process-peak' })
+      }
+    )
   })
 })

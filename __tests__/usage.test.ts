@@ -19,11 +19,30 @@ import { makeResult } from './fixtures/history/result'
 import { tmp } from './helpers/tmp'
 
 const MIB = 1024 * 1024
-const at = (cpuNs: number, mib: number, memory: 'peak-since-start' | 'sampled' = 'peak-since-start'): InstanceCounters => ({
+const at = (
+  cpuNs: number,
+  mib: number,
+  memory: 'peak-since-start' | 'sampled' = 'peak-since-start'
+): InstanceCounters => ({
   cpuNs,
   memoryBytes: mib * MIB,
   memory
 })
+
+const run: RunResult = {
+  index: 1,
+  rate: 5,
+  warmup: false,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  clientSeconds: 8,
+  requests: 40,
+  payloadBytes: 0,
+  dataRateMBps: null,
+  summaries: {
+    latency: { n: 40, mean: 0.01, median: 0.01, p90: 0.01, p99: 0.01, min: 0.01, max: 0.01, std: 0 }
+  },
+  samples: { latency: Array(40).fill(0.01) }
+}
 
 describe('a service over a window', () => {
   test('CPU is the rise of the sum over its instances; a peak is the later end', () => {
@@ -36,12 +55,17 @@ describe('a service over a window', () => {
   })
 
   test('a sampled usage (cgroup v2) is the larger of its two ends, instance by instance', () => {
-    const w = serviceWindow([at(0, 30, 'sampled'), at(0, 5, 'sampled')], [at(1, 10, 'sampled'), at(1, 8, 'sampled')])
+    const w = serviceWindow(
+      [at(0, 30, 'sampled'), at(0, 5, 'sampled')],
+      [at(1, 10, 'sampled'), at(1, 8, 'sampled')]
+    )
     expect(w).toMatchObject({ memoryMiB: 38, memory: 'sampled' })
   })
 
   test('an unreadable end, a changed instance set or a counter that went back is no figure', () => {
-    const gone = { unreadable: 'its container runs on another node, whose daemon this run cannot read' }
+    const gone = {
+      unreadable: 'its container runs on another node, whose daemon this run cannot read'
+    }
     expect(serviceWindow([at(0, 1)], [gone])).toEqual(gone)
     expect(serviceWindow([gone], [at(0, 1)])).toEqual(gone)
     expect(serviceWindow([at(0, 1)], [at(1, 1), at(1, 1)])).toEqual({
@@ -72,26 +96,18 @@ describe('per request', () => {
   })
 
   test('an unreadable service has no figure, and then neither has cpu:total (never a zero)', () => {
-    const part = windowUsage({ a: [at(0, 1)], b: [at(0, 1)] }, { a: [at(1e6, 1)], b: [{ unreadable: 'x' }] }, 10, 1)
+    const part = windowUsage(
+      { a: [at(0, 1)], b: [at(0, 1)] },
+      { a: [at(1e6, 1)], b: [{ unreadable: 'x' }] },
+      10,
+      1
+    )
     expect(Object.keys(usageSamples(part))).toEqual(['cpu:a', 'mem:a'])
     expect(unreadableServices(part)).toEqual([{ service: 'b', reason: 'x' }])
     const late = windowUsage({}, { a: [at(1, 1)] }, 10, 1)
     expect(late.services.a).toEqual({ unreadable: 'it started during the window' })
     expect(usageSamples(late)).toEqual({})
   })
-
-  const run: RunResult = {
-    index: 1,
-    rate: 5,
-    warmup: false,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    clientSeconds: 8,
-    requests: 40,
-    payloadBytes: 0,
-    dataRateMBps: null,
-    summaries: { latency: { n: 40, mean: 0.01, median: 0.01, p90: 0.01, p99: 0.01, min: 0.01, max: 0.01, std: 0 } },
-    samples: { latency: Array(40).fill(0.01) }
-  }
 
   test('a run keeps its window and its one value per metric; results without it still validate', () => {
     const r = withUsage(run, usage)
@@ -103,7 +119,10 @@ describe('per request', () => {
 
   test('a usage metric some measured run lacks is not published; other metrics are untouched', () => {
     const read = withUsage(run, usage)
-    const partial = withUsage(run, { ...usage, services: { a: usage.services.a, b: { unreadable: 'x' } } })
+    const partial = withUsage(run, {
+      ...usage,
+      services: { a: usage.services.a, b: { unreadable: 'x' } }
+    })
     const warm = { ...run, warmup: true }
     const metrics = Object.keys(read.summaries)
     expect(everyRunHas(metrics, [warm, read, partial])).toEqual(['latency', 'cpu:a', 'mem:a'])
@@ -128,15 +147,31 @@ describe('windows of a paced stream', () => {
       { warmup: false, requests: 20 },
       { warmup: false, requests: 20 }
     ]
-    expect(runBoundaries(parts, 5, 1000)).toEqual([(1000 + 49.75 / 5) * 1000, (1000 + 69.75 / 5) * 1000])
+    expect(runBoundaries(parts, 5, 1000)).toEqual([
+      (1000 + 49.75 / 5) * 1000,
+      (1000 + 69.75 / 5) * 1000
+    ])
   })
 
   test('run k spans reading k to k + 1, the last to the end; requests are those it answered', () => {
     const reading = (ms: number, cpuNs: number) => ({ at: ms, snapshot: { s: [at(cpuNs, 1)] } })
     const runs = [run, { ...run, index: 2 }]
-    const [a, b] = withWindows(runs, [reading(0, 0), reading(4000, 4e6)], reading(9000, 10e6), 'latency')
-    expect(a.usage).toMatchObject({ requests: 40, seconds: 4, services: { s: { cpuSeconds: 0.004 } } })
-    expect(b.usage).toMatchObject({ requests: 40, seconds: 5, services: { s: { cpuSeconds: 0.006 } } })
+    const [a, b] = withWindows(
+      runs,
+      [reading(0, 0), reading(4000, 4e6)],
+      reading(9000, 10e6),
+      'latency'
+    )
+    expect(a.usage).toMatchObject({
+      requests: 40,
+      seconds: 4,
+      services: { s: { cpuSeconds: 0.004 } }
+    })
+    expect(b.usage).toMatchObject({
+      requests: 40,
+      seconds: 5,
+      services: { s: { cpuSeconds: 0.006 } }
+    })
     expect(b.samples['cpu:s'][0]).toBeCloseTo(0.006 / 40, 12)
     expect(withWindows(runs, [], reading(1, 1), 'latency')).toEqual(runs)
   })
@@ -144,8 +179,15 @@ describe('windows of a paced stream', () => {
 
 describe('the Docker stats reader', () => {
   test('cgroup v1: total_usage and max_usage, the peak since the container started', () => {
-    const v1 = { cpu_stats: { cpu_usage: { total_usage: 123456789 } }, memory_stats: { usage: 5 * MIB, max_usage: 9 * MIB } }
-    expect(countersFromStats(v1)).toEqual({ cpuNs: 123456789, memoryBytes: 9 * MIB, memory: 'peak-since-start' })
+    const v1 = {
+      cpu_stats: { cpu_usage: { total_usage: 123456789 } },
+      memory_stats: { usage: 5 * MIB, max_usage: 9 * MIB }
+    }
+    expect(countersFromStats(v1)).toEqual({
+      cpuNs: 123456789,
+      memoryBytes: 9 * MIB,
+      memory: 'peak-since-start'
+    })
   })
 
   test('cgroup v2 keeps no peak: the usage now, said to be sampled', () => {
@@ -154,10 +196,14 @@ describe('the Docker stats reader', () => {
   })
 
   test('a stopped container (empty memory stats) or a malformed answer says so', () => {
-    expect(countersFromStats({ cpu_stats: { cpu_usage: { total_usage: 0 } }, memory_stats: {} })).toEqual({
+    expect(
+      countersFromStats({ cpu_stats: { cpu_usage: { total_usage: 0 } }, memory_stats: {} })
+    ).toEqual({
       unreadable: 'its container is not running'
     })
-    expect(countersFromStats({})).toEqual({ unreadable: 'the daemon gave no CPU counter for its container' })
+    expect(countersFromStats({})).toEqual({
+      unreadable: 'the daemon gave no CPU counter for its container'
+    })
   })
 })
 
@@ -165,14 +211,21 @@ describe('the local reader over a process tree', () => {
   /** A /proc with pid 10 (two threads) → child 11 → grandchild 12, and an unrelated 99. */
   function fakeProc(): string {
     const root = tmp()
-    const proc = (pid: number, threads: Record<number, { ns: number; children: number[] }>, hwmKb: number) => {
+    const proc = (
+      pid: number,
+      threads: Record<number, { ns: number; children: number[] }>,
+      hwmKb: number
+    ) => {
       for (const [tid, t] of Object.entries(threads)) {
         const dir = path.join(root, String(pid), 'task', tid)
         fs.mkdirSync(dir, { recursive: true })
         fs.writeFileSync(path.join(dir, 'schedstat'), `${t.ns} 555 7\n`)
         fs.writeFileSync(path.join(dir, 'children'), t.children.map(c => `${c} `).join(''))
       }
-      fs.writeFileSync(path.join(root, String(pid), 'status'), `Name:\tx\nVmHWM:\t ${hwmKb} kB\nVmRSS:\t 1 kB\n`)
+      fs.writeFileSync(
+        path.join(root, String(pid), 'status'),
+        `Name:\tx\nVmHWM:\t ${hwmKb} kB\nVmRSS:\t 1 kB\n`
+      )
     }
     proc(10, { 10: { ns: 1000, children: [] }, 13: { ns: 2000, children: [11] } }, 1024)
     proc(11, { 11: { ns: 300, children: [12] } }, 2048)
@@ -193,7 +246,11 @@ describe('the local reader over a process tree', () => {
   })
 
   test('a process that is gone says so', async () => {
-    expect(await processTreeCounters(4242, fakeProc())).toEqual({ unreadable: 'its process is not running' })
-    expect(await processTreeCounters(undefined)).toEqual({ unreadable: 'its process is not running' })
+    expect(await processTreeCounters(4242, fakeProc())).toEqual({
+      unreadable: 'its process is not running'
+    })
+    expect(await processTreeCounters(undefined)).toEqual({
+      unreadable: 'its process is not running'
+    })
   })
 })

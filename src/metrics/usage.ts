@@ -37,7 +37,8 @@ export function serviceWindow(start: InstanceCounters[], end: InstanceCounters[]
   const memory = b[0].memory
   // A sampled usage is its larger end; a peak (since start) is the later one.
   const bytes = b.reduce(
-    (n, c, i) => n + (c.memory === 'sampled' ? Math.max(c.memoryBytes, a[i].memoryBytes) : c.memoryBytes),
+    (n, c, i) =>
+      n + (c.memory === 'sampled' ? Math.max(c.memoryBytes, a[i].memoryBytes) : c.memoryBytes),
     0
   )
   return { cpuSeconds: cpuNs / 1e9, memoryMiB: bytes / MIB, memory, instances: b.length }

@@ -8,7 +8,6 @@ import { count } from '../text/count'
 import { diagnosticsLegend, evidenceCell } from './evidence-text'
 import { fmtChange, fmtInterval, fmtPlusMinus } from '../text/percent'
 import { fmtP } from '../text/p-value'
-import { fmtSeconds } from '../text/duration'
 import { fmtFigure } from './metric-words'
 import { traceNote } from './trace-text'
 

@@ -4,7 +4,7 @@ import { answerLegend, answerLine, headlineAnswer, verdictCell } from './answer-
 import { diagnosticsLegend, evidenceCell } from './evidence-text'
 import { fmtChange, fmtInterval, fmtPercent, fmtPlusMinus } from '../text/percent'
 import { fmtP } from '../text/p-value'
-import { fmtDuration, fmtSeconds } from '../text/duration'
+import { fmtDuration } from '../text/duration'
 import { fmtFigure } from './metric-words'
 import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
 import type { PairedCase, PairedComparison, PairedMetric } from '../judge/paired'

@@ -42,7 +42,9 @@ export const containerCounters = (docker: Docker, id: string | null): Promise<In
       )
     } catch (err) {
       if (statusOf(err) === 404) {
-        return { unreadable: 'its container runs on another node, whose daemon this run cannot read' }
+        return {
+          unreadable: 'its container runs on another node, whose daemon this run cannot read'
+        }
       }
       throw err
     }

@@ -85,7 +85,13 @@ export async function runHttpProfile(
         const last = part === stream[stream.length - 1]
         const own = records.slice(first, (first += part.requests))
         const input = httpRunInput(
-          { index: runs.length + measured.length, warmup: part.warmup, rate, records: own, bodyBytes },
+          {
+            index: runs.length + measured.length,
+            warmup: part.warmup,
+            rate,
+            records: own,
+            bodyBytes
+          },
           hops.source
         )
         const traces = dropped && runTraceTally(own, last ? dropped : NO_DROPS)

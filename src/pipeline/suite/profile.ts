@@ -10,7 +10,13 @@ import type { DumpCursor } from './dump'
 import { profilePlan, warmupRequestsOf } from './drivers'
 import type { Log } from '../../log'
 import { fmtMs } from '../../text/duration'
-import { readNow, SCHEDULE_LEAD_SECONDS, scheduleStart, streamOpens, withWindows } from './usage-window'
+import {
+  readNow,
+  SCHEDULE_LEAD_SECONDS,
+  scheduleStart,
+  streamOpens,
+  withWindows
+} from './usage-window'
 
 /** What a profile adds to a case's identity (the topology's part comes from the case). */
 export type ProfileOutcome = Pick<
@@ -78,7 +84,12 @@ export async function runProfile(
     // The stream's warm-up comes first; its measured runs take their windows (a paced stream's).
     const own = runs.splice(first)
     const opened = i === 0 ? await Promise.all(opens) : []
-    const windowed = withWindows(own.filter(r => !r.warmup), opened, end, headline)
+    const windowed = withWindows(
+      own.filter(r => !r.warmup),
+      opened,
+      end,
+      headline
+    )
     runs.push(...own.filter(r => r.warmup), ...windowed)
     if (windowed.length) metrics = Object.keys(windowed[windowed.length - 1].summaries)
   }

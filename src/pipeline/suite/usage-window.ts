@@ -36,7 +36,11 @@ export const readNow = async (dep: Pick<Deployment, 'usage'>): Promise<Reading> 
  * The instants (epoch ms) that open each measured run of a paced stream starting at `startAt`
  * (epoch seconds) at `rate` requests/s: a quarter period before its first request.
  */
-export function runBoundaries(parts: readonly StreamPart[], rate: number, startAt: number): number[] {
+export function runBoundaries(
+  parts: readonly StreamPart[],
+  rate: number,
+  startAt: number
+): number[] {
   const out: number[] = []
   let sent = 0
   for (const part of parts) {
@@ -47,12 +51,14 @@ export function runBoundaries(parts: readonly StreamPart[], rate: number, startA
 }
 
 /** Reads the counters at each instant, as close as a timer gets; the readers never reject. */
-export const readingsAt = (dep: Pick<Deployment, 'usage'>, instants: number[]): Promise<Reading>[] =>
-  instants.map(
-    at =>
-      new Promise<void>(resolve => setTimeout(resolve, Math.max(0, at - Date.now()))).then(() =>
-        readNow(dep)
-      )
+export const readingsAt = (
+  dep: Pick<Deployment, 'usage'>,
+  instants: number[]
+): Promise<Reading>[] =>
+  instants.map(at =>
+    new Promise<void>(resolve => setTimeout(resolve, Math.max(0, at - Date.now()))).then(() =>
+      readNow(dep)
+    )
   )
 
 /** The requests a run answered: its headline's samples where it has them. */
