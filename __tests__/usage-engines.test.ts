@@ -40,6 +40,9 @@ const SERVER = [
   's.serve_forever()'
 ].join('\n')
 
+/** One line for the command (a topology refuses control characters): Python's exec of it. */
+const ONE_LINE = `exec(${JSON.stringify(SERVER)})`
+
 function topology(): HttpTopology {
   const text = `
 id: spin
@@ -49,7 +52,7 @@ minimalRate: 50
 services:
   - name: spin
     image: ${BASE_IMAGE}
-    command: [python3, -c, ${JSON.stringify(SERVER)}]
+    command: [python3, -c, ${JSON.stringify(ONE_LINE)}]
     environment: { PORT: '\${port}', PYTHONUNBUFFERED: '1' }
     port: 8080
     ready: { log: 'listening on' }
