@@ -15,6 +15,7 @@ import {
   withUsage
 } from '../src/metrics/usage'
 import { runBoundaries, withWindows } from '../src/pipeline/suite/usage-window'
+import { toBenchmarkAction, toBmf } from '../src/report/export'
 import { makeResult } from './fixtures/history/result'
 import { tmp } from './helpers/tmp'
 
@@ -252,5 +253,28 @@ describe('the local reader over a process tree', () => {
     expect(await processTreeCounters(undefined)).toEqual({
       unreadable: 'its process is not running'
     })
+  })
+})
+
+describe('exports of the usage metrics', () => {
+  const usage = windowUsage({ s: [at(0, 10)] }, { s: [at(4e6, 12)] }, 40, 1)
+  const result = makeResult()
+  result.cases[0].runs = result.cases[0].runs.map(x => (x.warmup ? x : withUsage(x, usage)))
+  result.cases[0].metrics = [...result.cases[0].metrics, 'cpu:s', 'mem:s']
+  result.cases[0].best = { ...result.cases[0].best, 'cpu:s': 1e-4, 'mem:s': 12 }
+
+  test('Bencher: CPU per request in nanoseconds as cpu-time, peak memory in MiB as memory', () => {
+    const bmf = toBmf(result)
+    const label = Object.keys(bmf).find(k => k.endsWith('/cpu:s'))!
+    expect(bmf[label]).toEqual({ 'cpu-time': { value: 1e5, lower_value: 1e5, upper_value: 1e5 } })
+    expect(bmf[label.replace('cpu:s', 'mem:s')]).toEqual({
+      memory: { value: 12, lower_value: 12, upper_value: 12 }
+    })
+  })
+
+  test('github-action-benchmark: CPU in ms, memory in MiB', () => {
+    const points = toBenchmarkAction(result)
+    expect(points.find(p => p.name.endsWith(' cpu:s'))).toMatchObject({ unit: 'ms', value: 0.1 })
+    expect(points.find(p => p.name.endsWith(' mem:s'))).toMatchObject({ unit: 'MiB', value: 12 })
   })
 })
