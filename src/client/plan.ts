@@ -2,7 +2,7 @@ import type { Load } from './load'
 import type { ClientPlan, ClientStream } from './load-client'
 
 /** Consecutive requests of one stream that form one run, or its warm-up. */
-interface StreamPart {
+export interface StreamPart {
   warmup: boolean
   requests: number
 }

@@ -240,6 +240,9 @@ export const InputsSchema = z.object({
     errorMap: () => ({ message: 'paired-interleave must be one of requests, blocks' })
   }),
   'max-pairs': autoOrInt('max-pairs', 2, MAX_PAIRS),
+  'verdict-metric': z.enum(['auto', 'cpu:total'], {
+    errorMap: () => ({ message: 'verdict-metric must be one of auto, cpu:total' })
+  }),
   canary: bool('canary'),
   'paired-budget-minutes': minutes('paired-budget-minutes'),
   // Deprecated: a case's own budget before the budget was the whole run's (parseInputs maps it).
@@ -369,6 +372,7 @@ export const DEFAULTS: RawInputs = {
   'paired-deploy': 'per-pair',
   'paired-interleave': 'requests',
   'max-pairs': 'auto',
+  'verdict-metric': 'auto',
   'paired-budget-minutes': '15',
   'pairs-budget-minutes': '',
   canary: 'false',

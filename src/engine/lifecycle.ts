@@ -3,6 +3,7 @@ import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
 import type { GnesTopology, Topology } from '../topology/schema'
 import { withDeadline } from './deadline'
+import type { UsageSnapshot } from './usage'
 import { placeTopology, type Placed } from './placed'
 import type { Platform } from './platform'
 import { notReady, rollout, startWaves, type DeployHooks, type Rollout } from './rollout'
@@ -71,6 +72,7 @@ function deploymentOf(r: Rollout, placed: Placed): Deployment {
       }
       return nodes
     },
+    usage: () => usageOf(r),
     stop(): Promise<void> {
       r.stopping = true
       stopped ??= hooks.remove().finally(() => hooks.onStop(deployment))
@@ -82,6 +84,15 @@ function deploymentOf(r: Rollout, placed: Placed): Deployment {
     name => r.instances.find(i => i.plan.name === name)?.started
   )
   return deployment
+}
+
+/** Every service's counters, its instances read at once; a one-shot job, done by now, is none. */
+async function usageOf(r: Rollout): Promise<UsageSnapshot> {
+  const running = r.instances.filter(i => i.plan.wait.kind !== 'completed')
+  const counters = await Promise.all(running.map(i => i.started.counters()))
+  const snapshot: UsageSnapshot = {}
+  running.forEach((i, k) => (snapshot[i.plan.service] ??= []).push(counters[k]))
+  return snapshot
 }
 
 /** The one Engine: the lifecycle above over a platform's placements. */

@@ -6,6 +6,7 @@ import type { ContainerAddressing } from '../topology/containers'
 import type { GnesTopology, HttpTopology } from '../topology/schema'
 import type { EngineKind } from '../config/engines'
 import type { ServiceFailure } from './types'
+import type { InstanceCounters } from './usage'
 
 /**
  * What a platform (local processes, Docker containers, Swarm services) provides to the lifecycle:
@@ -34,6 +35,8 @@ export interface Started {
   readFile(file: string): Promise<string>
   /** How messages name that file: a path, or container:path. */
   fileName(file: string): string
+  /** Its CPU and memory counters now (./usage.ts); unreadable ones say why. */
+  counters(): Promise<InstanceCounters>
 }
 
 /** What a placement asks of the lifecycle for each instance of a service it starts. */

@@ -2,6 +2,7 @@ import type { EngineKind } from '../config/engines'
 import type { GnesMeta } from './gnes-meta'
 import type { GnesTopology, Topology } from '../topology/schema'
 import type { TraceReceiver } from '../traces/receiver'
+import type { UsageSnapshot } from './usage'
 
 export interface StartOptions {
   /** Directory for this case's service logs. */
@@ -37,6 +38,12 @@ export interface Deployment {
    * with the deployment.
    */
   readonly traces: TraceReceiver | null
+  /**
+   * Every service's CPU and memory counters now, instance by instance (./usage.ts). Services only:
+   * the load client and the trace receiver are not among them, nor a one-shot job, done before
+   * any load.
+   */
+  usage(): Promise<UsageSnapshot>
   /** Stops every service of this topology; idempotent. */
   stop(): Promise<void>
 }

@@ -82,6 +82,7 @@ export function entriesFromResult(
       profile: c.profile,
       headline: c.headline,
       timestampEval: measured[0]?.startedAt ?? meta.startedAt,
+      ...(c.verdictMetric && { verdictMetric: c.verdictMetric }),
       metrics: c.metrics,
       best: c.best,
       dataRateMBps: c.dataRateMBps,
@@ -91,7 +92,8 @@ export function entriesFromResult(
         summaries: Object.fromEntries(
           Object.entries(r.summaries).map(([m, summary]) => [m, roundSummary(summary)])
         ),
-        ...(r.traces && { traces: r.traces })
+        ...(r.traces && { traces: r.traces }),
+        ...(r.usage && { usage: r.usage })
       })),
       samples: c.sweep ? null : pooledSamples(c),
       sweep: c.sweep,

@@ -8,7 +8,8 @@ import {
   LoadSchema,
   SummarySchema,
   SweepResultSchema,
-  TraceTallySchema
+  TraceTallySchema,
+  RunUsageSchema
 } from '../result/schema'
 
 /** Version of one stored history entry; migrations upgrade older ones on read. */
@@ -86,6 +87,8 @@ export const HistoryEntrySchema = z.object({
   /** The metric published first and gated on (roundtrip for a burst). */
   headline: z.string(),
   timestampEval: isoTime,
+  /** The metric the run's inputs chose to judge it by (`verdict-metric`); absent: the default one. */
+  verdictMetric: z.string().min(1).max(100).optional(),
   metrics: z.array(z.string()),
   /** Published figure per metric, seconds (burst: best run mean; paced: the best run's medians). */
   best: z.record(z.number()),
@@ -96,7 +99,9 @@ export const HistoryEntrySchema = z.object({
       warmup: z.boolean(),
       summaries: z.record(SummarySchema),
       /** What the run's traces brought back, with hops from traces only; absent before it was kept. */
-      traces: TraceTallySchema.optional()
+      traces: TraceTallySchema.optional(),
+      /** Each service's CPU and memory over the run's window; absent where none was read. */
+      usage: RunUsageSchema.optional()
     })
   ),
   /** Per-request values of the non-warm-up runs, pooled; null where the source had none (legacy). */

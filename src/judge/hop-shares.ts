@@ -1,4 +1,5 @@
 import { meanInterval, ratioInterval } from '../inference/fieller'
+import { isCpuMetric, isMemMetric } from '../metrics/usage'
 import { mean } from '../stats/sample'
 
 /**
@@ -54,10 +55,13 @@ export const isPart = (metric: string): boolean =>
 
 /**
  * The parts inside a verdict metric: `path` starts at the frontend's receive, so the client's
- * transfer (`c->…`) lies outside it; `latency` and `roundtrip` hold every part.
+ * transfer (`c->…`) lies outside it; `latency` and `roundtrip` hold every part; `cpu:` and `mem:` none.
  */
 export const partsOf = (gate: string, metrics: readonly string[]): string[] =>
-  metrics.filter(m => m !== gate && isPart(m) && (gate !== 'path' || !m.startsWith('c->')))
+  // A service's CPU or memory is no sum of a request's hops.
+  isCpuMetric(gate) || isMemMetric(gate)
+    ? []
+    : metrics.filter(m => m !== gate && isPart(m) && (gate !== 'path' || !m.startsWith('c->')))
 
 /** Indices of the requests whose `values` lie in the band, by rank (ties in request order). */
 export function centralRequests(

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { isoTime } from '../text/timestamp'
+import { MEMORY_KINDS } from '../engine/usage'
 
 /** A metric's statistics over one run's requests, seconds. */
 export const SummarySchema = z.object({
@@ -40,6 +41,30 @@ export const TraceTallySchema = z.object({
 })
 export type TraceTally = z.infer<typeof TraceTallySchema>
 
+/** One service over a measured window (metrics/usage.ts), or why its counters could not be read. */
+export const ServiceUsageSchema = z.union([
+  z.object({
+    /** CPU time (user + system) in the window, summed over its instances. */
+    cpuSeconds: z.number().nonnegative(),
+    /** Peak memory at the window's end, summed over its instances; `memory` says which peak. */
+    memoryMiB: z.number().nonnegative(),
+    memory: z.enum(MEMORY_KINDS),
+    instances: z.number().int().positive()
+  }),
+  z.object({ unreadable: z.string().min(1).max(300) })
+])
+export type ServiceUsage = z.infer<typeof ServiceUsageSchema>
+
+/** What the services spent in a run's measured window (warm-up excluded), by service name. */
+export const RunUsageSchema = z.object({
+  /** Requests answered in the window: what CPU time is divided by. */
+  requests: z.number().int().positive(),
+  /** How long the window lasted. */
+  seconds: z.number().nonnegative(),
+  services: z.record(ServiceUsageSchema)
+})
+export type RunUsage = z.infer<typeof RunUsageSchema>
+
 /** One measured (or warm-up) run of a profile, as metrics/run.ts summarizes it. */
 export const RunResultSchema = z.object({
   index: z.number().int().nonnegative(),
@@ -68,6 +93,11 @@ export const RunResultSchema = z.object({
    */
   pairLead: z.enum(['base', 'head']).optional(),
   /** With hops from traces only; absent in results written before it was recorded. */
-  traces: TraceTallySchema.optional()
+  traces: TraceTallySchema.optional(),
+  /**
+   * Each service's CPU and memory over the run's window, whose figures are its `cpu:` and `mem:`
+   * samples; absent where the window could not be timed and in results written before it was.
+   */
+  usage: RunUsageSchema.optional()
 })
 export type RunResult = z.infer<typeof RunResultSchema>

@@ -2,6 +2,8 @@ import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
 import { fmtMs } from '../text/duration'
 import { fmtRate } from '../text/rate'
+import { inlineCode } from '../text/escape'
+import { isMemMetric } from '../metrics/usage'
 
 /** The warm-up a run made, in words: `auto` sizes it per profile (src/client/plan.ts). */
 export const fmtWarmup = (load: Pick<Load, 'warmupRequests'>): string =>
@@ -15,6 +17,14 @@ const cell = (v: number | null | undefined, fmt: (v: number) => string): string 
 
 /** Seconds in milliseconds, the one unit of every table (`fmtMs`'s decimals). */
 export const msCell = (v: number | null | undefined): string => cell(v, s => fmtMs(s))
+
+/** A metric's figure in a table: a peak memory (`mem:`) in MiB, anything else a time in ms. */
+export const metricCell = (metric: string, v: number | null | undefined): string =>
+  isMemMetric(metric) ? cell(v, mib => mib.toFixed(1)) : msCell(v)
+
+/** A metric's column heading: its name as code and its unit. */
+export const metricHeading = (metric: string): string =>
+  `${inlineCode(metric)} (${isMemMetric(metric) ? 'MiB' : 'ms'})`
 
 /** A data rate in MB/s to one decimal. */
 export const rateCell = (v: number | null | undefined): string => cell(v, r => fmtRate(r, 1))

@@ -37,6 +37,15 @@ const GENERIC_DOCS: Record<string, string> = {
  * generic case's metrics are the HTTP driver's and the hops its system reports.
  */
 export function describeMetric(name: string, generic = false): string {
+  if (name === 'cpu:total') {
+    return 'CPU time (user + system) of all the services in a measured run, per request answered: CPU-ms per request.'
+  }
+  if (name.startsWith('cpu:')) {
+    return 'CPU time (user + system) of this service in a measured run, per request answered: CPU-ms per request.'
+  }
+  if (name.startsWith('mem:')) {
+    return 'Peak memory of this service, MiB: since it started (Docker on cgroup v1, local engine), or the larger of its usage at the run’s two ends (cgroup v2).'
+  }
   // Only a trace's calls are named a->b: a reported hop name keeps no '>'.
   if (name.startsWith('hop:') && name.includes('->')) {
     return 'Time of the call between two services, from their spans: the client span less the server span (network and queueing).'

@@ -3,7 +3,7 @@ import { throughputIsLowerBound } from '../metrics/sweep'
 import type { CaseResult, Result } from '../result/schema'
 import { escapeMarkdown, inlineCode } from '../text/escape'
 import { fmtRate } from '../text/rate'
-import { fmtWarmup, msCell, rateCell } from './format'
+import { fmtWarmup, metricCell, metricHeading, msCell, rateCell } from './format'
 import { traitsOf } from '../profile/traits'
 
 const row = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`
@@ -21,14 +21,14 @@ function timingSection(cases: CaseResult[]): string[] {
   return [
     row([
       'Case',
-      ...metrics.map(m => `${inlineCode(m)} (ms)`),
+      ...metrics.map(metricHeading),
       ...(burst ? ['Data rate (MB/s)', 'Legacy "MB/s"'] : [])
     ]),
     alignRow(metrics.length + 1 + (burst ? 2 : 0), 1),
     ...cases.map(c =>
       row([
         caseCell(c),
-        ...metrics.map(m => msCell(c.best[m])),
+        ...metrics.map(m => metricCell(m, c.best[m])),
         ...(burst
           ? [
               rateCell(c.dataRateMBps),

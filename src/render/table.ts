@@ -4,7 +4,7 @@ import { throughputIsLowerBound } from '../metrics/sweep'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { fmtRate } from '../text/rate'
 import { fmtTime } from '../text/timestamp'
-import { buildTime, commitRef, msCell, rateCell, versionLabel } from './format'
+import { buildTime, commitRef, metricCell, msCell, rateCell, versionLabel } from './format'
 import { headlineTail } from './tail'
 import { traitsOf } from '../profile/traits'
 
@@ -37,7 +37,7 @@ function tableRows(
         e.gnes && ref?.sha === e.gnes.vcs ? e.gnes.tag || e.gnes.version : versionLabel(e)
       ),
       commit: ref ? markdownLink(sha, url) : sha,
-      values: metrics.map(m => msCell(e.best[m])),
+      values: metrics.map(m => metricCell(m, e.best[m])),
       tail: tailCells(headlineTail(e)),
       dataRate: rateCell(e.dataRateMBps),
       legacy: e.legacyMBps === null ? '–' : String(Math.round(e.legacyMBps))

@@ -5,15 +5,17 @@ import { runFigure } from '../metrics/run-result'
 import { measuredSamples } from '../result/samples'
 import type { CaseResult, Result } from '../result/schema'
 import { publishesRuns } from '../profile/traits'
+import { isCpuMetric, isMemMetric } from '../metrics/usage'
 
 /**
  * A result and a history in the formats other tools read (docs/reports.md, "Exports"):
  * - Bencher Metric Format (`bencher run --adapter json`): benchmark → measure → value, with the
  *   spread of the measured runs as lower and upper values; latency in nanoseconds, throughput in
- *   requests per second, Bencher's built-in units;
+ *   requests per second, Bencher's built-in units; a service's CPU per request (`cpu-time`) in
+ *   nanoseconds and its peak memory (`memory`) in MiB;
  * - github-action-benchmark's `customSmallerIsBetter` (`tool: customSmallerIsBetter`): one point
  *   per figure, in milliseconds;
- * - CSV of a history: one row per entry and published figure, seconds;
+ * - CSV of a history: one row per entry and published figure, seconds (a `mem:` figure in MiB);
  * - HdrHistogram's percentile distribution (`.hgrm`) of a metric, per case and profile (per step
  *   of a sweep), in milliseconds.
  */
@@ -67,14 +69,24 @@ function figures(result: Result): Figure[] {
 
 const NS = 1e9
 
+/**
+ * A figure's Bencher measure and its factor from the figure: a time in nanoseconds (`latency`), a
+ * service's CPU per request in nanoseconds (`cpu-time`), its peak memory in MiB (`memory`).
+ */
+const bmfMeasure = (metric: string): { measure: string; scale: number } =>
+  isMemMetric(metric)
+    ? { measure: 'memory', scale: 1 }
+    : { measure: isCpuMetric(metric) ? 'cpu-time' : 'latency', scale: NS }
+
 export function toBmf(result: Result): Bmf {
   const out: Bmf = {}
   for (const f of figures(result)) {
+    const { measure, scale } = bmfMeasure(f.metric)
     out[`${f.caseLabel}/${f.metric}`] = {
-      latency: {
-        value: f.value * NS,
+      [measure]: {
+        value: f.value * scale,
         ...(f.runs.length
-          ? { lower_value: Math.min(...f.runs) * NS, upper_value: Math.max(...f.runs) * NS }
+          ? { lower_value: Math.min(...f.runs) * scale, upper_value: Math.max(...f.runs) * scale }
           : {})
       }
     }
@@ -89,18 +101,23 @@ export function toBmf(result: Result): Bmf {
 }
 
 const ms = (s: number): number => Math.round(s * 1e6) / 1e3
+const mib = (m: number): number => Math.round(m * 1e3) / 1e3
 
 export function toBenchmarkAction(result: Result): BenchmarkActionPoint[] {
   const gnes = result.meta.gnes ? `GNES ${result.meta.gnes.version}, ` : ''
-  return figures(result).map(f => ({
-    name: `${f.caseLabel} ${f.metric}`,
-    unit: 'ms',
-    value: ms(f.value),
-    ...(f.runs.length > 1
-      ? { range: `${ms(Math.min(...f.runs))} … ${ms(Math.max(...f.runs))}` }
-      : {}),
-    extra: `${gnes}${result.meta.engine} engine, ${f.runs.length} measured runs`
-  }))
+  return figures(result).map(f => {
+    // A peak memory is in MiB already; every other figure is seconds, shown in ms.
+    const [unit, v] = isMemMetric(f.metric) ? ['MiB', mib] : ['ms', ms]
+    return {
+      name: `${f.caseLabel} ${f.metric}`,
+      unit,
+      value: v(f.value),
+      ...(f.runs.length > 1
+        ? { range: `${v(Math.min(...f.runs))} … ${v(Math.max(...f.runs))}` }
+        : {}),
+      extra: `${gnes}${result.meta.engine} engine, ${f.runs.length} measured runs`
+    }
+  })
 }
 
 /**

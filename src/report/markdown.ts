@@ -8,7 +8,7 @@ import { count } from '../text/count'
 import { diagnosticsLegend, evidenceCell } from './evidence-text'
 import { fmtChange, fmtInterval, fmtPlusMinus } from '../text/percent'
 import { fmtP } from '../text/p-value'
-import { fmtSeconds } from '../text/duration'
+import { fmtFigure } from './metric-words'
 import { traceNote } from './trace-text'
 
 export interface ReportLinks {
@@ -33,8 +33,8 @@ function metricRow(caseLabel: string, m: MetricComparison & Diagnosed): string {
   const cells = [
     caseLabel,
     inlineCode(m.metric),
-    fmtSeconds(m.baseline),
-    fmtSeconds(m.pr),
+    fmtFigure(m.metric, m.baseline),
+    fmtFigure(m.metric, m.pr),
     fmtChange(m.change),
     intervalCell(m),
     m.p === null ? '–' : fmtP(m.p),

@@ -4,7 +4,8 @@ import { answerLegend, answerLine, headlineAnswer, verdictCell } from './answer-
 import { diagnosticsLegend, evidenceCell } from './evidence-text'
 import { fmtChange, fmtInterval, fmtPercent, fmtPlusMinus } from '../text/percent'
 import { fmtP } from '../text/p-value'
-import { fmtDuration, fmtSeconds } from '../text/duration'
+import { fmtDuration } from '../text/duration'
+import { fmtFigure } from './metric-words'
 import { detailsBlock, reportTitle, shortSha, type ReportLinks } from './markdown'
 import type { PairedCase, PairedComparison, PairedMetric } from '../judge/paired'
 import { SET_ASIDE_RULE } from '../judge/set-aside'
@@ -32,8 +33,8 @@ function metricRow(c: PairedCase, m: PairedCase['metrics'][number]): string {
   const cells = [
     caseLabel(c),
     inlineCode(m.metric),
-    fmtSeconds(m.base),
-    fmtSeconds(m.head),
+    fmtFigure(m.metric, m.base),
+    fmtFigure(m.metric, m.head),
     fmtChange(m.change),
     fmtInterval(shown(m).ci),
     fmtP(m.p),

@@ -17,9 +17,11 @@ export const RESULT_SCHEMA = 'gnes-latency-bench/result@2'
 export { LoadSchema, type Load } from '../client/load'
 export { GnesMetaSchema } from '../engine/gnes-meta'
 export {
+  RunUsageSchema,
   SummarySchema,
   TraceTallySchema,
   type RunResult,
+  type RunUsage,
   type Summary,
   type TraceTally
 } from '../metrics/schema'
@@ -96,6 +98,8 @@ export const CaseResultSchema = z.object({
   profile: ProfileSchema,
   /** The metric published first and gated on in pull requests (roundtrip for a burst). */
   headline: z.string(),
+  /** The metric the inputs chose to judge it by (`verdict-metric`); absent: the default one. */
+  verdictMetric: z.string().min(1).max(100).optional(),
   /** Metric names in display order. Empty for a sweep, whose figures are in `sweep`. */
   metrics: z.array(z.string()),
   /** Warm-up and measured runs; empty for a sweep. */

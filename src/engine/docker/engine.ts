@@ -9,6 +9,7 @@ import type { Plan } from '../plan/types'
 import type { Platform, Placement, Started } from '../platform'
 import type { Engine } from '../types'
 import { readContainerFile } from './archive'
+import { containerCounters } from './usage'
 import { sweep } from './cleanup'
 import { containerAddressing } from './command'
 import { removeContainer, startContainer } from './container'
@@ -104,7 +105,8 @@ class DockerPlatform implements Platform<'docker'> {
               ? { healthy: () => untilHealthy(container, i.name, check, startedMs, exited) }
               : {}),
             readFile: file => readContainerFile(container, file),
-            fileName: file => `${name}:${file}`
+            fileName: file => `${name}:${file}`,
+            counters: () => containerCounters(docker, container.id)
           }
           void io.started(i, started)
         })

@@ -3,6 +3,7 @@ import type { Placement, Started } from '../platform'
 import type { LogTail } from '../log-tail'
 import { deploymentSlot, ServiceProcess } from './process'
 import type { GnesVenv } from './venv'
+import { processTreeCounters } from './usage'
 
 export const HOST = '127.0.0.1'
 
@@ -42,7 +43,8 @@ export function localPlacement(runId: string, venv: () => GnesVenv): Placement {
           node: null,
           address: async () => HOST,
           readFile: async file => (fs.existsSync(file) ? fs.promises.readFile(file, 'utf8') : ''),
-          fileName: file => file
+          fileName: file => file,
+          counters: () => processTreeCounters(proc.child.pid)
         }
         void Promise.race([io.started(i, started), started.exited]).then(release, release)
       }

@@ -10,6 +10,7 @@ import { sweep } from '../docker/cleanup'
 import { removeNetworkWhenFree } from '../docker/network'
 import { containerAddressing } from '../docker/command'
 import { readContainerFile } from '../docker/archive'
+import { containerCounters } from '../docker/usage'
 import { DaemonContext, type DaemonInfo, type DockerEngineOptions } from '../docker/daemon'
 import { openPlace } from '../docker/place'
 import { LifecycleEngine } from '../lifecycle'
@@ -156,7 +157,8 @@ class SwarmPlatform implements Platform<'swarm'> {
               slot.containerId
                 ? readContainerFile(docker.getContainer(slot.containerId), file)
                 : '',
-            fileName: file => `${place.prefix}-${service.name} (task on this manager):${file}`
+            fileName: file => `${place.prefix}-${service.name} (task on this manager):${file}`,
+            counters: () => containerCounters(docker, slot.containerId)
           }
           void io.started(service.instances[k], started)
         })

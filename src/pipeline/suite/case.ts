@@ -28,6 +28,8 @@ export interface CaseSettings {
   rates: RateInputs
   sweep: SweepSettings
   caseTimeoutSec: number
+  /** The metric the inputs chose to judge every case by; null: each case's default. */
+  verdictMetric: string | null
 }
 
 /** Starts one topology, runs every profile through it in turn, and always stops it. */
@@ -67,16 +69,19 @@ export async function runCase(
   } finally {
     await dep.stop()
   }
-  return outcomes.map(o => caseResult(spec, dep, o))
+  return outcomes.map(o => caseResult(spec, dep, o, settings.verdictMetric))
 }
 
 /** A profile's outcome on a case, with the topology's identity and where its services ran. */
 export function caseResult(
   spec: CaseSpec,
   dep: Pick<Deployment, 'nodes'>,
-  outcome: ProfileOutcome
+  outcome: ProfileOutcome,
+  verdictMetric: string | null = null
 ): CaseResult {
   const { topology } = spec
+  // A sweep has no runs to judge by it.
+  const chosen = verdictMetric && outcome.runs.length ? { verdictMetric } : {}
   return {
     id: topology.id,
     kind: topology.kind,
@@ -86,6 +91,7 @@ export function caseResult(
       ...s,
       ...(dep.nodes[s.name] ? { nodes: dep.nodes[s.name] } : {})
     })),
+    ...chosen,
     ...outcome
   }
 }
@@ -112,7 +118,7 @@ function serviceSummaries(
 
 /** How a case's profiles and sweep steps are measured: GNES's client, or the HTTP driver. */
 export interface CaseRunner {
-  /** `startAt`: epoch seconds at which a paced profile's schedule starts (default: when ready). */
+  /** `startAt`: epoch seconds at which a paced profile's schedule starts (default: soon after now). */
   profile(
     profile: RunProfile,
     load: Load,
@@ -156,6 +162,7 @@ function httpRunner(dep: Deployment, topology: HttpTopology): CaseRunner {
     profile: (profile, load, _timeoutSec, log, startAt) =>
       Promise.race([
         runHttpProfile(
+          dep,
           open,
           { source: topology.hops, traces: dep.traces },
           profile,

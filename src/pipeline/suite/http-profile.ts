@@ -11,6 +11,11 @@ import { ms, profileOutcome, type ProfileOutcome } from './profile'
 import type { SweepStep } from './sweep'
 import { NO_DROPS, runTraceTally } from '../../metrics/trace-tally'
 import { traceJoiner, traceStart, type HopReading } from './trace-join'
+import type { Deployment } from '../../engine/types'
+import { readNow, scheduleStart, streamOpens, withWindows } from './usage-window'
+
+/** Seconds between planning a paced schedule and its start: no process to start, only a timer. */
+const HTTP_LEAD_SECONDS = 0.2
 
 /**
  * Fails on any failed request: a latency of the requests that happened to succeed hides them.
@@ -37,6 +42,7 @@ function checkAnswered(records: RequestRecord[], driver: LoadDriver): void {
  * over at once. One driver serves the whole profile, so only the warm-up opens connections.
  */
 export async function runHttpProfile(
+  dep: Pick<Deployment, 'usage'>,
   open: OpenDriver,
   hops: HopReading,
   profile: RunProfile,
@@ -61,32 +67,48 @@ export async function runHttpProfile(
   try {
     for (const stream of parts) {
       const total = stream.reduce((n, p) => n + p.requests, 0)
+      // A paced schedule starts at a known instant, so that its runs' windows are known too.
+      const at = scheduleStart(startAt, HTTP_LEAD_SECONDS)
+      const opens = streamOpens(dep, stream, rate, at)
+      // A burst's window opens before its first request leaves.
+      if (rate === null) await Promise.all(opens)
       const sent = await driver.send(rate, total, {
         trace: traceStart(hops),
-        ...(startAt === undefined ? {} : { startAtMs: startAt * 1000 })
+        ...(rate === null ? {} : { startAtMs: at * 1000 })
       })
       checkAnswered(sent, driver)
+      const end = await readNow(dep)
       const { records, dropped } = await join(sent)
+      const measured: RunResult[] = []
       let first = 0
       for (const part of stream) {
         const last = part === stream[stream.length - 1]
         const own = records.slice(first, (first += part.requests))
         const input = httpRunInput(
-          { index: runs.length, warmup: part.warmup, rate, records: own, bodyBytes },
+          {
+            index: runs.length + measured.length,
+            warmup: part.warmup,
+            rate,
+            records: own,
+            bodyBytes
+          },
           hops.source
         )
         const traces = dropped && runTraceTally(own, last ? dropped : NO_DROPS)
         const run = { ...summarizeRun(input), ...(traces && { traces }) }
-        runs.push(run)
-        if (!part.warmup) metrics = Object.keys(run.summaries)
+        if (part.warmup) runs.push(run)
+        else measured.push(run)
         const s = run.summaries[headline]
-        const measured = runs.filter(r => !r.warmup).length
+        const done = runs.filter(r => !r.warmup).length + measured.length
         log.info(
-          `${part.warmup ? 'warm-up' : `run ${measured}/${load.runs}`}: ${part.requests} requests, ` +
+          `${part.warmup ? 'warm-up' : `run ${done}/${load.runs}`}: ${part.requests} requests, ` +
             `${headline} median ${ms(s?.median)}, p90 ${ms(s?.p90)}, max ${ms(s?.max)}` +
             `${input.hopsMissing ? `; ${input.hopsMissing} answers without hop figures` : ''}`
         )
       }
+      const windowed = withWindows(measured, await Promise.all(opens), end, headline)
+      runs.push(...windowed)
+      if (windowed.length) metrics = Object.keys(windowed[windowed.length - 1].summaries)
     }
   } finally {
     driver.close()

@@ -271,7 +271,8 @@ function caseRun(
     caseResult(
       c.specs[s],
       live.deps[s]!,
-      profileOutcome(c.profile, measured.metrics[s], measured.runs[s], c.load)
+      profileOutcome(c.profile, measured.metrics[s], measured.runs[s], c.load),
+      c.settings.verdictMetric
     )
   return {
     sides: { base: side('base'), head: side('head') },
@@ -526,7 +527,8 @@ function judge(c: PairedCase, m: Measured, k: number): LookAnswer {
   const gate = verdictMetric({
     headline: headlineMetric(c.profile),
     metrics: m.metrics.head,
-    profile: c.profile
+    profile: c.profile,
+    ...(c.settings.verdictMetric && { verdictMetric: c.settings.verdictMetric })
   })
   const measured = (side: Side): number[][] =>
     m.runs[side].filter(r => !r.warmup).map(r => r.samples[gate] ?? [])

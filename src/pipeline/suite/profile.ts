@@ -1,14 +1,22 @@
 import { runLoadClient } from '../../client/load-client'
 import { profileLabel, unanswered } from '../../profile/definition'
-import { headlineMetric, traitsOf, type RunProfile } from '../../profile/traits'
+import { headlineMetric, isPaced, traitsOf, type RunProfile } from '../../profile/traits'
 import type { GnesDeployment } from '../../engine/types'
 import { splitStream } from '../../metrics/paced'
 import { bestOfRuns, bestRunMedians, runFigure, streamRun } from '../../metrics/run-result'
+import { everyRunHas } from '../../metrics/usage'
 import type { CaseResult, Load, RunResult } from '../../result/schema'
 import type { DumpCursor } from './dump'
 import { profilePlan, warmupRequestsOf } from './drivers'
 import type { Log } from '../../log'
 import { fmtMs } from '../../text/duration'
+import {
+  readNow,
+  SCHEDULE_LEAD_SECONDS,
+  scheduleStart,
+  streamOpens,
+  withWindows
+} from './usage-window'
 
 /** What a profile adds to a case's identity (the topology's part comes from the case). */
 export type ProfileOutcome = Pick<
@@ -22,8 +30,8 @@ export const ms = (s: number | undefined): string => (s === undefined ? '-' : `$
 /**
  * Runs one burst or paced profile on a running deployment: one client process sends the warm-up
  * and every measured run as consecutive streams; each stream's envelopes are then read in order.
- * `startAt` (epoch seconds) starts a paced schedule on a given clock instead of when the client is
- * ready.
+ * `startAt` (epoch seconds) starts a paced schedule on a given clock; without it, a paced schedule
+ * starts SCHEDULE_LEAD_SECONDS from now, time enough for the client process to start.
  */
 export async function runProfile(
   dep: GnesDeployment,
@@ -34,13 +42,19 @@ export async function runProfile(
   log: Log,
   startAt?: number
 ): Promise<ProfileOutcome> {
-  const { plan, parts } = profilePlan(profile, load, startAt)
+  // A paced schedule starts at a known instant, so that its runs' windows are known too; a
+  // burst's streams follow each other inside one client process, whose boundaries this cannot see.
+  const rate = isPaced(profile) ? profile.rate : null
+  const at = rate === null ? startAt : scheduleStart(startAt, SCHEDULE_LEAD_SECONDS)
+  const { plan, parts } = profilePlan(profile, load, at)
+  const opens = rate === null ? [] : streamOpens(dep, parts[0], rate, at!)
   const warmup = warmupRequestsOf(profile, load)
   log.info(
     `${profileLabel(profile)}: ${warmup ? `${warmup} warm-up requests, then ` : ''}` +
       `${load.runs} runs of ${traitsOf(profile).runSize === 'docs' ? `${load.docs} documents` : `${load.requests} requests`}`
   )
   const reports = await Promise.race([runLoadClient(dep, plan, timeoutSec), dep.failed])
+  const end = await readNow(dep)
   const headline = headlineMetric(profile)
   const runs: RunResult[] = []
   let metrics: string[] = []
@@ -51,11 +65,11 @@ export async function runProfile(
       envelopes,
       parts[i].map(p => p.requests)
     )
+    const first = runs.length
     for (const [k, piece] of pieces.entries()) {
       const { warmup } = parts[i][k]
       const index = runs.length
       const run = streamRun(index, warmup, piece.report, piece.envelopes, load)
-      if (!warmup) metrics = Object.keys(run.summaries)
       runs.push(run)
       // A burst warm-up shows its roundtrip; a paced one its latency, like the runs.
       const s = run.summaries[headline] ?? run.summaries.roundtrip
@@ -67,6 +81,17 @@ export async function runProfile(
           `${headline} ${mean}median ${ms(s?.median)}, p90 ${ms(s?.p90)}, max ${ms(s?.max)}`
       )
     }
+    // The stream's warm-up comes first; its measured runs take their windows (a paced stream's).
+    const own = runs.splice(first)
+    const opened = i === 0 ? await Promise.all(opens) : []
+    const windowed = withWindows(
+      own.filter(r => !r.warmup),
+      opened,
+      end,
+      headline
+    )
+    runs.push(...own.filter(r => r.warmup), ...windowed)
+    if (windowed.length) metrics = Object.keys(windowed[windowed.length - 1].summaries)
   }
   const spread = runSpread(profile, runs, headline)
   if (spread) log.warn(`${profileLabel(profile)}: ${spread}`)
@@ -113,23 +138,25 @@ export function profileOutcome(
 ): ProfileOutcome {
   const headline = headlineMetric(profile)
   const publishes = traitsOf(profile).publishes
+  // A usage metric some run lacks (its counter unread there) is not published.
+  const published = everyRunHas(metrics, runs)
   switch (publishes) {
     case 'run-mean':
       return {
         profile,
         headline,
-        metrics,
+        metrics: published,
         runs,
-        ...bestOfRuns(runs, metrics, load.docs),
+        ...bestOfRuns(runs, published, load.docs),
         sweep: null
       }
     case 'run-median':
       return {
         profile,
         headline,
-        metrics,
+        metrics: published,
         runs,
-        best: bestRunMedians(runs, metrics, headline),
+        best: bestRunMedians(runs, published, headline),
         dataRateMBps: null,
         legacyMBps: null,
         sweep: null

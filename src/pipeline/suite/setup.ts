@@ -79,7 +79,8 @@ export function caseSettings(inputs: Inputs, load: Load): CaseSettings {
       bound: inputs['sweep-max-latency'].bound,
       boundText: inputs['sweep-max-latency'].text
     },
-    caseTimeoutSec: inputs['case-timeout']
+    caseTimeoutSec: inputs['case-timeout'],
+    verdictMetric: inputs['verdict-metric'] === 'auto' ? null : inputs['verdict-metric']
   }
 }
 
