@@ -65538,11 +65538,14 @@ async function sweep(options = {}, docker = dockerClient()) {
   const volumes = await removeVolumes(docker, labels, old);
   const configs = manager ? byDate(await docker.listConfigs({ filters })) : [];
   await Promise.all(configs.map((c) => docker.getConfig(c.ID).remove().catch(ignoreGone)));
+  const secrets = manager ? byDate(await docker.listSecrets({ filters })) : [];
+  await Promise.all(secrets.map((c) => docker.getSecret(c.ID).remove().catch(ignoreGone)));
   return {
     containers: containers.length,
     networks: networks.length,
     services: services.length,
     configs: configs.length,
+    secrets: secrets.length,
     volumes
   };
 }
