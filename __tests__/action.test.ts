@@ -151,7 +151,11 @@ describe('the action (local engine, local bare remote, local server speaking Git
     const second = await runAction('pull_request', payload, 'c'.repeat(40))
     expect(second.code).toBe(0)
     expect(github.comments.get(7)).toHaveLength(1)
-    expect(github.log.filter(l => l.startsWith('PATCH'))).toHaveLength(1)
+    // The second run updates the comment and the check run in place.
+    expect(github.log.filter(l => l.startsWith('PATCH'))).toEqual([
+      'PATCH /repos/octo/bench/issues/comments/1000',
+      expect.stringMatching(/^PATCH \/repos\/octo\/bench\/check-runs\/\d+$/)
+    ])
     expect(git(remote, 'rev-parse', 'gh-pages')).toBe(tip)
   })
 
@@ -366,8 +370,10 @@ describe('the action (local engine, local bare remote, local server speaking Git
       const comments = github.comments.get(9) ?? []
       expect(comments).toHaveLength(1)
       const body = comments[0].body
-      const [first, title] = body.split('\n')
+      const [first, check, title] = body.split('\n')
       expect(first).toBe(markerLine('Latency (PR) / bench', '2'.repeat(40)))
+      // The check run's hidden line, which a fork's workflow_run reads.
+      expect(check).toMatch(/^<!-- check: (success|neutral|failure); [^<>]+ -->$/)
       expect(title).toMatch(/^### Latency: /)
       expect(body).toContain('chain5 chain of 5 relays · minimal@\u206020')
       expect(body).toContain('`latency`')
@@ -416,9 +422,8 @@ describe('the action (local engine, local bare remote, local server speaking Git
         `the workspace is the pull request's head ${headSha}; the base is its merge-base with main, ${baseSha}`
       )
       const body = (github.comments.get(10) ?? [])[0].body
-      expect(
-        body.startsWith(`${MARKER}<!-- head: ${headSha} -->\n### Latency, paired on this runner: `)
-      ).toBe(true)
+      expect(body.startsWith(`${MARKER}<!-- head: ${headSha} -->\n<!-- check: `)).toBe(true)
+      expect(body.split('\n')[2]).toMatch(/^### Latency, paired on this runner: /)
       expect(body).toContain(
         `**head** commit \`${headSha.slice(0, 7)}\` vs **base** commit \`${baseSha.slice(0, 7)}\``
       )

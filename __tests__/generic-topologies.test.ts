@@ -17,7 +17,7 @@ import { runSuite } from '../src/pipeline'
 import { parseTopology, resolveTopology } from '../src/topology/load'
 import { describeDocker, leftovers, TEST_ENGINE } from './helpers/docker'
 import { pidsWithEnv, survivors } from './helpers/processes'
-import { expectStorableResult } from './helpers/result'
+import { expectStorableResult, usageMetrics } from './helpers/result'
 import { quiet } from './helpers/log'
 import { tmp } from './helpers/tmp'
 import { agreementLine, expectSelfTimesAgree } from './helpers/trace-agreement'
@@ -66,9 +66,12 @@ describe('generic topologies on the local engine (real relays and Caddy on loopb
     const [minimal, burst] = result.cases
     expect(minimal).toMatchObject({ id: 'chain5', kind: 'http', headline: 'latency' })
     expect(minimal.profile).toEqual({ kind: 'minimal', rate: 20 })
-    const hops = ['relay1', 'relay2', 'relay3', 'relay4', 'relay5'].map(h => `hop:${h}`)
-    expect(minimal.metrics).toEqual(['latency', 'latency:sent', 'c:lag', ...hops])
-    expect(burst.metrics).toEqual(['roundtrip', ...hops])
+    const relays = ['relay1', 'relay2', 'relay3', 'relay4', 'relay5']
+    const hops = relays.map(h => `hop:${h}`)
+    // Each relay's CPU per request and peak memory, read from its process, beside the latency.
+    const usage = usageMetrics(relays)
+    expect(minimal.metrics).toEqual(['latency', 'latency:sent', 'c:lag', ...hops, ...usage])
+    expect(burst.metrics).toEqual(['roundtrip', ...hops, ...usage])
     expect(minimal.services.map(s => [s.name, s.role, s.model])).toContainEqual([
       'relay1',
       'container',

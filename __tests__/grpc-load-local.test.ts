@@ -24,7 +24,7 @@ import { runSuite } from '../src/pipeline'
 import { median, quantile } from '../src/stats/sample'
 import type { GrpcCall } from '../src/topology/grpc-schema'
 import { quiet } from './helpers/log'
-import { expectStorableResult } from './helpers/result'
+import { expectStorableResult, usageMetrics } from './helpers/result'
 import { tmp } from './helpers/tmp'
 
 const ECHO = path.join(__dirname, '..', 'examples', 'services', 'grpc-echo')
@@ -67,6 +67,9 @@ const call = (more: Partial<GrpcCall> = {}): GrpcCall => ({
   deadlineSec: 5,
   ...more
 })
+
+/** The services' usage metrics a run of the chain publishes (docs/metrics.md). */
+const USAGE = usageMetrics(['grpc1', 'grpc2', 'grpc3'])
 
 describe('the gRPC driver against the echo service', () => {
   let echo: Echo
@@ -237,7 +240,8 @@ describe('the gRPC chain through the suite on the local engine', () => {
     const [minimal] = result.cases
     expect(minimal).toMatchObject({ id: 'grpc-chain', kind: 'http', headline: 'latency' })
     expect(minimal.profile).toEqual({ kind: 'minimal', rate: 20 })
-    expect(minimal.metrics).toEqual(['latency', 'latency:sent', 'c:lag'])
+    // Each service's CPU per request and peak memory, read from its processes, beside the latency.
+    expect(minimal.metrics).toEqual(['latency', 'latency:sent', 'c:lag', ...USAGE])
     const runs = minimal.runs.filter(r => !r.warmup)
     expect(runs).toHaveLength(2)
     for (const run of runs) {
@@ -258,7 +262,8 @@ describe('the gRPC chain through the suite on the local engine', () => {
       'latency',
       'latency:sent',
       'c:lag',
-      ...hops.map(h => `hop:${h}`)
+      ...hops.map(h => `hop:${h}`),
+      ...USAGE
     ])
     for (const run of minimal.runs) {
       // A SERVER span per service and a CLIENT span per call to the next: 5 a call.

@@ -12,7 +12,7 @@ import { runSuite } from '../src/pipeline'
 import { resolveTopology } from '../src/topology/load'
 import type { HttpTopology } from '../src/topology/schema'
 import { quiet } from './helpers/log'
-import { expectStorableResult } from './helpers/result'
+import { expectStorableResult, usageMetrics } from './helpers/result'
 import { tmp } from './helpers/tmp'
 import { agreementLine, expectSelfTimesAgree, RELAYS } from './helpers/trace-agreement'
 
@@ -59,7 +59,8 @@ test('a suite with hops: { otlp } publishes the trace hops beside latency', asyn
     'latency',
     'latency:sent',
     'c:lag',
-    ...hops.map(h => `hop:${h}`)
+    ...hops.map(h => `hop:${h}`),
+    ...usageMetrics(RELAYS)
   ])
   // Each relay's SERVER span, and a CLIENT span per call to the next one.
   const spansPerTrace = 2 * RELAYS.length - 1

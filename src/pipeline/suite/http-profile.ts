@@ -12,7 +12,7 @@ import type { SweepStep } from './sweep'
 import { NO_DROPS, runTraceTally } from '../../metrics/trace-tally'
 import { traceJoiner, traceStart, type HopReading } from './trace-join'
 import type { Deployment } from '../../engine/types'
-import { readNow, scheduleStart, streamOpens, withWindows } from './usage-window'
+import { closeWindows, scheduleStart, streamOpens, withWindows } from './usage-window'
 
 /** Seconds between planning a paced schedule and its start: no process to start, only a timer. */
 const HTTP_LEAD_SECONDS = 0.2
@@ -77,7 +77,7 @@ export async function runHttpProfile(
         ...(rate === null ? {} : { startAtMs: at * 1000 })
       })
       checkAnswered(sent, driver)
-      const end = await readNow(dep)
+      const { opened, end } = await closeWindows(dep, opens)
       const { records, dropped } = await join(sent)
       const measured: RunResult[] = []
       let first = 0
@@ -106,7 +106,7 @@ export async function runHttpProfile(
             `${input.hopsMissing ? `; ${input.hopsMissing} answers without hop figures` : ''}`
         )
       }
-      const windowed = withWindows(measured, await Promise.all(opens), end, headline)
+      const windowed = withWindows(measured, opened, end, headline)
       runs.push(...windowed)
       if (windowed.length) metrics = Object.keys(windowed[windowed.length - 1].summaries)
     }

@@ -11,7 +11,7 @@ import { profilePlan, warmupRequestsOf } from './drivers'
 import type { Log } from '../../log'
 import { fmtMs } from '../../text/duration'
 import {
-  readNow,
+  closeWindows,
   SCHEDULE_LEAD_SECONDS,
   scheduleStart,
   streamOpens,
@@ -54,7 +54,7 @@ export async function runProfile(
       `${load.runs} runs of ${traitsOf(profile).runSize === 'docs' ? `${load.docs} documents` : `${load.requests} requests`}`
   )
   const reports = await Promise.race([runLoadClient(dep, plan, timeoutSec), dep.failed])
-  const end = await readNow(dep)
+  const { opened, end } = await closeWindows(dep, opens)
   const headline = headlineMetric(profile)
   const runs: RunResult[] = []
   let metrics: string[] = []
@@ -83,10 +83,9 @@ export async function runProfile(
     }
     // The stream's warm-up comes first; its measured runs take their windows (a paced stream's).
     const own = runs.splice(first)
-    const opened = i === 0 ? await Promise.all(opens) : []
     const windowed = withWindows(
       own.filter(r => !r.warmup),
-      opened,
+      i === 0 ? opened : [],
       end,
       headline
     )

@@ -26,10 +26,24 @@ const BOUNDARY_LEAD = 0.25
 /** How long before its schedule starts a paced stream is planned, so its boundaries are known. */
 export const SCHEDULE_LEAD_SECONDS = 2
 
-/** Reads the deployment's counters now. */
+/**
+ * Reads the deployment's counters now, dated when the read starts: a read can take a while on a
+ * loaded daemon, and the end of a window is read only once every opening read has finished
+ * (`closeWindows`), so a window never comes out negative.
+ */
 export const readNow = async (dep: Pick<Deployment, 'usage'>): Promise<Reading> => {
+  const at = Date.now()
   const snapshot = await dep.usage()
-  return { at: Date.now(), snapshot }
+  return { at, snapshot }
+}
+
+/** The opening readings of a stream's runs, and then the reading that closes its last run. */
+export async function closeWindows(
+  dep: Pick<Deployment, 'usage'>,
+  opens: Promise<Reading>[]
+): Promise<{ opened: Reading[]; end: Reading }> {
+  const opened = await Promise.all(opens)
+  return { opened, end: await readNow(dep) }
 }
 
 /**
