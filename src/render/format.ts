@@ -2,6 +2,7 @@ import type { HistoryEntry } from '../history/schema'
 import type { Load } from '../result/schema'
 import { fmtMs } from '../text/duration'
 import { fmtRate } from '../text/rate'
+import { mibValue } from '../text/memory'
 import { inlineCode } from '../text/escape'
 import { isMemMetric } from '../metrics/usage'
 
@@ -20,7 +21,7 @@ export const msCell = (v: number | null | undefined): string => cell(v, s => fmt
 
 /** A metric's figure in a table: a peak memory (`mem:`) in MiB, anything else a time in ms. */
 export const metricCell = (metric: string, v: number | null | undefined): string =>
-  isMemMetric(metric) ? cell(v, mib => mib.toFixed(1)) : msCell(v)
+  isMemMetric(metric) ? cell(v, mibValue) : msCell(v)
 
 /** A metric's column heading: its name as code and its unit. */
 export const metricHeading = (metric: string): string =>

@@ -1,4 +1,5 @@
 import type { HistoryEntry } from '../history/schema'
+import { CPU_TOTAL, isCpuMetric, isMemMetric } from '../metrics/usage'
 
 /** The metric names of a set of entries, in the order the newest entries list them. */
 export function metricOrder(newestFirst: readonly HistoryEntry[]): string[] {
@@ -37,13 +38,13 @@ const GENERIC_DOCS: Record<string, string> = {
  * generic case's metrics are the HTTP driver's and the hops its system reports.
  */
 export function describeMetric(name: string, generic = false): string {
-  if (name === 'cpu:total') {
+  if (name === CPU_TOTAL) {
     return 'CPU time (user + system) of all the services in a measured run, per request answered: CPU-ms per request.'
   }
-  if (name.startsWith('cpu:')) {
+  if (isCpuMetric(name)) {
     return 'CPU time (user + system) of this service in a measured run, per request answered: CPU-ms per request.'
   }
-  if (name.startsWith('mem:')) {
+  if (isMemMetric(name)) {
     return 'Peak memory of this service, MiB: since it started (Docker on cgroup v1, local engine), or the larger of its usage at the run’s two ends (cgroup v2).'
   }
   // Only a trace's calls are named a->b: a reported hop name keeps no '>'.

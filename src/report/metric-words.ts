@@ -1,7 +1,7 @@
 import { inlineCode } from '../text/escape'
 import { fmtSeconds } from '../text/duration'
 import { fmtMiB } from '../text/memory'
-import { isMemMetric } from '../metrics/usage'
+import { CPU_TOTAL, isCpuMetric, isMemMetric } from '../metrics/usage'
 
 /** A metric's figure: a peak memory (`mem:`) in MiB, anything else (CPU per request too) a time. */
 export const fmtFigure = (metric: string, v: number): string =>
@@ -9,8 +9,8 @@ export const fmtFigure = (metric: string, v: number): string =>
 
 /** A metric key in words: `r2:proc` is router 2's own time, `c->f:send` the client's transfer. */
 function metricWords(metric: string): string | null {
-  if (metric === 'cpu:total') return 'CPU per request, all services'
-  if (metric.startsWith('cpu:')) return 'CPU per request'
+  if (metric === CPU_TOTAL) return 'CPU per request, all services'
+  if (isCpuMetric(metric)) return 'CPU per request'
   if (isMemMetric(metric)) return 'peak memory'
   const proc = /^r(\d+):proc$/.exec(metric)
   if (proc) return `router ${proc[1]}'s own time`

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { resetAdvice } from './compose/keys'
 import type { ContainerService } from './http-schema'
 
 /**
@@ -21,8 +22,7 @@ export function checkoutOf(dir: string): string {
   }
 }
 
-const DROP =
-  'remove the mount for the benchmark (`volumes: !reset []` in the file with x-latency-bench)'
+const DROP = resetAdvice('volumes', '[]', 'the mount')
 
 const inside = (root: string, p: string): boolean =>
   p === root || p.startsWith(`${root}${path.sep}`)

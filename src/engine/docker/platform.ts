@@ -1,3 +1,4 @@
+import { resetAdvice } from '../../topology/compose/keys'
 import type { ServicePlan } from '../plan/types'
 
 /**
@@ -26,8 +27,7 @@ const OCI_ARCH: Record<string, string> = {
   riscv64: 'riscv64'
 }
 
-const REMOVE =
-  'or remove it for the benchmark (`platform: !reset null` in the file with x-latency-bench), and the image is built and run for the daemon'
+const REMOVE = `or ${resetAdvice('platform')}, and the image is built and run for the daemon`
 
 /** The daemon's platform as a Compose file writes one: `linux/amd64`. */
 export const platformName = (daemon: DaemonPlatform): string =>

@@ -1,3 +1,4 @@
+import { resetAdvice } from '../../topology/compose/keys'
 import type { ServicePlan } from '../plan/types'
 
 /**
@@ -10,8 +11,7 @@ import type { ServicePlan } from '../plan/types'
 /** A containerd shim's full name, which the daemon looks up on its PATH. */
 const SHIM = /^io\.containerd\.[a-z0-9_-]+\.v\d+$/
 
-const REMOVE =
-  'or remove it for the benchmark (`runtime: !reset null` in the file with x-latency-bench)'
+const REMOVE = `or ${resetAdvice('runtime')}`
 
 /** The first service whose runtime cannot run here, in words; null when every one can. */
 export function runtimeProblem(

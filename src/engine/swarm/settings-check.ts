@@ -1,3 +1,4 @@
+import { resetAdvice } from '../../topology/compose/keys'
 import type { ServicePlan } from '../plan/types'
 import { apiAtLeast } from './api-version'
 
@@ -13,9 +14,10 @@ interface Needs {
   /** The Engine API version, and Docker's, that added it to a Swarm service. */
   since: readonly [number, number]
   docker: string
-  /** What it is, and the Compose key that sets it. */
+  /** What it is, the Compose key that sets it, and that key's empty value. */
   what: string
   key: string
+  empty: string
 }
 
 const NEEDS: readonly Needs[] = [
@@ -24,21 +26,24 @@ const NEEDS: readonly Needs[] = [
     since: [1, 41],
     docker: '20.10',
     what: 'a process limit',
-    key: 'pids_limit: !reset null'
+    key: 'pids_limit',
+    empty: 'null'
   },
   {
     asks: s => Boolean(s.settings?.capDrop?.length),
     since: [1, 41],
     docker: '20.10',
     what: 'dropped capabilities',
-    key: 'cap_drop: !reset []'
+    key: 'cap_drop',
+    empty: '[]'
   },
   {
     asks: s => s.settings?.noNewPrivileges === true,
     since: [1, 44],
     docker: '25',
     what: 'no-new-privileges',
-    key: 'security_opt: !reset []'
+    key: 'security_opt',
+    empty: '[]'
   }
 ]
 
@@ -51,7 +56,7 @@ export function swarmSettingsProblem(
     for (const n of NEEDS) {
       if (!n.asks(service) || apiAtLeast(apiVersion, n.since)) continue
       const api = n.since.join('.')
-      return `service '${service.name}' asks for ${n.what}, which a Swarm service takes from Engine API ${api} (Docker ${n.docker}) and this daemon speaks ${apiVersion}: run it with engine: docker, or remove it for the benchmark (\`${n.key}\` in the file with x-latency-bench)`
+      return `service '${service.name}' asks for ${n.what}, which a Swarm service takes from Engine API ${api} (Docker ${n.docker}) and this daemon speaks ${apiVersion}: run it with engine: docker, or ${resetAdvice(n.key, n.empty)}`
     }
   }
   return null

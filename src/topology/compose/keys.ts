@@ -6,9 +6,16 @@
  */
 export type Decision = 'honoured' | 'ignored' | { refused: string }
 
+/**
+ * What to write instead of a key the benchmark cannot run: drop `what` (the key's setting) with
+ * `key: !reset empty` in the file with x-latency-bench, as every refusal of a key words it.
+ */
+export const resetAdvice = (key: string, empty = 'null', what = 'it'): string =>
+  `remove ${what} for the benchmark (\`${key}: !reset ${empty}\` in the file with x-latency-bench)`
+
 /** A refusal that says what to write instead: drop the key in the file with x-latency-bench. */
 const drop = (why: string, key: string, empty = 'null'): { refused: string } => ({
-  refused: `${why}: remove it for the benchmark (\`${key}: !reset ${empty}\` in the file with x-latency-bench)`
+  refused: `${why}: ${resetAdvice(key, empty)}`
 })
 const NO_FIELD = 'the benchmark cannot give a container this setting, and it changes what runs'
 const HOST = 'it reaches into the host, so runs would not be comparable and the host not safe'
