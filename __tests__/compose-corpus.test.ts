@@ -114,25 +114,34 @@ test('each sample adds only an x-latency-bench block', () => {
 })
 
 /**
- * The refused files and the place each is refused at, each as the issue says it must be: the
- * Docker socket (a tool that drives the host's Docker: portainer, traefik, nginx-proxy's
- * docker-gen, nextcloud's proxy and its certificate companion), a home directory, an external
- * volume, the host's network, a fixed address on a network, capabilities that reach into the host
- * (cap_add, with host paths mounted beside them).
+ * The refused files and the place each is refused at first, each as the issue says it must be: the
+ * Docker socket (13: a tool that drives the host's Docker: portainer, traefik, nginx-proxy's
+ * docker-gen, nextcloud's proxy and its certificate companion, and a Flask sample that mounts it),
+ * a path of the host outside the checkout (a home directory; n8n's data folder, with the socket
+ * beside it), an external volume (2), the host's network (2), a fixed address on a network,
+ * capabilities that reach into the host (cap_add, with sysctls beside them), and commands run in a
+ * started container (post_start).
  */
 const REFUSED: Record<string, string> = {
   'awesome-compose/minecraft': 'services.minecraft.volumes.0',
   'awesome-compose/pihole-cloudflared-DoH': 'services.cloudflared.networks.dns-net.ipv4_address',
   'awesome-compose/plex': 'services.plex.network_mode',
-  'awesome-compose/portainer': 'services.portainer',
-  'awesome-compose/traefik-golang': 'services.frontend',
+  'awesome-compose/portainer': 'services.portainer.volumes.0',
+  'awesome-compose/traefik-golang': 'services.frontend.volumes.0',
   'awesome-compose/wireguard': 'services.wireguard.cap_add',
-  'nextcloud-docker/with-nginx-proxy-mariadb-apache': 'services.proxy',
-  'nextcloud-docker/with-nginx-proxy-mariadb-fpm': 'services.proxy',
-  'nextcloud-docker/with-nginx-proxy-postgres-apache': 'services.proxy',
-  'nextcloud-docker/with-nginx-proxy-postgres-fpm': 'services.proxy',
-  'nginx-proxy/nginx-proxy-main': 'services.nginx-proxy',
-  'nginx-proxy/nginx-proxy-separate-containers': 'services.dockergen',
+  'dockersamples/catalog-service-node': 'services.aws.post_start',
+  'dockersamples/easy-http-routing-with-traefik-main': 'services.proxy.volumes.0',
+  'dockersamples/easy-http-routing-with-traefik-native': 'services.proxy.volumes.0',
+  'dockersamples/getting-started-todo-app': 'services.proxy.volumes.0',
+  'dockersamples/python-flask-redis': 'services.web.volumes.0',
+  'n8n-hosting/docker-caddy': 'services.caddy.volumes.0',
+  'n8n-hosting/subfolder-with-ssl': 'services.traefik.volumes.0',
+  'nextcloud-docker/with-nginx-proxy-mariadb-apache': 'services.proxy.volumes.4',
+  'nextcloud-docker/with-nginx-proxy-mariadb-fpm': 'services.proxy.volumes.3',
+  'nextcloud-docker/with-nginx-proxy-postgres-apache': 'services.proxy.volumes.3',
+  'nextcloud-docker/with-nginx-proxy-postgres-fpm': 'services.proxy.volumes.3',
+  'nginx-proxy/nginx-proxy-main': 'services.nginx-proxy.volumes.0',
+  'nginx-proxy/nginx-proxy-separate-containers': 'services.dockergen.volumes.0',
   'paperless-ngx/ci-test': 'services.gotenberg.network_mode',
   'temporal-docker-compose/tls': 'services.elasticsearch.volumes.0'
 }

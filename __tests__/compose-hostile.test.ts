@@ -41,63 +41,63 @@ function checkout(text: string, extra?: (dir: string) => void): { dir: string; o
 
 /** [what, the file, the place refused, words of the reason, more set-up] */
 const HOSTILE: [string, string, string, string, ((dir: string) => void)?][] = [
-  ['the host root', web('volumes: [/:/host]'), 'mounts.0', 'outside the checkout'],
-  ['the host root, read-only', web('volumes: [/:/host:ro]'), 'mounts.0', 'outside the checkout'],
+  ['the host root', web('volumes: [/:/host]'), 'volumes.0', 'outside the checkout'],
+  ['the host root, read-only', web('volumes: [/:/host:ro]'), 'volumes.0', 'outside the checkout'],
   [
     'the Docker socket',
     web('volumes: [/var/run/docker.sock:/var/run/docker.sock]'),
-    'mounts.0',
+    'volumes.0',
     'socket'
   ],
   [
     'the Docker socket, long form',
     web('volumes: [{ type: bind, source: /run/docker.sock, target: /d.sock }]'),
-    'mounts.0',
+    'volumes.0',
     'socket'
   ],
   [
     'a socket inside the checkout',
     web('volumes: [./here.sock:/here.sock]'),
-    'mounts.0',
+    'volumes.0',
     'socket',
     dir => {
       const server = net.createServer().listen(path.join(dir, 'here.sock'))
       server.unref()
     }
   ],
-  ['a link to /etc', web('volumes: [./etc-link:/x:ro]'), 'mounts.0', 'it leads to /etc'],
-  ['a link to the parent', web('volumes: [./up:/x:ro]'), 'mounts.0', 'outside the checkout'],
-  ['a chain of links out', web('volumes: [./link-to-link:/x:ro]'), 'mounts.0', 'it leads to /etc'],
+  ['a link to /etc', web('volumes: [./etc-link:/x:ro]'), 'volumes.0', 'it leads to /etc'],
+  ['a link to the parent', web('volumes: [./up:/x:ro]'), 'volumes.0', 'outside the checkout'],
+  ['a chain of links out', web('volumes: [./link-to-link:/x:ro]'), 'volumes.0', 'it leads to /etc'],
   [
     '.. out of the checkout',
     web('volumes: [./../../..:/x:ro]'),
-    'mounts.0',
+    'volumes.0',
     'outside the checkout'
   ],
   ['a home directory', web('volumes: [~/.ssh:/root/.ssh:ro]'), 'volumes.0', 'home directory'],
-  ['a path that does not exist', web('volumes: [./absent:/x:ro]'), 'mounts.0', 'does not exist'],
+  ['a path that does not exist', web('volumes: [./absent:/x:ro]'), 'volumes.0', 'does not exist'],
   [
     'a secret of the host',
     web('secrets: [s]', 'secrets: { s: { file: /etc/passwd } }\n'),
-    'mounts.0',
+    'secrets.0',
     'outside the checkout'
   ],
   [
     'a secret beside the checkout',
     web('secrets: [s]', 'secrets: { s: { file: ../outside.txt } }\n'),
-    'mounts.0',
+    'secrets.0',
     'outside the checkout'
   ],
   [
     'a secret through a link',
     web('secrets: [s]', 'secrets: { s: { file: ./secret-link } }\n'),
-    'mounts.0',
+    'secrets.0',
     'outside the checkout'
   ],
   [
     'a config of the host',
     web('configs: [c]', 'configs: { c: { file: /etc/hosts } }\n'),
-    'mounts.0',
+    'configs.0',
     'outside the checkout'
   ],
   [

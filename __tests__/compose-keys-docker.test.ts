@@ -226,6 +226,15 @@ describeDocker('Compose keys on Docker: limits, networks, the ignored keys', () 
     expect(Object.values(at('db-0').NetworkSettings.Networks)[0].Aliases).toContain('database')
   })
 
+  test('links: the job reached db by the name its link gives it', () => {
+    expect(Object.values(at('db-0').NetworkSettings.Networks)[0].Aliases).toContain('linked-db')
+    // The job asks http://linked-db:7000/ and exits 0 only with db's answer.
+    expect(fs.readFileSync(path.join(logDir, 'job-0.log'), 'utf8')).toContain(
+      'job saw db healthy: True'
+    )
+    expect(at('job-0').State.ExitCode).toBe(0)
+  })
+
   test('the ignored keys change nothing: restart, hostname, read_only, tty, container_name', () => {
     const extra = at('extra-0')
     expect(['', 'no']).toContain(extra.HostConfig.RestartPolicy?.Name ?? '')

@@ -63,7 +63,7 @@ const BAD: [string, string, string, string, Record<string, string>?][] = [
   [
     'a bind mount outside the checkout',
     webWith('    volumes: [/etc:/data:ro]'),
-    'services.web (as the native mounts.0)',
+    'services.web.volumes.0',
     'outside the checkout'
   ],
   [

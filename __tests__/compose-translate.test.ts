@@ -317,6 +317,33 @@ x-latency-bench:
     expect(services(t).map(s => s.name)).toEqual(['web', 'started', 'healthy', 'migrate'])
   })
 
+  test('links: the linked service starts first, and its alias is one more name of it', () => {
+    const t = compileText(`
+services:
+  web:
+    image: web:1
+    expose: [80]
+    links: [db, 'cache:memo', 'queue:queue']
+    depends_on: { cache: { condition: service_healthy } }
+  db: { image: a:1 }
+  cache: { image: a:1, healthcheck: { test: [CMD, ok] } }
+  queue: { image: a:1, networks: { default: { aliases: [jobs] } } }
+x-latency-bench:
+  load: { service: web }
+`)
+    expect(service(t, 'web').dependsOn).toEqual([
+      'db',
+      'queue',
+      { service: 'cache', condition: 'healthy' }
+    ])
+    expect(service(t, 'cache').aliases).toEqual(['memo'])
+    expect(service(t, 'queue').aliases).toEqual(['jobs'])
+    expect(service(t, 'db')).not.toHaveProperty('aliases')
+    expect(() => compileText(web("links: ['ghost:g']"))).toThrow(
+      /at services\.web\.links\.0: no service named 'ghost' runs: .*`links: !reset \[\]`/
+    )
+  })
+
   test('profiles: a service runs when COMPOSE_PROFILES activates one of its profiles', () => {
     const text = web('', '  tools: { image: t:1, profiles: [debug, ops] }')
     expect(services(compileText(text)).map(s => s.name)).toEqual(['web'])

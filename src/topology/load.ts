@@ -42,15 +42,34 @@ const BENCH_KEYS = [
   'thresholds'
 ]
 
+/**
+ * A compiled bind mount's Compose key (compose/mounts.ts lists a service's volumes first, one
+ * mount each, then its tmpfs, secrets and configs).
+ */
+function composeMount(mounts: readonly { as?: unknown }[], n: number): string | undefined {
+  const key = (m: { as?: unknown }) =>
+    m.as === 'secret' ? 'secrets' : m.as === 'config' ? 'configs' : 'volumes'
+  if (!mounts[n]) return undefined
+  const k = key(mounts[n])
+  return `${k}.${n - mounts.findIndex(m => key(m) === k)}`
+}
+
 function composePlace(data: Record<string, unknown>): Place {
-  const names = Array.isArray(data.services)
-    ? data.services.map(s => String((s as { name?: unknown }).name))
-    : []
+  const services = (Array.isArray(data.services) ? data.services : []) as {
+    name?: unknown
+    mounts?: { as?: unknown }[]
+  }[]
   return where => {
     const [head, index, ...rest] = where.split('.')
     if (head === 'services' && index !== undefined && /^\d+$/.test(index)) {
-      const native = rest.length ? ` (as the native ${rest.join('.')})` : ''
-      return `services.${names[Number(index)] ?? index}${native}`
+      const service = services[Number(index)]
+      const name = `services.${String(service?.name ?? index)}`
+      const mount =
+        rest.length === 2 && rest[0] === 'mounts'
+          ? composeMount(service?.mounts ?? [], Number(rest[1]))
+          : undefined
+      if (mount) return `${name}.${mount}`
+      return rest.length ? `${name} (as the native ${rest.join('.')})` : name
     }
     return BENCH_KEYS.includes(head) ? `x-latency-bench.${where}` : where
   }

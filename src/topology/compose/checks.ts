@@ -1,4 +1,4 @@
-import { NESTED_KEYS, SERVICE_KEYS, TOP_KEYS, type Decision } from './keys'
+import { NESTED_KEYS, resetAdvice, SERVICE_KEYS, TOP_KEYS, type Decision } from './keys'
 import { isObj, type Obj } from './obj'
 import { securityOptRefusals } from './security-opt'
 
@@ -12,12 +12,15 @@ export interface Refusal {
   msg: string
 }
 
-const UNKNOWN: Decision = { refused: 'the benchmark does not support this key' }
+/** A key of the specification that keys.ts does not decide yet. */
+const unknown = (key: string): Decision => ({
+  refused: `the benchmark does not support this key: ${resetAdvice(key)}`
+})
 
 /** The keys of `obj` that `table` refuses (extension keys `x-*` are Compose's comments). */
 const refusedKeys = (obj: Obj, table: Record<string, Decision>, where: string): Refusal[] =>
   Object.keys(obj).flatMap(key => {
-    const decision = key.startsWith('x-') ? 'ignored' : (table[key] ?? UNKNOWN)
+    const decision = key.startsWith('x-') ? 'ignored' : (table[key] ?? unknown(key))
     return typeof decision === 'object'
       ? [{ where: where ? `${where}.${key}` : key, msg: decision.refused }]
       : []
@@ -49,7 +52,7 @@ function refusedValues(service: Obj, where: string): Refusal[] {
   if (deploy.mode !== undefined && deploy.mode !== 'replicated') {
     found.push({
       where: `${where}.deploy.mode`,
-      msg: `'${String(deploy.mode)}' is not supported: services run as replicated services`
+      msg: `'${String(deploy.mode)}' is not supported: services run as replicated services: ${resetAdvice('mode')}, and give the instances in replicas`
     })
   }
   const build = service.build
@@ -57,7 +60,7 @@ function refusedValues(service: Obj, where: string): Refusal[] {
   if (/^[a-z][a-z0-9+.-]*:\/\/|^git@/i.test(context)) {
     found.push({
       where: `${where}.build.context`,
-      msg: 'a remote build context is not supported: a directory beside the Compose file'
+      msg: 'a remote build context is not supported: build from a directory of the checkout (`context: ./dir`), or run a built image (`build: !reset null` and `image`)'
     })
   }
   return [...found, ...securityOptRefusals(service.security_opt, `${where}.security_opt`)]

@@ -95,7 +95,7 @@ export const SERVICE_KEYS: Record<string, Decision> = {
   group_add: drop(NO_FIELD, 'group_add', '[]'),
   ipc: drop(HOST, 'ipc', 'null'),
   isolation: drop(NO_FIELD, 'isolation', 'null'),
-  links: drop('services reach each other by name, or by networks aliases', 'links', '[]'),
+  links: 'honoured',
   mem_reservation: drop(LIMITS, 'mem_reservation', 'null'),
   mem_swappiness: drop(LIMITS, 'mem_swappiness', 'null'),
   memswap_limit: drop(LIMITS, 'memswap_limit', 'null'),

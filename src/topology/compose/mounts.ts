@@ -1,6 +1,7 @@
 import * as path from 'node:path'
 import { MAX_HANDED_BYTES, type Mount } from '../http-schema'
 import type { Lookup } from './interpolate'
+import { resetAdvice } from './keys'
 import { Problem } from './problem'
 import { isObj, type Obj } from './obj'
 
@@ -40,7 +41,10 @@ function volumeMount(v: unknown, volumes: Obj, dir: string, at: string): Mount {
   if (m.type === 'bind') {
     const source = String(m.source ?? '')
     if (source.startsWith('~')) {
-      throw new Problem(at, `${source} is in a home directory: mount a path of the checkout`)
+      throw new Problem(
+        at,
+        `${source} is in a home directory: mount a path of the checkout, or ${resetAdvice('volumes', '[]', 'the mount')}`
+      )
     }
     return { type: 'bind', source: path.resolve(dir, source), target, readOnly: !!m.read_only }
   }

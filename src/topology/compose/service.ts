@@ -2,6 +2,7 @@ import * as path from 'node:path'
 import type { ContainerSettings, Mount } from '../http-schema'
 import { nativeHealthcheck, type NativeHealthcheck } from './healthcheck'
 import type { Lookup } from './interpolate'
+import { linkAliases, linkedServices } from './links'
 import { serviceMounts } from './mounts'
 import { Problem } from './problem'
 import { containerSettings } from './settings'
@@ -149,9 +150,18 @@ const CONDITIONS: Record<string, 'started' | 'healthy' | 'completed'> = {
   service_completed_successfully: 'completed'
 }
 
-/** `depends_on`: a dependency that is not required and does not run is left out, as in Compose. */
+/**
+ * `depends_on`: a dependency that is not required and does not run is left out, as in Compose;
+ * a linked service is a started dependency where `depends_on` does not name it.
+ */
 function dependsOn(s: Obj, ctx: ServiceContext): NativeService['dependsOn'] {
-  return Object.entries(isObj(s.depends_on) ? s.depends_on : {}).flatMap(([dep, spec]) => {
+  const named = isObj(s.depends_on) ? s.depends_on : {}
+  const linked = linkedServices(s, ctx.names).filter(l => !(l in named))
+  return [...new Set(linked), ...declaredDependencies(named, ctx)]
+}
+
+function declaredDependencies(named: Obj, ctx: ServiceContext): NativeService['dependsOn'] {
+  return Object.entries(named).flatMap(([dep, spec]) => {
     const { condition, required } = spec as { condition: string; required: boolean }
     if (!ctx.names.includes(dep)) {
       if (required === false) return []
@@ -173,10 +183,12 @@ function deploy(s: Obj): NativeService['deploy'] {
   }
 }
 
-/** Every network's aliases: all services share the topology's one network. */
-function aliases(s: Obj): string[] {
+/** Every network's aliases and those links give it: all services share the topology's one network. */
+function aliases(name: string, s: Obj, ctx: ServiceContext): string[] {
   const nets = Object.values(isObj(s.networks) ? s.networks : {})
-  return [...new Set(nets.flatMap(n => ((isObj(n) && (n.aliases as unknown[])) || []).map(String)))]
+  const own = nets.flatMap(n => ((isObj(n) && (n.aliases as unknown[])) || []).map(String))
+  const services = isObj(ctx.data.services) ? ctx.data.services : {}
+  return [...new Set([...own, ...linkAliases(name, services, ctx.names)])]
 }
 
 export function nativeService(name: string, s: Obj, ctx: ServiceContext): NativeService {
@@ -192,7 +204,7 @@ export function nativeService(name: string, s: Obj, ctx: ServiceContext): Native
   })()
   const built = build(s, ctx)
   const deployed = deploy(s)
-  const extraNames = aliases(s)
+  const extraNames = aliases(name, s, ctx)
   const settings = containerSettings(s)
   return {
     name,
