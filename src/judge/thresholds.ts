@@ -26,7 +26,7 @@ export type ThresholdOutcome =
 /** A threshold's figure on a case, or why there is none. */
 type Figure = { figure: number } | { absent: string }
 
-const NOT_PUBLISHED = "the case's profile does not publish that figure"
+const NOT_PUBLISHED = 'the profile publishes no such figure'
 
 export interface CaseThresholds {
   case: string
@@ -93,7 +93,7 @@ function runSpend(u: RunUsage, index: number, metric: string): RunSpend | { abse
     const s = Object.hasOwn(u.services, name) ? u.services[name] : undefined
     if (!s) return { absent: `the case has no service ${name}` }
     if ('unreadable' in s)
-      return { absent: `${name}'s counters were not read in run ${index}: ${s.unreadable}` }
+      return { absent: `the counters of ${name} were not read in run ${index}: ${s.unreadable}` }
     spend.cpuSeconds += s.cpuSeconds
     spend.memoryMiB += s.memoryMiB
   }
@@ -111,7 +111,7 @@ function usageFigure(c: CaseResult, t: Threshold): Figure {
   const runs = c.runs.filter(r => !r.warmup)
   const spends: RunSpend[] = []
   for (const r of runs) {
-    if (!r.usage) return { absent: "the case's profile measures no CPU or memory per run" }
+    if (!r.usage) return { absent: 'the profile measures no CPU or memory per run' }
     const spend = runSpend(r.usage, r.index, t.metric)
     if ('absent' in spend) return spend
     spends.push(spend)
