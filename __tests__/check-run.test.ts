@@ -39,7 +39,11 @@ const gates = (...statuses: ThresholdStatus[]): ThresholdReport => ({
         {
           case: '1',
           profile: 'minimal@5',
-          outcomes: statuses.map(status => ({ threshold: gate, figure: 0.3, status }))
+          outcomes: statuses.map(status =>
+            status === 'absent'
+              ? { threshold: gate, figure: null, status, absent: 'no such figure' }
+              : { threshold: gate, figure: 0.3, status }
+          )
         }
       ]
     : [],

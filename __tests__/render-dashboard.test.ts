@@ -6,6 +6,7 @@ import * as path from 'node:path'
 import * as url from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { appendToBranch, entriesFromResult, importLegacy } from '../src/history'
+import type { HistoryEntry } from '../src/history/schema'
 import { ResultSchema } from '../src/result/schema'
 import { renderHook } from '../src/pipeline'
 import { renderReport } from '../src/render'
@@ -37,6 +38,14 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.svg': 'image/svg+xml'
 }
+
+/** The newest minimal-load entry also measured CPU per request (seconds) and peak memory (MiB). */
+const USAGE = { 'cpu:Router1': 0.0113, 'cpu:total': 0.0388, 'mem:Router1': 61.5 }
+const withUsage = (e: HistoryEntry): HistoryEntry => ({
+  ...e,
+  metrics: [...e.metrics, ...Object.keys(USAGE)],
+  best: { ...e.best, ...USAGE }
+})
 
 let tmp: string
 let server: http.Server
@@ -76,7 +85,7 @@ beforeAll(async () => {
     ...importLegacy(path.join(__dirname, 'fixtures/legacy')),
     ...bench,
     pacedEntry(1, '1'),
-    withTail(pacedEntry(2, '1'), 1.2, 1.4),
+    withUsage(withTail(pacedEntry(2, '1'), 1.2, 1.4)),
     ...[1, 2, 3, 4].map(i => sweepEntry(i, '1')),
     // A generic case from a real run: a chain of 5 HTTP relays.
     ...entriesFromResult(
@@ -156,6 +165,35 @@ test('switching the metric changes the chart', async () => {
   expect(await yTitle()).toContain('MB/s')
   expect(await points()).toBe(49)
   expect(await page.locator('#trend svg').innerHTML()).not.toBe(before)
+})
+
+test('CPU per request and peak memory on axes of their own: CPU-ms and MiB, never ms', async () => {
+  // The y axis as its ARIA label says it: its title and the range of its scale.
+  const yAxis = () =>
+    page
+      .locator('#trend [aria-roledescription="axis"][aria-label^="Y-axis"]')
+      .getAttribute('aria-label')
+  await show('1', 'mem:Router1', 'minimal@0.5')
+  expect(await points()).toBe(1)
+  // MiB as stored, not a thousand times them: the one point on a scale from 0 to about 62.
+  expect(await yAxis()).toMatch(
+    /^Y-axis titled 'mem:Router1 \(peak MiB\)' for a linear scale with values from 0 to (6\d|70)$/
+  )
+  await show('1', 'cpu:total', 'minimal@0.5')
+  expect(await yAxis()).toMatch(
+    /^Y-axis titled 'cpu:total \(CPU-ms per request\)' for a linear scale with values from 0 to (3\d|40)$/
+  )
+  const head = await page.locator('#table thead th').allTextContents()
+  expect(head).toEqual(
+    expect.arrayContaining(['cpu:Router1 (CPU-ms)', 'cpu:total (CPU-ms)', 'mem:Router1 (MiB)'])
+  )
+  const cells = await page.locator('#table tbody tr').first().locator('td').allTextContents()
+  const at = (title: string) => cells[head.indexOf(title)]
+  expect([at('cpu:Router1 (CPU-ms)'), at('cpu:total (CPU-ms)'), at('mem:Router1 (MiB)')]).toEqual([
+    '11.3',
+    '38.8',
+    '61.5'
+  ])
 })
 
 test('a commit message holding <script> shows as text and never runs', async () => {

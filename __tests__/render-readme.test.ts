@@ -188,6 +188,21 @@ describe('rows and commit links', () => {
     )
   })
 
+  test('CPU per request is headed CPU-ms and peak memory MiB, each figure in its own unit', () => {
+    const e = pacedEntry(3)
+    const usage = { ...e, best: { ...e.best, 'cpu:total': 0.0388, 'mem:Router1': 61.5 } }
+    const [head, , row] = markdownTable(
+      [usage],
+      ['path', 'cpu:total', 'mem:Router1'],
+      undefined,
+      'minimal'
+    )
+      .split('\n')
+      .map(l => l.slice(2, -2).split(' | '))
+    expect(head.slice(3, 6)).toEqual(['`path` (ms)', '`cpu:total` (CPU-ms)', '`mem:Router1` (MiB)'])
+    expect(row.slice(3, 6)).toEqual(['1023.0', '38.8', '61.5'])
+  })
+
   test('a paced table adds the headline’s p90 and p99 of the run its median was published from', () => {
     const e = pacedEntry(3)
     const run = (median: number, p90: number, p99: number, warmup = false) => ({

@@ -32,6 +32,40 @@ function sweepCase(maxThroughput: number | null): CaseResult {
 
 const one = (metric: string, source: string) => ThresholdsSchema.parse({ [metric]: [source] })[0]
 
+type Service = { cpuSeconds: number; memoryMiB: number } | { unreadable: string }
+const read = (cpuSeconds: number, memoryMiB: number): Service => ({ cpuSeconds, memoryMiB })
+
+/**
+ * A paced case whose measured runs read the services' usage: each run `[requests, services]`, after
+ * a warm-up that has no window (usage is never read there).
+ */
+function usageCase(...measured: [number, Record<string, Service>][]): CaseResult {
+  const usage = (requests: number, services: Record<string, Service>) => ({
+    requests,
+    seconds: requests / 5,
+    services: Object.fromEntries(
+      Object.entries(services).map(([name, s]) => [
+        name,
+        'unreadable' in s ? s : { ...s, memory: 'peak', instances: 1 }
+      ])
+    )
+  })
+  return {
+    id: 'chain',
+    profile: { kind: 'minimal', rate: 5 },
+    runs: [
+      { index: 0, warmup: true, samples: {} },
+      ...measured.map(([requests, services], i) => ({
+        index: i + 1,
+        warmup: false,
+        samples: {},
+        usage: usage(requests, services)
+      }))
+    ],
+    sweep: null
+  } as unknown as CaseResult
+}
+
 describe('thresholds judged on a result', () => {
   it.each([
     ['med<6ms', 5.5e-3, 'pass'],
@@ -63,6 +97,87 @@ describe('thresholds judged on a result', () => {
     expect(evaluateThreshold(pacedCase(), one('throughput', 'value>1')).status).toBe('absent')
     expect(evaluateThreshold(pacedCase(), one('path', 'med<1ms')).status).toBe('absent')
   })
+  describe('CPU per request and peak memory, one figure per measured run', () => {
+    // Two runs: 100 requests on 1.0 + 0.5 CPU-s, then 300 on 1.2 + 0.3 CPU-s.
+    const c = usageCase(
+      [100, { web: read(1.0, 40), db: read(0.5, 300) }],
+      [300, { web: read(1.2, 42), db: read(0.3, 310) }]
+    )
+    it.each([
+      // value: every measured run's CPU seconds over every request they answered.
+      ['cpu:web', 'value<6ms', (1.0 + 1.2) / 400, 'pass'],
+      ['cpu:total', 'value<8ms', (1.5 + 1.5) / 400, 'pass'],
+      // The other aggregations over the runs' figures, each run alike: 10 ms and 4 ms for web.
+      ['cpu:web', 'avg<7ms', 0.007, 'fail'],
+      ['cpu:web', 'max<=10ms', 0.01, 'pass'],
+      ['cpu:web', 'min>4ms', 0.004, 'fail'],
+      ['cpu:total', 'med<10ms', (0.015 + 0.005) / 2, 'pass'],
+      ['cpu:db', 'p(100)==5ms', 0.005, 'pass'],
+      // value: the largest peak of the measured runs, in MiB.
+      ['mem:db', 'value<300MiB', 310, 'fail'],
+      ['mem:db', 'value<1GiB', 310, 'pass'],
+      ['mem:web', 'avg<41.5', 41, 'pass'],
+      ['mem:web', 'min>=40000KiB', 40, 'pass']
+    ])('%s %s: %d', (metric, source, figure, status) => {
+      const o = evaluateThreshold(c, one(metric, source))
+      expect(o.figure).toBeCloseTo(figure, 12)
+      expect(o.status).toBe(status)
+    })
+    it('a service whose counters a run could not read is absent with the reason, never 0, and cpu:total with it', () => {
+      const remote = usageCase(
+        [100, { web: read(1.0, 40), db: read(0.5, 300) }],
+        [100, { web: read(1.0, 40), db: { unreadable: 'its container runs on another node' } }]
+      )
+      for (const metric of ['cpu:db', 'mem:db', 'cpu:total']) {
+        expect(evaluateThreshold(remote, one(metric, 'value<1'))).toEqual({
+          threshold: one(metric, 'value<1'),
+          figure: null,
+          status: 'absent',
+          absent: 'the counters of db were not read in run 2: its container runs on another node'
+        })
+      }
+      expect(evaluateThreshold(remote, one('cpu:web', 'value<1')).status).toBe('fail')
+    })
+    it('a service the case lacks, and a profile without windows, are absent with their reason', () => {
+      expect(evaluateThreshold(c, one('cpu:Router1', 'value<1'))).toMatchObject({
+        status: 'absent',
+        absent: 'the case has no service Router1'
+      })
+      // `constructor` is no service, though every object has one.
+      expect(evaluateThreshold(c, one('mem:constructor', 'value<1')).status).toBe('absent')
+      expect(evaluateThreshold(pacedCase(), one('cpu:total', 'value<1'))).toMatchObject({
+        status: 'absent',
+        absent: 'the profile measures no CPU or memory per run'
+      })
+      expect(evaluateThreshold(sweepCase(480), one('mem:web', 'value<1')).status).toBe('absent')
+    })
+    it('in words: CPU as a time, memory in MiB, each absent reason with where it applies', () => {
+      const remote = usageCase([
+        100,
+        { web: read(1.0, 40), db: { unreadable: 'on another `node` | x' } }
+      ])
+      const ts = ThresholdsSchema.parse({
+        'cpu:web': 'value<2ms',
+        'mem:web': 'value<10000MiB',
+        'cpu:db': 'value<1',
+        'cpu:total': 'value<1'
+      })
+      const text = thresholdsMarkdown(
+        evaluateThresholds({ cases: [remote] } as unknown as Result, () => ts),
+        null
+      )
+      expect(text).toContain('❌ 1 of 2 thresholds broken on the head.')
+      expect(text).toContain('| `cpu:web` | `value<2ms` | 10.00 ms ❌ |')
+      expect(text).toContain('| `mem:web` | `value<10000MiB` | 40.0 MiB ✅ |')
+      expect(text).toContain('| `cpu:total` | `value<1` | — ➖ |')
+      // The platform's text is escaped: no code span or table cell it could open.
+      const note = text.split('\n').filter(l => l.startsWith('➖'))
+      expect(note).toHaveLength(1)
+      expect(note[0]).toMatch(
+        /^➖ the counters of db were not read in run 1: on another &#96;node&#96; \\\| x: `chain` \(minimal@5\) `cpu:db`, `chain` \(minimal@5\) `cpu:total`\.$/
+      )
+    })
+  })
   it('each case its own thresholds; broken when any breaks', () => {
     const result = { cases: [pacedCase('a'), pacedCase('b')] } as unknown as Result
     const ts = ThresholdsSchema.parse({ latency: ['p(99)<1ms'] })
@@ -83,7 +198,9 @@ describe('thresholds in words', () => {
     expect(text).toContain('| `chain` (minimal@5) | `latency` | `p(99)<1ms` | 9.91 ms ❌ |')
     expect(text).toContain('| `chain` (minimal@5) | `latency` | `med<50ms` | 5.50 ms ✅ |')
     expect(text).toContain('| `throughput` | `value>1` | — ➖ |')
-    expect(text).toContain('does not publish that figure')
+    expect(text).toContain(
+      '➖ the profile publishes no such figure: `chain` (minimal@5) `throughput`.'
+    )
   })
   it('in paired mode the base beside the head', () => {
     const text = thresholdsMarkdown(head, head)

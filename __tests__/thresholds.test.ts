@@ -24,7 +24,20 @@ describe('thresholds in k6 syntax: well-formed expressions', () => {
     ['hop:node', 'p(90)>0.25ms', { kind: 'p', percentile: 90 }, '>', 2.5e-4],
     ['errors', 'rate<0.001', { kind: 'rate' }, '<', 0.001],
     ['errors', 'count<=3', { kind: 'count' }, '<=', 3],
-    ['throughput', 'value>=500', { kind: 'value' }, '>=', 500]
+    ['throughput', 'value>=500', { kind: 'value' }, '>=', 500],
+    ['cpu:total', 'value<2ms', { kind: 'value' }, '<', 0.002],
+    ['cpu:total', 'value<2', { kind: 'value' }, '<', 0.002],
+    ['cpu:Router1', 'p(90)<=500us', { kind: 'p', percentile: 90 }, '<=', 5e-4],
+    ['cpu:web-api_2', 'max<0.01s', { kind: 'max' }, '<', 0.01],
+    ['mem:Router1', 'value<10000MiB', { kind: 'value' }, '<', 10000],
+    ['mem:Router1', 'value<512', { kind: 'value' }, '<', 512],
+    ['mem:db', 'avg<1.5GiB', { kind: 'avg' }, '<', 1536],
+    ['mem:db', 'med<=2048KiB', { kind: 'med' }, '<=', 2],
+    ['mem:db', 'min>1048576B', { kind: 'min' }, '>', 1],
+    ['mem:db', 'max<100MB', { kind: 'max' }, '<', 1e8 / 2 ** 20],
+    ['mem:db', 'max<1GB', { kind: 'max' }, '<', 1e9 / 2 ** 20],
+    ['mem:db', 'max<500kB', { kind: 'max' }, '<', 5e5 / 2 ** 20],
+    ['mem:db', 'max<500KB', { kind: 'max' }, '<', 5e5 / 2 ** 20]
   ])('%s: %s', (metric, source, aggregation, operator, bound) => {
     const [t] = parse({ [metric]: [source] })
     expect(t).toMatchObject({ metric, source: source.trim(), aggregation, operator })
@@ -70,16 +83,54 @@ describe('thresholds in k6 syntax: every malformed expression refused, naming ke
     ['negative', 'latency', 'avg<-1ms', 'is negative'],
     ['junk after the value', 'latency', 'med<5ms and more', "'and more' follows the value"],
     ['junk after the number', 'latency', 'med<5.5.5ms', "'.5ms' follows the value"],
-    ['unit on a rate', 'errors', 'rate<0.1ms', "the unit 'ms' is for times; a rate"],
-    ['unit on a count', 'errors', 'count<3s', "the unit 's' is for times"],
-    ['percent on a rate', 'errors', 'rate<1%', "the unit '%' is for times"],
+    [
+      'unit on a rate',
+      'errors',
+      'rate<0.1ms',
+      "errors, a rate, takes a plain number, no unit ('ms')"
+    ],
+    ['unit on a count', 'errors', 'count<3s', "no unit ('s')"],
+    ['percent on a rate', 'errors', 'rate<1%', "no unit ('%')"],
+    ['size on a time', 'latency', 'p(99)<5MiB', "the unit 'MiB' is a size; latency takes a time"],
+    [
+      'size on CPU',
+      'cpu:total',
+      'value<5MB',
+      "the unit 'MB' is a size; cpu:total takes a time (ms, s, us, µs; a plain number is ms)"
+    ],
+    [
+      'time on memory',
+      'mem:Router1',
+      'value<5ms',
+      "the unit 'ms' is a time; mem:Router1 takes a size (B, KiB, MiB, GiB, kB, MB, GB; a plain number is MiB)"
+    ],
+    [
+      'unknown size unit',
+      'mem:Router1',
+      'value<5Mb',
+      "unknown unit 'Mb': mem:Router1 takes a size"
+    ],
+    ['unknown CPU unit', 'cpu:Router1', 'value<5m', "unknown unit 'm': cpu:Router1 takes a time"],
+    [
+      'count on CPU',
+      'cpu:total',
+      'count<5',
+      'count does not apply to cpu:total, a cpu metric: it takes value, avg, min, max, med, p(N)'
+    ],
+    ['rate on memory', 'mem:web', 'rate<0.5', 'rate does not apply to mem:web, a memory metric'],
+    ['negative memory', 'mem:web', 'value<-1MiB', 'is negative'],
     ['rate above 1', 'errors', 'rate<5', 'a rate is a fraction from 0 to 1'],
     ['trend aggregation on a rate', 'errors', 'p(99)<0.1', 'p(N) does not apply to errors'],
     ['rate on a time', 'latency', 'rate<0.1', 'rate does not apply to latency, a time metric'],
     ['value on a time', 'latency', 'value<5ms', 'value does not apply to latency'],
     ['count on a time', 'path', 'count>10', 'count does not apply to path'],
     ['avg on a single figure', 'throughput', 'avg>=500', 'avg does not apply to throughput'],
-    ['unit on throughput', 'throughput', 'value>=500ms', "the unit 'ms' is for times"]
+    [
+      'unit on throughput',
+      'throughput',
+      'value>=500ms',
+      "throughput, a value, takes a plain number, no unit ('ms')"
+    ]
   ])('%s: %s %s', (_kind, metric, source, message) => {
     const [problem] = problems({ [metric]: [source] })
     expect(problem).toContain(message)
@@ -90,6 +141,23 @@ describe('thresholds in k6 syntax: every malformed expression refused, naming ke
       expect.stringMatching(/^latenc: unknown metric 'latenc'/)
     ])
     expect(problems({ 'hop:': ['med<1ms'] })[0]).toMatch(/unknown metric 'hop:'/)
+  })
+  it.each([
+    'cpu:',
+    'mem:',
+    'cpu:1web',
+    'mem:web.1',
+    'cpu:a|b',
+    'mem:`x`',
+    'memory:web',
+    `cpu:${'a'.repeat(64)}`
+  ])('a usage metric whose service is no service name: %s', metric => {
+    expect(problems({ [metric]: ['value<1'] })).toEqual([
+      expect.stringContaining(`unknown metric '${metric}'`)
+    ])
+    expect(problems({ [metric]: ['value<1'] })[0]).toContain(
+      'cpu:<service>, cpu:total, mem:<service>'
+    )
   })
   it('an empty list, a list of non-strings, and a list too long', () => {
     expect(problems({ latency: [] })).toHaveLength(1)

@@ -17,6 +17,7 @@ import type { ComparedCommits } from '../result/compared-commits'
 import type { WorkflowContext } from '../result/context'
 import type { Result } from '../result/schema'
 import { checkReading } from '../judge/check'
+import { brokenCount } from '../judge/thresholds'
 import { checkLine, checkName, checkSummary, checkTitle } from '../report/check-text'
 import { checkRunTarget, publishCheckRun } from './check-publish'
 import { fetchBranchIntoWorkspace } from './local-branch'
@@ -85,7 +86,8 @@ async function writeUnjudged(
 /**
  * The judgement shown: a verdict published (a pull request's head commit in its marker line), or
  * the unjudged run's report; then the check run, where something was judged (a verdict, or
- * thresholds on the head) and `check-run` is not false.
+ * thresholds on the head) and `check-run` is not false. `thresholds-broken` counts the head's
+ * broken thresholds (0 where none was judged).
  */
 async function showJudgement(
   judged: { verdict: RunVerdict | null; result: Result; thresholds?: JudgedThresholds },
@@ -94,6 +96,8 @@ async function showJudgement(
   ctx: WorkflowContext
 ): Promise<void> {
   const { verdict, thresholds } = judged
+  // Before anything that may fail the step: a workflow reads it on failure too.
+  core.setOutput('thresholds-broken', String(brokenCount(thresholds?.head ?? null)))
   const reading =
     inputs['check-run'] === 'false'
       ? null

@@ -7,8 +7,12 @@ import { z } from 'zod'
  * only config) parse it; judge/thresholds.ts evaluates what this parses. Pure.
  */
 
-/** How a metric is read, as k6 types its metrics: a trend of times, a rate, or one figure. */
-export type MetricType = 'time' | 'rate' | 'value'
+/**
+ * How a metric is read, as k6 types its metrics: a trend of times, a rate, or one figure; and the
+ * services' usage, one figure per measured run: CPU time per request (`cpu`) or peak memory
+ * (`memory`), read as the case's one figure (`value`) or as a trend over its runs.
+ */
+export type MetricType = 'time' | 'rate' | 'value' | 'cpu' | 'memory'
 
 export type Aggregation =
   | { kind: 'avg' | 'min' | 'max' | 'med' | 'count' | 'rate' | 'value' }
@@ -23,7 +27,10 @@ export interface Threshold {
   source: string
   aggregation: Aggregation
   operator: Operator
-  /** Seconds for a time metric; the plain figure (a fraction, a count, requests/s) otherwise. */
+  /**
+   * Seconds for a time metric and CPU seconds per request for `cpu`, MiB for `memory`; the plain
+   * figure (a fraction, a count, requests/s) otherwise.
+   */
   bound: number
 }
 
@@ -31,11 +38,49 @@ export interface Threshold {
 const TAKES: Record<MetricType, readonly string[]> = {
   time: ['avg', 'min', 'max', 'med', 'p(N)'],
   rate: ['rate', 'count'],
-  value: ['value']
+  value: ['value'],
+  cpu: ['value', 'avg', 'min', 'max', 'med', 'p(N)'],
+  memory: ['value', 'avg', 'min', 'max', 'med', 'p(N)']
 }
 
 /** Time units and their seconds; a plain number on a time metric is milliseconds, as in k6. */
 const TIME_UNITS: Record<string, number> = { s: 1, ms: 1e-3, us: 1e-6, µs: 1e-6, μs: 1e-6 }
+
+/**
+ * Size units and their MiB, binary (KiB) and decimal (kB, as Docker's stats print them); a plain
+ * number on a memory metric is MiB, the unit its figures are kept in. k6 has no sizes.
+ */
+const SIZE_UNITS: Record<string, number> = {
+  B: 1 / 2 ** 20,
+  KiB: 1 / 2 ** 10,
+  MiB: 1,
+  GiB: 2 ** 10,
+  kB: 1e3 / 2 ** 20,
+  KB: 1e3 / 2 ** 20,
+  MB: 1e6 / 2 ** 20,
+  GB: 1e9 / 2 ** 20
+}
+
+/** The units of each type that takes one, the unit of a plain number, and both in words. */
+interface UnitsOf {
+  units: Record<string, number>
+  plain: string
+  words: string
+}
+const TIMES: UnitsOf = {
+  units: TIME_UNITS,
+  plain: 'ms',
+  words: 'a time (ms, s, us, µs; a plain number is ms)'
+}
+const UNITS: Partial<Record<MetricType, UnitsOf>> = {
+  time: TIMES,
+  cpu: TIMES,
+  memory: {
+    units: SIZE_UNITS,
+    plain: 'MiB',
+    words: 'a size (B, KiB, MiB, GiB, kB, MB, GB; a plain number is MiB)'
+  }
+}
 
 /** Larger bounds are typos, and would print as nonsense. */
 const MAX_BOUND = 1e12
@@ -47,11 +92,15 @@ export const MAX_METRICS = 32
 /**
  * The type of a metric a case publishes, or null for a name no case publishes: the figures of
  * paced and burst runs (`latency`, `path`, hops, routers' own times, `hop:<name>`), a sweep's
- * `throughput` (its maximum sustainable rate) and `errors` (its steps' unanswered requests).
+ * `throughput` (its maximum sustainable rate) and `errors` (its steps' unanswered requests), and
+ * the services' usage (`cpu:<service>`, `cpu:total`, `mem:<service>`; a service's name as a
+ * topology spells it, metrics/usage.ts names them).
  */
 export function metricType(metric: string): MetricType | null {
   if (metric === 'throughput') return 'value'
   if (metric === 'errors') return 'rate'
+  if (/^cpu:[A-Za-z][\w-]{0,62}$/.test(metric)) return 'cpu'
+  if (/^mem:[A-Za-z][\w-]{0,62}$/.test(metric)) return 'memory'
   const known = ['latency', 'latency:sent', 'c:lag', 'path', 'roundtrip', 'f:send', 'f:recv']
   if (known.includes(metric)) return 'time'
   if (/^r\d{1,3}:proc$/.test(metric) || /^(c|f|r\d{1,3})->(f|r\d{1,3}):send$/.test(metric))
@@ -92,7 +141,24 @@ function operator(text: string): { op: Operator; rest: string } | { problem: str
     : { problem: `unknown operator '${run}' (<, <=, >, >=, ==, ===, !=)` }
 }
 
-function value(text: string, type: MetricType): { bound: number } | { problem: string } {
+/** What a unit is of, for the message refusing it on another type. */
+const unitKind = (unit: string): string | null =>
+  unit in TIME_UNITS ? 'a time' : unit in SIZE_UNITS ? 'a size' : null
+
+function unitProblem(unit: string, metric: string, type: MetricType): string {
+  const takes = UNITS[type]
+  const kind = unitKind(unit)
+  if (!takes) return `${metric}, a ${type}, takes a plain number, no unit ('${unit}')`
+  return kind
+    ? `the unit '${unit}' is ${kind}; ${metric} takes ${takes.words}`
+    : `unknown unit '${unit}': ${metric} takes ${takes.words}`
+}
+
+function value(
+  text: string,
+  metric: string,
+  type: MetricType
+): { bound: number } | { problem: string } {
   if (text === '') return { problem: 'no value after the operator' }
   const m = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(text)
   if (!m) return { problem: `the value '${text}' is not a number` }
@@ -103,12 +169,11 @@ function value(text: string, type: MetricType): { bound: number } | { problem: s
   const rest = text.slice(m[0].length).trim()
   const unit = /^[A-Za-zµμ%]+/.exec(rest)?.[0] ?? ''
   const junk = rest.slice(unit.length).trim()
-  if (unit !== '' && type !== 'time')
-    return { problem: `the unit '${unit}' is for times; a ${type} takes a plain number` }
-  if (unit !== '' && !(unit in TIME_UNITS))
-    return { problem: `unknown unit '${unit}' (ms, s, us, µs; a plain number is ms)` }
+  const takes = UNITS[type]
+  if (unit !== '' && !(takes && unit in takes.units))
+    return { problem: unitProblem(unit, metric, type) }
   if (junk !== '') return { problem: `'${junk}' follows the value` }
-  return { bound: type === 'time' ? n * TIME_UNITS[unit || 'ms'] : n }
+  return { bound: takes ? n * takes.units[unit || takes.plain] : n }
 }
 
 /** One expression on a metric of the given type. */
@@ -124,7 +189,7 @@ export function parseThreshold(metric: string, source: string, type: MetricType)
     }
   const op = operator(agg.rest.trim())
   if ('problem' in op) return op
-  const v = value(op.rest.trim(), type)
+  const v = value(op.rest.trim(), metric, type)
   if ('problem' in v) return v
   if (agg.agg.kind === 'rate' && v.bound > 1)
     return { problem: `a rate is a fraction from 0 to 1, not ${v.bound}` }
@@ -148,7 +213,7 @@ export const ThresholdsSchema = z
         ctx.addIssue({
           code: z.ZodIssueCode.custom,
           path: [metric],
-          message: `unknown metric '${metric}': a case's published metric (latency, path, roundtrip, hop:<name>, …), or a sweep's throughput or errors`
+          message: `unknown metric '${metric}': a case's published metric (latency, path, roundtrip, hop:<name>, …), a service's usage (cpu:<service>, cpu:total, mem:<service>), or a sweep's throughput or errors`
         })
         return []
       }

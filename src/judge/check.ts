@@ -1,4 +1,4 @@
-import type { ThresholdReport } from './thresholds'
+import { brokenCount, type ThresholdReport } from './thresholds'
 import type { CaseVerdict } from './verdict'
 
 /** A check run's conclusions this action gives: GitHub's `success`, `failure` and `neutral`. */
@@ -28,10 +28,7 @@ export function checkReading(
 ): CheckReading {
   const regressed = verdicts.filter(v => v.verdict === 'regression').length
   const inconclusive = verdicts.filter(v => v.verdict === 'inconclusive').length
-  const broken = (thresholds?.cases ?? []).reduce(
-    (n, c) => n + c.outcomes.filter(o => o.status === 'fail').length,
-    0
-  )
+  const broken = brokenCount(thresholds)
   const conclusion: CheckConclusion =
     regressed > 0 || broken > 0 ? 'failure' : inconclusive > 0 ? 'neutral' : 'success'
   return { conclusion, compared: verdicts.length, regressed, inconclusive, broken }

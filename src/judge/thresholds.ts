@@ -1,5 +1,7 @@
 import type { Threshold } from '../config/thresholds'
 import { metricType } from '../config/thresholds'
+import type { RunUsage } from '../metrics/schema'
+import { CPU_TOTAL } from '../metrics/usage'
 import { profileKey } from '../profile/definition'
 import { measuredSamples } from '../result/samples'
 import type { CaseResult, Result } from '../result/schema'
@@ -10,15 +12,21 @@ import { mean, quantile } from '../stats/sample'
  * expression's figure over the case's measured runs beside its bound. Pure.
  */
 
-/** `absent`: the case's profile publishes no such figure (a sweep has no per-request samples). */
+/**
+ * `absent`: the case has no such figure (its profile publishes none, a sweep has no per-request
+ * samples; a service it lacks, or whose counters a run could not read): neither holds nor breaks.
+ */
 export type ThresholdStatus = 'pass' | 'fail' | 'absent'
 
-export interface ThresholdOutcome {
-  threshold: Threshold
-  /** The aggregation's figure, in the bound's unit (seconds for a time); null when absent. */
-  figure: number | null
-  status: ThresholdStatus
-}
+/** A threshold's figure in the bound's unit (seconds for a time, MiB for memory), or why it has none. */
+export type ThresholdOutcome =
+  | { threshold: Threshold; figure: number; status: 'pass' | 'fail' }
+  | { threshold: Threshold; figure: null; status: 'absent'; absent: string }
+
+/** A threshold's figure on a case, or why there is none. */
+type Figure = { figure: number } | { absent: string }
+
+const NOT_PUBLISHED = 'the profile publishes no such figure'
 
 export interface CaseThresholds {
   case: string
@@ -68,17 +76,75 @@ function sweepFigure(c: CaseResult, t: Threshold): number | null {
   return sent > 0 ? errors / sent : null
 }
 
-export function thresholdFigure(c: CaseResult, t: Threshold): number | null {
-  return metricType(t.metric) === 'time'
-    ? trendFigure(measuredSamples(c, t.metric), t)
-    : sweepFigure(c, t)
+/** One measured run's usage of the threshold's services: CPU seconds and the requests, peak MiB. */
+interface RunSpend {
+  cpuSeconds: number
+  requests: number
+  memoryMiB: number
+}
+
+/** A run's spend on the metric's services (every one for `cpu:total`), or why it has none. */
+function runSpend(u: RunUsage, index: number, metric: string): RunSpend | { absent: string } {
+  const names =
+    metric === CPU_TOTAL ? Object.keys(u.services) : [metric.slice(metric.indexOf(':') + 1)]
+  const spend: RunSpend = { cpuSeconds: 0, requests: u.requests, memoryMiB: 0 }
+  for (const name of names) {
+    // Own properties only: a name is the user's text, and `constructor` is no service.
+    const s = Object.hasOwn(u.services, name) ? u.services[name] : undefined
+    if (!s) return { absent: `the case has no service ${name}` }
+    if ('unreadable' in s)
+      return { absent: `the counters of ${name} were not read in run ${index}: ${s.unreadable}` }
+    spend.cpuSeconds += s.cpuSeconds
+    spend.memoryMiB += s.memoryMiB
+  }
+  return spend
+}
+
+/**
+ * The services' usage over the case's measured runs (metrics/usage.ts), each run one figure. `value`
+ * is the case's: for `cpu:` the CPU seconds of every measured run together over the requests they
+ * answered (so a run counts by its requests), for `mem:` the largest peak. The other aggregations
+ * take the runs' figures as a trend's samples. Absent when a run has no window (a GNES burst, a
+ * sweep) or lacks the service's reading: a figure over some runs only would hide the others.
+ */
+function usageFigure(c: CaseResult, t: Threshold): Figure {
+  const runs = c.runs.filter(r => !r.warmup)
+  const spends: RunSpend[] = []
+  for (const r of runs) {
+    if (!r.usage) return { absent: 'the profile measures no CPU or memory per run' }
+    const spend = runSpend(r.usage, r.index, t.metric)
+    if ('absent' in spend) return spend
+    spends.push(spend)
+  }
+  if (spends.length === 0) return { absent: NOT_PUBLISHED }
+  const memory = metricType(t.metric) === 'memory'
+  const perRun = spends.map(s => (memory ? s.memoryMiB : s.cpuSeconds / s.requests))
+  if (t.aggregation.kind !== 'value') return known(trendFigure(perRun, t))
+  if (memory) return { figure: Math.max(...perRun) }
+  const sum = (f: (s: RunSpend) => number) => spends.reduce((n, s) => n + f(s), 0)
+  return { figure: sum(s => s.cpuSeconds) / sum(s => s.requests) }
+}
+
+const known = (figure: number | null): Figure =>
+  figure === null ? { absent: NOT_PUBLISHED } : { figure }
+
+/** A threshold's figure on a case, in the bound's unit, or why it has none. */
+export function thresholdFigure(c: CaseResult, t: Threshold): Figure {
+  const type = metricType(t.metric)
+  if (type === 'cpu' || type === 'memory') return usageFigure(c, t)
+  return known(type === 'time' ? trendFigure(measuredSamples(c, t.metric), t) : sweepFigure(c, t))
 }
 
 export function evaluateThreshold(c: CaseResult, t: Threshold): ThresholdOutcome {
-  const figure = thresholdFigure(c, t)
-  if (figure === null) return { threshold: t, figure, status: 'absent' }
-  return { threshold: t, figure, status: holds[t.operator](figure, t.bound) ? 'pass' : 'fail' }
+  const f = thresholdFigure(c, t)
+  if ('absent' in f) return { threshold: t, figure: null, status: 'absent', absent: f.absent }
+  const pass = holds[t.operator](f.figure, t.bound)
+  return { threshold: t, figure: f.figure, status: pass ? 'pass' : 'fail' }
 }
+
+/** How many of a side's thresholds broke, over every case. */
+export const brokenCount = (report: ThresholdReport | null): number =>
+  (report?.cases ?? []).reduce((n, c) => n + c.outcomes.filter(o => o.status === 'fail').length, 0)
 
 /**
  * Each case's thresholds (`of(caseId)`: its topology's and the input's) on a side's result. A

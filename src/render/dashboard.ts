@@ -5,7 +5,7 @@ import { encodeSegment } from '../site/layout'
 import { seriesKey, type HistoryEntry } from '../history/schema'
 import { safeUrl } from '../text/escape'
 import { fmtTime } from '../text/timestamp'
-import { buildTime, commitRef, versionLabel } from './format'
+import { buildTime, commitRef, metricUnit, versionLabel, type MetricUnit } from './format'
 import { HOP_ENTRIES, SERIES, SWEEP_CURVES } from './charts'
 import { headlineTail } from './tail'
 import { againstBase } from '../trend/series'
@@ -231,6 +231,12 @@ function metricDocs(
   return { gnes: docs(false), generic: docs(true) }
 }
 
+/** Each metric's unit and factor (`metricUnit`): CPU-ms and MiB never share an axis title with ms. */
+function metricUnits(cases: readonly DashboardCase[]): Record<string, MetricUnit> {
+  const names = new Set(cases.flatMap(c => c.metrics))
+  return Object.fromEntries([...names].map(m => [m, metricUnit(m)]))
+}
+
 /**
  * `data/cases.js`: the page's title, labels and the series, each with its case's months the page
  * loads. The title names GNES only when the history holds a GNES case.
@@ -245,6 +251,7 @@ export function casesScript(cases: DashboardCase[], title = 'GNES latency benchm
       maxThroughput: SERIES.maxThroughput
     },
     docs: metricDocs(cases),
+    units: metricUnits(cases),
     /** The hop-chart segment of a generic case's rest, which the page computes per entry. */
     unaccounted: UNACCOUNTED,
     /** Sweep curves and hop bars of this many newest entries share one chart, as in the README. */

@@ -4,7 +4,7 @@ import { fmtMs } from '../text/duration'
 import { fmtRate } from '../text/rate'
 import { mibValue } from '../text/memory'
 import { inlineCode } from '../text/escape'
-import { isMemMetric } from '../metrics/usage'
+import { isCpuMetric, isMemMetric } from '../metrics/usage'
 
 /** The warm-up a run made, in words: `auto` sizes it per profile (src/client/plan.ts). */
 export const fmtWarmup = (load: Pick<Load, 'warmupRequests'>): string =>
@@ -23,9 +23,27 @@ export const msCell = (v: number | null | undefined): string => cell(v, s => fmt
 export const metricCell = (metric: string, v: number | null | undefined): string =>
   isMemMetric(metric) ? cell(v, mibValue) : msCell(v)
 
+/**
+ * How tables and charts show a metric's figures: its unit in a table's heading, its axis title, the
+ * factor from the stored figure (seconds, a `mem:` figure MiB) and a fixed number of decimals
+ * (none: a time's, two below 10 ms and one above). CPU per request is CPU time, not latency.
+ */
+export interface MetricUnit {
+  unit: string
+  axis: string
+  scale: number
+  decimals?: number
+}
+
+export function metricUnit(metric: string): MetricUnit {
+  if (isMemMetric(metric)) return { unit: 'MiB', axis: 'peak MiB', scale: 1, decimals: 1 }
+  if (isCpuMetric(metric)) return { unit: 'CPU-ms', axis: 'CPU-ms per request', scale: 1000 }
+  return { unit: 'ms', axis: 'ms', scale: 1000 }
+}
+
 /** A metric's column heading: its name as code and its unit. */
 export const metricHeading = (metric: string): string =>
-  `${inlineCode(metric)} (${isMemMetric(metric) ? 'MiB' : 'ms'})`
+  `${inlineCode(metric)} (${metricUnit(metric).unit})`
 
 /** A data rate in MB/s to one decimal. */
 export const rateCell = (v: number | null | undefined): string => cell(v, r => fmtRate(r, 1))

@@ -4,7 +4,15 @@ import { throughputIsLowerBound } from '../metrics/sweep'
 import { escapeMarkdown, inlineCode, markdownLink, safeUrl } from '../text/escape'
 import { fmtRate } from '../text/rate'
 import { fmtTime } from '../text/timestamp'
-import { buildTime, commitRef, metricCell, msCell, rateCell, versionLabel } from './format'
+import {
+  buildTime,
+  commitRef,
+  metricCell,
+  metricHeading,
+  msCell,
+  rateCell,
+  versionLabel
+} from './format'
 import { headlineTail } from './tail'
 import { traitsOf } from '../profile/traits'
 
@@ -54,7 +62,8 @@ const markdownRows = (head: string[], rows: string[][]): string =>
     .join('\n')
 
 /**
- * A GitHub-flavoured Markdown table, timings in milliseconds. A GNES burst series adds the real and
+ * A GitHub-flavoured Markdown table, timings in milliseconds (CPU per request in CPU-ms, peak
+ * memory in MiB). A GNES burst series adds the real and
  * the legacy rate columns; a paced one (minimal, paced) the headline's p90 and p99, the tail a
  * median hides.
  */
@@ -72,7 +81,7 @@ export function markdownTable(
     'Build',
     'Version',
     'Commit',
-    ...metrics.map(m => `${inlineCode(m)} (ms)`),
+    ...metrics.map(metricHeading),
     ...(paced && headline ? [`${inlineCode(headline)} p90 (ms)`, 'p99 (ms)'] : []),
     ...(rates ? ['Data rate (MB/s)', 'Legacy "MB/s" (docs ÷ roundtrip)'] : [])
   ]

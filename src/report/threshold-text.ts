@@ -1,17 +1,20 @@
 import { metricType } from '../config/thresholds'
 import type { ThresholdOutcome, ThresholdReport } from '../judge/thresholds'
 import { count } from '../text/count'
-import { fmtSeconds } from '../text/duration'
-import { inlineCode } from '../text/escape'
+import { escapeMarkdown, inlineCode } from '../text/escape'
 import { fmtPercent } from '../text/percent'
 import { fmtRate } from '../text/rate'
+import { fmtFigure } from './metric-words'
 
-/** A threshold's figure in its metric's form: a time, a share of requests, a count or a rate. */
+/**
+ * A threshold's figure in its metric's form: a time (CPU per request too), a peak in MiB, a share
+ * of requests, a count or a rate.
+ */
 function figureText(o: ThresholdOutcome): string {
   if (o.figure === null) return '—'
   const t = o.threshold
   const type = metricType(t.metric)
-  if (type === 'time') return fmtSeconds(o.figure)
+  if (type === 'time' || type === 'cpu' || type === 'memory') return fmtFigure(t.metric, o.figure)
   if (type === 'value') return `${fmtRate(o.figure, 1)} req/s`
   return t.aggregation.kind === 'count'
     ? String(o.figure)
@@ -59,9 +62,31 @@ export function thresholdsMarkdown(head: ThresholdReport, base: ThresholdReport 
       return `| ${cells.join(' | ')} |`
     })
   })
-  const absent = head.cases.some(c => c.outcomes.some(o => o.status === 'absent'))
-  const note = absent ? "\n\n➖ the case's profile does not publish that figure." : ''
+  const notes = absentNotes([...sideCases(head, ''), ...sideCases(base, ', base')])
+  const note = notes.length ? `\n\n${notes.join('\n')}` : ''
   return `### Thresholds\n\n${tally(head, 'head')}\n\n${header}\n${rows.join('\n')}${note}\n`
+}
+
+/** A side's cases, each with the words that tell its side in a note (none for the head). */
+const sideCases = (report: ThresholdReport | null, side: string) =>
+  (report?.cases ?? []).map(c => ({ ...c, side }))
+
+/**
+ * Why each ➖ has no figure, one line per reason with where it applies (the base's marked). A
+ * reason may quote the platform (a counter's error): escaped.
+ */
+function absentNotes(cases: ReturnType<typeof sideCases>): string[] {
+  const where = new Map<string, string[]>()
+  for (const c of cases) {
+    for (const o of c.outcomes) {
+      if (o.status !== 'absent') continue
+      const at = `${inlineCode(c.case)} (${c.profile}${c.side}) ${inlineCode(o.threshold.metric)}`
+      const list = where.get(o.absent) ?? []
+      if (!list.includes(at)) list.push(at)
+      where.set(o.absent, list)
+    }
+  }
+  return [...where].map(([reason, at]) => `➖ ${escapeMarkdown(reason)}: ${at.join(', ')}.`)
 }
 
 /** The step's failure message: each broken threshold with its figure. */

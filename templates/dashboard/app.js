@@ -73,7 +73,13 @@
       var p = entry.paired
       return p && p.base === c.paired.base ? p.change[metric] * 100 : undefined
     }
-    return entry.best[metric] * 1000
+    return entry.best[metric] * unitOf(metric).scale
+  }
+
+  // A metric's unit, axis title and factor from its stored figure (src/render/format.ts's
+  // metricUnit): times in ms, CPU per request in CPU-ms, peak memory in MiB.
+  function unitOf(metric) {
+    return state.data.units[metric]
   }
 
   // A series of paired changes (`path vs base`), which the case offers beside its metrics.
@@ -85,7 +91,7 @@
   function axisTitle(c, metric) {
     if (metric === 'maxThroughput') return 'requests/s'
     if (isPaired(c, metric)) return metric + ' (% change)'
-    return isRate(metric) ? 'MB/s' : metric + ' (ms)'
+    return isRate(metric) ? 'MB/s' : metric + ' (' + unitOf(metric).axis + ')'
   }
 
   // Two decimals below 10 ms, so a sub-millisecond hop does not read 0.0 (src/render/format.ts).
@@ -273,11 +279,13 @@
       ]
     }
     var cols = c.metrics.map(function (m) {
+      var u = unitOf(m)
       return {
-        title: m + ' (ms)',
-        format: fmtMs,
+        title: m + ' (' + u.unit + ')',
+        format: u.decimals === undefined ? fmtMs : undefined,
+        digits: u.decimals,
         value: function (e) {
-          return e.best[m] * 1000
+          return e.best[m] * u.scale
         }
       }
     })
