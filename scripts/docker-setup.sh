@@ -5,8 +5,9 @@
 #      and caddy,
 #   2. a dockerd in the background when none answers (pidfile; docker-teardown.sh stops it),
 #   3. the base image the action's defaults name, python:3.11-slim: pulled, or where no registry
-#      answers a stand-in with its traits (docker-base-image.sh); so for the gRPC example's
-#      node:20-slim (docker-node-image.sh), and the Dockerfile frontends `# syntax=` lines
+#      answers a stand-in with its traits (docker-base-image.sh: python and pip on PATH, no
+#      compiler); so for node:20-slim, the gRPC example's and public Node.js Dockerfiles' base
+#      (docker-node-image.sh: npm, corepack, yarn, the node user), and the frontends `# syntax=` lines
 #      name (dockerfile-frontend.sh): docker/dockerfile:1.4, and docker/dockerfile:1, which most
 #      public Dockerfiles name,
 #   4. the GNES image, built from PyPI on that base as a runner builds it (the swarm worker gets
@@ -40,7 +41,7 @@ step "daemon"
 "$here/docker-daemon.sh" start
 step "base image $base"
 "$here/docker-base-image.sh" "$base"
-step "node base image (the gRPC example's)"
+step "node base image (node:20-slim)"
 "$here/docker-node-image.sh"
 step "Dockerfile frontends (# syntax=docker/dockerfile:1.4 and :1)"
 "$here/dockerfile-frontend.sh" docker/dockerfile:1.4
