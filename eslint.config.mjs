@@ -10,7 +10,9 @@ export default tseslint.config(
       'out/',
       'coverage/',
       '.cache/',
-      'templates/dashboard/vendor/'
+      'templates/dashboard/vendor/',
+      // public projects kept as they wrote them
+      '__tests__/fixtures/docker-init-demos/'
     ]
   },
   js.configs.recommended,

@@ -1,8 +1,10 @@
 /**
  * Integration: builds as `docker compose build` makes them, on the real daemon: BuildKit with a
- * heredoc and a cache mount (on Docker and on Swarm), a `# syntax=` frontend that cannot be had,
- * and a Compose `build: .` at a repository root with a `.dockerignore`, built once per side of a
- * paired run. The `docker/dockerfile:1.4` frontend is pulled, or its stand-in from
+ * heredoc and a cache mount (on Docker and on Swarm), a Compose service whose Dockerfile has the
+ * shape of `docker init`'s Node.js template under `# syntax=docker/dockerfile:1` (bind and cache
+ * mounts, a heredoc; on Docker and on Swarm), a `# syntax=` frontend that cannot be had, and a
+ * Compose `build: .` at a repository root with a `.dockerignore`, built once per side of a paired
+ * run. The `docker/dockerfile:1.4` and `:1` frontends are pulled, or their stand-ins from
  * scripts/dockerfile-frontend.sh where no registry answers.
  *
  * @side-by-side: what was built, and how often; no figure.
@@ -93,6 +95,70 @@ load: { service: relay }
   return file
 }
 
+/**
+ * A Compose project whose Dockerfile has the shape of `docker init`'s Node.js template under the
+ * `# syntax=docker/dockerfile:1` line most public Dockerfiles carry: package.json and its lock
+ * bind-mounted into `npm ci` with npm's cache mounted, and the server written by a heredoc. The
+ * lock names no dependency, so `npm ci` needs no registry.
+ */
+function npmProject(): string {
+  const dir = tmp()
+  const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text)
+  const pkg = { name: 'glb-npm', version: '1.0.0', private: true }
+  write('package.json', JSON.stringify(pkg))
+  write(
+    'package-lock.json',
+    JSON.stringify({ ...pkg, lockfileVersion: 3, requires: true, packages: { '': pkg } })
+  )
+  write(
+    'Dockerfile',
+    `# syntax=docker/dockerfile:1
+FROM node:20-slim
+ENV NODE_ENV=production
+WORKDIR /usr/src/app
+RUN --mount=type=bind,source=package.json,target=package.json \\
+    --mount=type=bind,source=package-lock.json,target=package-lock.json \\
+    --mount=type=cache,target=/root/.npm \\
+    npm ci --omit=dev
+COPY <<EOF server.js
+require('node:http').createServer((_, res) => res.end('ok')).listen(3000)
+EOF
+EXPOSE 3000
+CMD ["node", "server.js"]
+`
+  )
+  write(
+    'compose.yaml',
+    `services:
+  web:
+    build: .
+    expose: ['3000']
+x-latency-bench:
+  load: { service: web, path: /, status: [200] }
+`
+  )
+  return dir
+}
+
+/** Runs the npm project on `engine`: built, started, measured, and nothing left. */
+async function runNpmProject(engine: 'docker' | 'swarm'): Promise<void> {
+  const runId = randomUUID()
+  const dir = npmProject()
+  const result = await daemonSuite(
+    engine,
+    { topology: path.join(dir, 'compose.yaml'), profiles: 'minimal', requests: '10' },
+    runId
+  )
+  // The run's image, found again by its context (the tag is its content's) for removal.
+  const build = { context: dir, dockerfile: 'Dockerfile' }
+  const service = { name: 'web', image: 'web', build }
+  created.push(await ensureServiceImage(new Docker(), service, () => undefined))
+  expectStorableResult(result)
+  expect(result.meta.engine).toBe(engine)
+  expect(result.cases[0].best.latency).toBeGreaterThan(0)
+  expect(await leftovers(runId)).toBe(0)
+}
+
 const created: string[] = []
 afterAll(async () => {
   for (const image of created) {
@@ -138,6 +204,10 @@ describeDocker('BuildKit builds on Docker', () => {
     expectStorableResult(result)
     expect(result.cases[0].best.latency).toBeGreaterThan(0)
     expect(await leftovers(runId)).toBe(0)
+  })
+
+  test('docker init’s Node.js shape under # syntax=docker/dockerfile:1 builds and answers', async () => {
+    await runNpmProject('docker')
   })
 
   test('a failing step is named, with its output and exit code', async () => {
@@ -198,6 +268,10 @@ describeDocker('BuildKit builds on Swarm', () => {
     expect(result.meta.engine).toBe('swarm')
     expect(result.cases[0].best.latency).toBeGreaterThan(0)
     expect(await leftovers(runId)).toBe(0)
+  })
+
+  test('docker init’s Node.js shape under # syntax=docker/dockerfile:1 runs as a Swarm service', async () => {
+    await runNpmProject('swarm')
   })
 })
 

@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # The base image the action's defaults name, python:3.11-slim: pulled where a registry answers,
 # else a stand-in made here with the traits of the real one that a build meets: Debian, Python
-# 3.11 with venv and its headers, apt's sources but no package lists, no C compiler, no pip cache.
-# It gets one thing more, the host's CA bundle, because this machine's trust store holds an
-# authority the images lack (TLS from a container to the package index fails without it): what
-# the real internet gives a runner. The rootfs tarball is cached; repeat runs only import.
+# 3.11 with venv and its headers, `python`, `python3` and `pip` in /usr/local/bin (pip and
+# setuptools from the wheels Debian's python3-venv ships, so nothing is fetched; `pip install`
+# allowed as in the real image, which has no EXTERNALLY-MANAGED marker), apt's sources but no
+# package lists, no C compiler, no pip cache. It gets one thing more, the host's CA bundle,
+# because this machine's trust store holds an authority the images lack (TLS from a container to
+# the package index fails without it): what the real internet gives a runner. The Debian rootfs
+# (debootstrap) is cached as a tarball and imported as gnes-latency-bench/stand-in-rootfs:bookworm,
+# which the node:20-slim stand-in starts from too; repeat runs only import. A stand-in made by an
+# older revision of this script (its traits label, TRAITS below) is made again.
 # usage: docker-base-image.sh [TAG]   (default python:3.11-slim)
 set -euo pipefail
 tag=${1:-python:3.11-slim}
 cache=${GLB_CACHE:-/var/cache/gnes-latency-bench}
 tarball=$cache/python-3.11-slim-standin.tar
+rootfs_tag=gnes-latency-bench/stand-in-rootfs:bookworm
+traits=2
 mirror=${GLB_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 source "$(dirname "$0")/present-or-pull.sh"
-present_or_pulled "$tag" && exit 0
+present_or_pulled "$tag" "$traits" && exit 0
 if [[ ! -f "$tarball" ]]; then
   command -v debootstrap >/dev/null || apt-get install -y -qq debootstrap
   mkdir -p "$cache"
@@ -32,7 +39,19 @@ if [[ ! -f "$tarball" ]]; then
     "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/root/.cache
   tar -C "$rootfs" -cf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball"
 fi
-docker import --change 'CMD ["python3"]' --change 'ENV LANG=C.UTF-8' \
-  --message "stand-in for $tag: debootstrap bookworm minbase + python3 (no compiler)" \
-  "$tarball" "$tag" >/dev/null
-echo "imported $tarball as $tag"
+docker import --change 'ENV LANG=C.UTF-8' \
+  --message "Debian bookworm minbase + python3 (no compiler): the stand-ins' rootfs" \
+  "$tarball" "$rootfs_tag" >/dev/null
+# pip runs from its own wheel to install itself: Debian disables ensurepip for its python3.
+DOCKER_BUILDKIT=0 docker build -q -t "$tag" --label "io.gnes-latency-bench.stand-in=$tag" \
+  --label "io.gnes-latency-bench.stand-in.traits=$traits" - >/dev/null <<DOCKERFILE
+FROM $rootfs_tag
+RUN set -eu; pip=\$(echo /usr/share/python-wheels/pip-*.whl); \\
+    rm -f /usr/lib/python3.11/EXTERNALLY-MANAGED; \\
+    python3 "\$pip/pip" install -q --no-index --no-cache-dir \\
+      "\$pip" /usr/share/python-wheels/setuptools-*.whl; \\
+    ln -s /usr/bin/python3 /usr/local/bin/python3; ln -s python3 /usr/local/bin/python; \\
+    python --version; pip --version; rm -rf /root/.cache
+CMD ["python3"]
+DOCKERFILE
+echo "made a stand-in for $tag from $tarball"

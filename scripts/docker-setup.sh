@@ -5,9 +5,11 @@
 #      and caddy,
 #   2. a dockerd in the background when none answers (pidfile; docker-teardown.sh stops it),
 #   3. the base image the action's defaults name, python:3.11-slim: pulled, or where no registry
-#      answers a stand-in with its traits (docker-base-image.sh); so for the gRPC example's
-#      node:20-slim (docker-node-image.sh), and the Dockerfile frontend a `# syntax=` line
-#      names (dockerfile-frontend.sh),
+#      answers a stand-in with its traits (docker-base-image.sh: python and pip on PATH, no
+#      compiler); so for node:20-slim, the gRPC example's and public Node.js Dockerfiles' base
+#      (docker-node-image.sh: npm, corepack, yarn, the node user), and the frontends `# syntax=` lines
+#      name (dockerfile-frontend.sh): docker/dockerfile:1.4, and docker/dockerfile:1, which most
+#      public Dockerfiles name,
 #   4. the GNES image, built from PyPI on that base as a runner builds it (the swarm worker gets
 #      a copy), and the images of the generic examples (examples/services).
 # Env: GLB_BASE_IMAGE (default python:3.11-slim), GLB_GNES_VERSION (default 0.0.47).
@@ -39,10 +41,11 @@ step "daemon"
 "$here/docker-daemon.sh" start
 step "base image $base"
 "$here/docker-base-image.sh" "$base"
-step "node base image (the gRPC example's)"
+step "node base image (node:20-slim)"
 "$here/docker-node-image.sh"
-step "Dockerfile frontend (# syntax=docker/dockerfile:1.4)"
-"$here/dockerfile-frontend.sh"
+step "Dockerfile frontends (# syntax=docker/dockerfile:1.4 and :1)"
+"$here/dockerfile-frontend.sh" docker/dockerfile:1.4
+"$here/dockerfile-frontend.sh" docker/dockerfile:1
 step "GNES $version image"
 tag=$(node "$here/run-ts.mjs" "$here/gnes-image.ts" "$version" "$base" | tail -n 1)
 step "example images (generic HTTP topologies)"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The Dockerfile frontend that `# syntax=docker/dockerfile:1.4` names: pulled where a registry
-# answers, else a stand-in built here from BuildKit's Go module (v0.10, which carries frontend
-# 1.4: heredocs, RUN --mount) and tagged under that name. BuildKit prefers a frontend image the
+# The Dockerfile frontend that a `# syntax=` line names (TAG: docker/dockerfile:1.4, or
+# docker/dockerfile:1, the line most public Dockerfiles carry): pulled where a registry answers,
+# else a stand-in built here from BuildKit's Go module (v0.10, which carries frontend 1.4:
+# heredocs, RUN --mount) and tagged under that name, labelled as a stand-in (where the registry
+# gives the newest 1.x for `:1`, the stand-in gives 1.4). BuildKit prefers a frontend image the
 # daemon has to a pull, so a Dockerfile with the line builds as it does on a runner. Docker 20.10's
 # built-in frontend (BuildKit 0.8) parses RUN --mount but not heredocs.
 # usage: dockerfile-frontend.sh [TAG]   (default docker/dockerfile:1.4)
