@@ -4,8 +4,9 @@
  * runs them one at a time after the others, so no figure they check is another suite's noise. A
  * suite is `alone` when it uses a helper that starts services, or says `@runs-alone` in its header;
  * one that uses such a helper without starting anything says `@shares-cores`. `beside` suites start
- * services but check only what Docker did (builds, lifecycle, cleanup, keys), no figure a neighbour
- * could move: they say `@side-by-side` and run two at a time before the `alone` pass.
+ * services but check only what Docker, git or pip did (builds, lifecycle, cleanup, keys, commits),
+ * no figure a neighbour could move: they say `@side-by-side` and run two at a time before the
+ * `alone` pass.
  */
 import * as fs from 'node:fs'
 import * as path from 'node:path'

@@ -14,15 +14,8 @@ import * as path from 'node:path'
 import { createSwarmEngine } from '../src/engine/swarm/engine'
 import type { Deployment, Engine } from '../src/engine/types'
 import { loadTopologyFile } from '../src/topology/load'
-import {
-  BASE_IMAGE,
-  describeDocker,
-  dockerUp,
-  leftovers,
-  swarmDown,
-  swarmUp,
-  TEST_ENGINE
-} from './helpers/docker'
+import { BASE_IMAGE, describeDocker, leftovers, TEST_ENGINE } from './helpers/docker'
+import { useSwarm } from './helpers/swarm'
 import { tmp } from './helpers/tmp'
 
 const DIR = path.join(__dirname, 'fixtures', 'compose-keys')
@@ -47,12 +40,13 @@ function get(host: string, port: number, file: string): Promise<{ status: number
 const filters = (runId: string) =>
   JSON.stringify({ label: [`io.gnes-latency-bench.run-id=${runId}`] })
 
-let startedSwarm = false
-let engine: Engine
-let dep: Deployment
-if (dockerUp) {
+useSwarm({ worker: false })
+
+describeDocker('Compose mounts, secrets and configs on a swarm', () => {
+  jest.setTimeout(120_000)
+  let engine: Engine
+  let dep: Deployment
   beforeAll(async () => {
-    startedSwarm = swarmUp(false)
     const variables = { KEYS_IMAGE: BASE_IMAGE, KEYS_API_KEY: API_KEY }
     Object.assign(process.env, variables)
     let topology
@@ -65,14 +59,7 @@ if (dockerUp) {
     await engine.prepare(false)
     dep = await engine.start(topology, { logDir: tmp(), readyTimeoutMs: 180_000 })
   }, 300_000)
-  afterAll(async () => {
-    await engine?.shutdown()
-    if (startedSwarm) swarmDown()
-  }, 120_000)
-}
-
-describeDocker('Compose mounts, secrets and configs on a swarm', () => {
-  jest.setTimeout(120_000)
+  afterAll(() => engine?.shutdown(), 120_000)
   const read = (file: string) => get(dep.frontend.host, dep.frontend.port, file)
 
   test('each file is where Compose puts it, read from inside the service', async () => {

@@ -13,21 +13,12 @@ import { createSwarmEngine } from '../src/engine/swarm/engine'
 import { ServiceFailure } from '../src/engine/types'
 import { loadTopologyFile } from '../src/topology/load'
 import type { Topology } from '../src/topology/schema'
-import {
-  BASE_IMAGE,
-  describeDocker,
-  dockerUp,
-  leftovers,
-  swarmDown,
-  swarmUp,
-  TEST_ENGINE
-} from './helpers/docker'
+import { BASE_IMAGE, describeDocker, leftovers, TEST_ENGINE } from './helpers/docker'
 import { getJson } from './helpers/get-json'
+import { imageOnWorker, useSwarm, WORKER } from './helpers/swarm'
 import { tmp } from './helpers/tmp'
 
 const FILE = path.join(__dirname, 'fixtures', 'compose-keys', 'swarm.yaml')
-const WORKER = 'glb-worker-1'
-const STATE = process.env.GLB_STATE_DIR || '/var/run/gnes-latency-bench'
 
 /** The Swarm file, loaded with `vars` in the environment as a run would load it. */
 function topology(vars: Record<string, string> = {}): Topology {
@@ -40,26 +31,6 @@ function topology(vars: Record<string, string> = {}): Topology {
   }
 }
 
-/** `remote` runs the test base image on the worker: copied there when the worker lacks it. */
-async function baseImageOnWorker(): Promise<void> {
-  const worker = new Docker({ socketPath: `${STATE}/worker-1/docker.sock` })
-  if (
-    await worker
-      .getImage(BASE_IMAGE)
-      .inspect()
-      .then(
-        () => true,
-        () => false
-      )
-  )
-    return
-  const archive = await new Docker().getImage(BASE_IMAGE).get()
-  const progress = await worker.loadImage(archive)
-  await new Promise((resolve, reject) => {
-    progress.on('end', resolve).on('error', reject).resume()
-  })
-}
-
 /** The run's Swarm services by topology service name. */
 async function services(runId: string): Promise<Map<string, Docker.Service>> {
   const filters = JSON.stringify({ label: [`io.gnes-latency-bench.run-id=${runId}`] })
@@ -67,21 +38,14 @@ async function services(runId: string): Promise<Map<string, Docker.Service>> {
   return new Map(list.map(s => [s.Spec!.Name!.split('-').pop()!, s]))
 }
 
-let startedWorker = false
-if (dockerUp) {
-  beforeAll(() => {
-    startedWorker = swarmUp(true)
-  }, 300_000)
-  afterAll(() => {
-    if (startedWorker) swarmDown()
-  }, 120_000)
-}
+useSwarm({ worker: true })
 
 describeDocker('Compose keys on a two-node swarm', () => {
   jest.setTimeout(300_000)
 
   test('deploy.placement puts remote on the worker; api waits for the one-shot job', async () => {
-    await baseImageOnWorker()
+    // `remote` runs the test base image on the worker.
+    await imageOnWorker(BASE_IMAGE)
     const engine = createSwarmEngine(TEST_ENGINE)
     try {
       await engine.prepare(false)

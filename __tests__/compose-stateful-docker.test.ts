@@ -3,6 +3,9 @@
  * with a named volume, a bind-mounted config file and a file secret) on Docker, as a run loads
  * it: it starts, answers through both services, its database writes to its volume, the slower
  * copy's query is slower, and stopping leaves no volume.
+ *
+ * @side-by-side: what the services answered and what is left; its one figure is a floor, the
+ * 1 ms its config adds to the query, which a neighbour's load can only lengthen.
  */
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { parseInputs } from '../src/config/inputs'
 import type { Log } from '../src/log'
@@ -18,6 +17,7 @@ import { CLIENT_START_SECONDS } from '../src/pipeline/suite/paired-case'
 import { DURATION, re, SECONDS, SHARE } from './helpers/figures'
 import { pidsWithEnv, survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
+import { tmp } from './helpers/tmp'
 
 /** A paired run of 0.0.46 beside 0.0.47 on case 1 at a small load, its log and process counts. */
 async function pairedRun(extra: Record<string, string>) {
@@ -40,7 +40,7 @@ async function pairedRun(extra: Record<string, string>) {
       return work()
     }
   }
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-paired-'))
+  const outDir = tmp('gnes-paired-')
   const inputs = parseInputs({
     baseline: 'paired',
     'baseline-gnes-version': '0.0.46',

@@ -3,10 +3,12 @@
  * commits: the 0.0.46 and 0.0.47 source trees from PyPI); the head is installed from the
  * workspace (`gnes-source`), the base from its parent commit (`baseline-ref`) checked out beside
  * it, each into a venv keyed by its tree's content. The first run builds both (a few minutes).
+ *
+ * @side-by-side: what pip installed from which commit, the pairs' order, and what is left; no
+ * figure and no verdict.
  */
 import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { checkInputs } from '../src/config/preflight'
 import { parseInputs } from '../src/config/inputs'
@@ -17,6 +19,7 @@ import { runPairedSuite } from '../src/pipeline/suite/paired'
 import { gitIn, gnesRepository } from './helpers/gnes-repo'
 import { survivors } from './helpers/processes'
 import { expectStorableResult } from './helpers/result'
+import { tmp } from './helpers/tmp'
 
 const recording = (lines: string[]): Log => ({
   info: m => lines.push(m),
@@ -29,7 +32,7 @@ const recording = (lines: string[]): Log => ({
 
 describe('gnes-source: GNES built from a source tree', () => {
   it('keys a tree by its content: build output and .git do not count, an edit does, a dirty tree has no commit', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-src-'))
+    const dir = tmp('gnes-src-')
     fs.writeFileSync(path.join(dir, 'setup.py'), 'print(1)\n')
     fs.mkdirSync(path.join(dir, 'gnes'))
     fs.writeFileSync(path.join(dir, 'gnes', '__init__.py'), "__version__ = '0.0.47'\n")
@@ -47,7 +50,7 @@ describe('gnes-source: GNES built from a source tree', () => {
   })
 
   it('is refused before anything starts beside an image, and without a setup.py, on any engine', () => {
-    const notGnes = fs.mkdtempSync(path.join(os.tmpdir(), 'not-gnes-'))
+    const notGnes = tmp('not-gnes-')
     const check = (raw: Record<string, string>) => () => checkInputs(parseInputs(raw))
     expect(check({ 'gnes-source': notGnes, engine: 'docker' })).toThrow(
       `input 'gnes-source' = '${notGnes}': no setup.py there: a GNES source tree is expected`
@@ -77,7 +80,7 @@ describe('gnes-source: GNES built from a source tree', () => {
       requests: '5',
       'warmup-requests': '3',
       'doc-bytes': '1000',
-      'out-dir': fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-paired-source-'))
+      'out-dir': tmp('gnes-paired-source-')
     })
     checkInputs(inputs)
     const paired = await runPairedSuite(inputs, {

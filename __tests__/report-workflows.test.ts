@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { getOctokit } from '@actions/github'
 import { parse } from 'yaml'
@@ -15,6 +14,7 @@ import { loadTopologyFile } from '../src/topology/load'
 import { startFakeGitHub } from './fixtures/report/github-server'
 import { quickStartWorkflow } from './helpers/readme'
 import { expand as expandIn, stepRuns, type Context } from './helpers/expression'
+import { tmp } from './helpers/tmp'
 import { SUPPORTED_GNES_VERSIONS } from '../src/config/gnes-version'
 
 const dir = path.join(__dirname, '..', 'workflows')
@@ -280,7 +280,7 @@ test('pr-paired.yml leaves the base to the action and builds both sides of a GNE
   expect(inputs['alert-threshold']).toBeCloseTo(0.025)
   // What the action sets from the pull request (the merge-base) passes the pre-flight in a GNES
   // checkout (here: a folder with a setup.py as the workspace).
-  const checkout = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-checkout-'))
+  const checkout = tmp('gnes-checkout-')
   fs.writeFileSync(path.join(checkout, 'setup.py'), '')
   const fromPr = { ...inputs, 'gnes-source': checkout, 'baseline-ref': 'a'.repeat(40) }
   expect(() => checkInputs(fromPr)).not.toThrow()
@@ -411,7 +411,7 @@ async function forkComment(
   head: string
 ): Promise<string[]> {
   const fork = steps(read(FORK_COMMENT))
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-comment-'))
+  const base = tmp('fork-comment-')
   const download = fork.find(s => s.uses?.startsWith('actions/download-artifact'))!
   for (const [name, files] of artifacts) {
     for (const [rel, file] of files) {
@@ -472,7 +472,7 @@ test('the fork pattern end to end: each pull-request workflow uploads its report
    * the check's line `check` (none: `check-run: false`, or a version from before check runs).
    */
   const runOf = (wf: Workflow, text: string, sha = head, check: string | null = FAILURE) => {
-    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-pattern-'))
+    const ws = tmp('fork-pattern-')
     const report = path.join(ws, 'out', 'report.md')
     fs.mkdirSync(path.dirname(report))
     const markdown = `${check === null ? '' : `${check}\n`}### ${text}\n`
@@ -547,7 +547,7 @@ test('the fork pattern end to end: each pull-request workflow uploads its report
 
     // Two jobs of a matrix, each uploading an artifact of its own name in one run: two comments.
     const matrix = new Map<string, Map<string, string>>()
-    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'fork-matrix-'))
+    const ws = tmp('fork-matrix-')
     for (const engine of ['docker', 'local']) {
       const file = path.join(ws, `${engine}.md`)
       const key = `Latency (PR) / bench / {"engine": "${engine}"}`

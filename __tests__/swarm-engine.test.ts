@@ -1,8 +1,8 @@
 /**
- * Integration: the swarm engine against the real daemon in swarm mode. scripts/swarm-setup.sh
- * starts a single-node swarm when none is active (and the teardown leaves it again); the last
- * block adds a second node on this machine, a dockerd in its own network namespace joined over a
- * veth pair, so a hop crosses a real (virtual) link and VXLAN.
+ * Integration: the swarm engine against the real daemon in swarm mode, on one node
+ * (scripts/swarm-setup.sh starts a single-node swarm when none is active, and the teardown leaves
+ * it again): the four cases, the services' specs, a generic topology, a daemon that is no manager.
+ * Its lifecycle and cleanup: swarm-lifecycle.test.ts; two nodes: swarm-nodes.test.ts.
  *
  * @side-by-side: what Swarm did; its one figure, case 2's 1 s blocking hop within 10 %, is
  * not one a neighbour's load moves by 100 ms.
@@ -10,51 +10,22 @@
 import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
-import { cleanupCommand } from '../src/commands/cleanup'
 import { parseInputs } from '../src/config/inputs'
 import { createSwarmEngine } from '../src/engine/swarm/engine'
-import { ensureServiceImage } from '../src/engine/docker/image'
-import { ServiceFailure } from '../src/engine/types'
-import { expectStorableResult } from './helpers/result'
 import { runSuite } from '../src/pipeline'
-import { parseTopology, resolveTopology } from '../src/topology/load'
-import type { HttpTopology } from '../src/topology/schema'
-import {
-  BASE_IMAGE,
-  daemonSuite,
-  describeDocker,
-  dockerUp,
-  leftovers,
-  swarmDown,
-  swarmUp,
-  TEST_ENGINE
-} from './helpers/docker'
-import { engineConformance } from './helpers/conformance'
-import { bundleSuiteChild, runPostStep, startChildSuite } from './helpers/suite-child'
+import { resolveTopology } from '../src/topology/load'
+import { BASE_IMAGE, daemonSuite, describeDocker, leftovers, TEST_ENGINE } from './helpers/docker'
 import { quiet } from './helpers/log'
+import { expectStorableResult } from './helpers/result'
+import { useSwarm } from './helpers/swarm'
 import { tmp } from './helpers/tmp'
 
 const root = path.join(__dirname, '..')
-const WORKER = 'glb-worker-1'
 
-let startedHere = false
-if (dockerUp) {
-  beforeAll(() => {
-    startedHere = swarmUp(false)
-  }, 300_000)
-  afterAll(() => {
-    if (startedHere) swarmDown()
-  }, 120_000)
-}
+useSwarm({ worker: false })
 
 describeDocker('swarm engine', () => {
-  engineConformance('swarm', {
-    make: () => createSwarmEngine(TEST_ENGINE),
-    leftovers
-  })
-
   it('runs all four cases; replicas are service replicas; nodes are in the result', async () => {
     const runId = randomUUID()
     const result = await daemonSuite(
@@ -130,10 +101,7 @@ describeDocker('swarm engine', () => {
     const runId = randomUUID()
     // The images are built on the manager; the worker a two-node test adds has none of them.
     const shipped = path.join(root, 'topologies', 'examples', 'http', 'chain5.yml')
-    const chain = path.join(
-      fs.mkdtempSync(path.join(os.tmpdir(), 'glb-swarm-chain-')),
-      'chain5.yml'
-    )
+    const chain = path.join(tmp(), 'chain5.yml')
     fs.writeFileSync(
       chain,
       fs
@@ -171,173 +139,5 @@ describeDocker('swarm engine', () => {
       if (saved === undefined) delete process.env.DOCKER_HOST
       else process.env.DOCKER_HOST = saved
     }
-  })
-})
-
-describeDocker('swarm cleanup', () => {
-  let child: string
-  let post: string
-  beforeAll(async () => {
-    ;({ child, post } = await bundleSuiteChild())
-  })
-
-  async function startSuite() {
-    const suite = await startChildSuite(child, 'swarm')
-    // Three services, the overlay network, the client container and the task containers on this
-    // node (with a worker up, some tasks may run there, out of this daemon's container list).
-    expect(await leftovers(suite.runId)).toBeGreaterThanOrEqual(5)
-    return suite
-  }
-
-  it('SIGINT removes every labelled service, container and network and exits 130', async () => {
-    const suite = await startSuite()
-    suite.proc.kill('SIGINT')
-    expect(await suite.exited).toBe(130)
-    expect(suite.output()).toContain('received SIGINT')
-    expect(await leftovers(suite.runId)).toBe(0)
-  })
-
-  it('after SIGKILL, the post step and then the cleanup command leave nothing', async () => {
-    const suite = await startSuite()
-    suite.proc.kill('SIGKILL')
-    await suite.exited
-    expect(await leftovers(suite.runId)).toBeGreaterThanOrEqual(5)
-    expect(runPostStep(post, suite)).toMatch(
-      new RegExp(
-        `cleanup of run ${suite.runId}: removed \\d+ containers and 1 networks, 3 services, 0 configs and 0 secrets`
-      )
-    )
-    expect(await cleanupCommand.run({ 'run-id': suite.runId }, [])).toBe(0)
-    // A failure names what is left.
-    const docker = new Docker()
-    const filters = JSON.stringify({ label: [`io.gnes-latency-bench.run-id=${suite.runId}`] })
-    const left = [
-      ...(await docker.listContainers({ all: true, filters })).map(
-        c => `container ${c.Names[0]} ${c.State}`
-      ),
-      ...(await docker.listNetworks({ filters })).map(n => `network ${n.Name}`),
-      ...(await docker.listServices({ filters })).map(sv => `service ${sv.Spec?.Name}`)
-    ]
-    expect(left).toEqual([])
-  })
-})
-
-describeDocker('swarm engine on two nodes (a second dockerd in a network namespace)', () => {
-  let startedWorker = false
-  beforeAll(() => {
-    startedWorker = swarmUp(true)
-  }, 300_000)
-  afterAll(() => {
-    if (startedWorker && !startedHere) swarmDown()
-  }, 120_000)
-
-  /** Case 1 with Router2 pinned to the worker, so r1->r2 and r2->f cross the veth pair. */
-  function pinnedCase1(constraint = `node.hostname==${WORKER}`) {
-    const file = path.join(root, 'topologies', 'case1.yml')
-    const text = fs
-      .readFileSync(file, 'utf8')
-      .replace(
-        'model: BaseRouter\n    in: { socket: PULL_CONNECT, peer: Router1 }',
-        `model: BaseRouter\n    deploy: { placement: { constraints: ['${constraint}'] } }\n    in: { socket: PULL_CONNECT, peer: Router1 }`
-      )
-    const dir = tmp()
-    fs.writeFileSync(path.join(dir, 'pinned.yml'), text)
-    expect(parseTopology(text, 'pinned.yml').services[2].deploy).toBeDefined()
-    return path.join(dir, 'pinned.yml')
-  }
-
-  it('places Router2 on the worker, records the nodes, and the hop crosses to it', async () => {
-    const runId = randomUUID()
-    const result = await daemonSuite(
-      'swarm',
-      { topology: pinnedCase1(), docs: '40', runs: '2' },
-      runId
-    )
-    const nodes = Object.fromEntries(result.cases[0].services.map(s => [s.name, s.nodes]))
-    expect(nodes.Router2).toEqual([WORKER])
-    expect(nodes.Frontend).not.toEqual([WORKER])
-    expect(result.cases[0].best['r1->r2:send']).toBeGreaterThan(0)
-    expect(await leftovers(runId)).toBe(0)
-  })
-
-  /**
-   * The traced chain of five with relay3 and relay4 pinned to the worker and the others to the
-   * manager: spans come to the receiver from both nodes, and two calls cross between them.
-   */
-  function tracedAcrossNodes(): string {
-    const shipped = path.join(root, 'topologies', 'examples', 'http', 'chain-otlp.yml')
-    const dir = tmp()
-    const text = fs
-      .readFileSync(shipped, 'utf8')
-      .replace(/context: \.\.\/\.\.\/\.\.\/examples/g, `context: ${path.join(root, 'examples')}`)
-      .replace(/^ {2}- name: (relay\d)\n/gm, (line, name: string) => {
-        const node = ['relay3', 'relay4'].includes(name)
-          ? `node.hostname==${WORKER}`
-          : 'node.role==manager'
-        return `${line}    deploy: { placement: { constraints: ['${node}'] } }\n`
-      })
-    fs.writeFileSync(path.join(dir, 'chain-otlp-2nodes.yml'), text)
-    return path.join(dir, 'chain-otlp-2nodes.yml')
-  }
-
-  it('traces a chain across both nodes: every request traced, every hop from spans', async () => {
-    const file = tracedAcrossNodes()
-    const topology = parseTopology(fs.readFileSync(file, 'utf8'), file) as HttpTopology
-    // Built here, then loaded into the worker's daemon, as a user ships an image to every node.
-    const docker = new Docker()
-    const image = await ensureServiceImage(docker, topology.services[0], () => undefined)
-    const worker = new Docker({ socketPath: '/var/run/gnes-latency-bench/worker-1/docker.sock' })
-    await worker.loadImage(await docker.getImage(image).get())
-    const runId = randomUUID()
-    const result = await daemonSuite(
-      'swarm',
-      { topology: file, runs: '2', requests: '20', 'warmup-requests': '20', profiles: 'minimal' },
-      runId
-    )
-    expectStorableResult(result)
-    const [c] = result.cases
-    const nodes = Object.fromEntries(c.services.map(s => [s.name, s.nodes]))
-    expect(nodes).toMatchObject({ relay3: [WORKER], relay4: [WORKER] })
-    expect(nodes.relay2).not.toEqual([WORKER])
-    // Five services' self times and four calls, two of them between the nodes.
-    const hops = c.metrics.filter(m => m.startsWith('hop:'))
-    expect(hops).toEqual(
-      expect.arrayContaining(['hop:relay2->relay3', 'hop:relay3', 'hop:relay4->relay5'])
-    )
-    expect(hops).toHaveLength(9)
-    for (const name of ['relay1', 'relay2', 'relay3', 'relay4', 'relay5'])
-      expect(c.best[`hop:${name}`]).toBeGreaterThan(0)
-    expect(await leftovers(runId)).toBe(0)
-  })
-
-  it('fails naming the node that lacks the image', async () => {
-    const docker = new Docker()
-    const image = (
-      await docker.listImages({
-        filters: JSON.stringify({ reference: ['gnes-latency-bench/gnes'] })
-      })
-    )[0].RepoTags![0]
-    const onlyHere = { repo: 'gnes-latency-bench/gnes', tag: `manager-only-${Date.now()}` }
-    await docker.getImage(image).tag(onlyHere)
-    const ref = `${onlyHere.repo}:${onlyHere.tag}`
-    const engine = createSwarmEngine({ ...TEST_ENGINE, image: ref })
-    try {
-      await engine.prepare()
-      const topology = parseTopology(fs.readFileSync(pinnedCase1(), 'utf8'), 'pinned.yml')
-      const error = await engine
-        .start(topology, { logDir: tmp(), readyTimeoutMs: 90_000 })
-        .catch(e => e)
-      expect(error).toBeInstanceOf(ServiceFailure)
-      expect(error.message).toMatch(
-        new RegExp(`^service Router\\d-0 could not start on node ${WORKER}: No such image: ${ref}`)
-      )
-    } finally {
-      await engine.shutdown()
-      await docker
-        .getImage(ref)
-        .remove()
-        .catch(() => undefined)
-    }
-    expect(await leftovers(engine.runId)).toBe(0)
   })
 })

@@ -2,5 +2,18 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 
-/** A fresh directory under the system's temporary one, for a test's files. */
-export const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'glb-test-'))
+/** The directories this test file made; each file loads its own copy of this module. */
+const made: string[] = []
+
+// Removed once the file's tests and their own afterAll hooks are done (the services writing into
+// them are stopped by then), so thousands of runs leave nothing under the temporary directory.
+afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
+})
+
+/** A fresh directory under the system's temporary one, for a test's files; removed after the file. */
+export const tmp = (prefix = 'glb-test-'): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  made.push(dir)
+  return dir
+}
