@@ -18,14 +18,8 @@ import { runOnce } from '../src/engine/docker/container'
 import { ensureServiceImage } from '../src/engine/docker/image'
 import type { Log } from '../src/log'
 import { runPairedSuite } from '../src/pipeline/suite/paired'
-import {
-  BASE_IMAGE,
-  daemonSuite,
-  describeDocker,
-  leftovers,
-  swarmDown,
-  swarmUp
-} from './helpers/docker'
+import { BASE_IMAGE, daemonSuite, describeDocker, leftovers } from './helpers/docker'
+import { useSwarm } from './helpers/swarm'
 import { expectStorableResult } from './helpers/result'
 import { tmp } from './helpers/tmp'
 
@@ -247,13 +241,7 @@ describeDocker('BuildKit builds on Docker', () => {
 
 describeDocker('BuildKit builds on Swarm', () => {
   jest.setTimeout(600_000)
-  let startedHere = false
-  beforeAll(() => {
-    startedHere = swarmUp(false)
-  })
-  afterAll(() => {
-    if (startedHere) swarmDown()
-  })
+  useSwarm({ worker: false })
 
   test('the heredoc relay runs as a Swarm service and is measured', async () => {
     const runId = randomUUID()

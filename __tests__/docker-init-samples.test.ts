@@ -13,7 +13,8 @@ import { randomUUID } from 'node:crypto'
 import Docker from 'dockerode'
 import * as path from 'node:path'
 import { ensureServiceImage } from '../src/engine/docker/image'
-import { daemonSuite, describeDocker, leftovers, swarmDown, swarmUp } from './helpers/docker'
+import { daemonSuite, describeDocker, leftovers } from './helpers/docker'
+import { useSwarm } from './helpers/swarm'
 import { expectStorableResult } from './helpers/result'
 
 const SAMPLES = path.join(__dirname, 'fixtures', 'docker-init-demos')
@@ -77,13 +78,7 @@ describeDocker('docker init’s public Dockerfiles on Docker', () => {
 
 describeDocker('docker init’s public Dockerfiles on Swarm', () => {
   jest.setTimeout(600_000)
-  let startedHere = false
-  beforeAll(() => {
-    startedHere = swarmUp(false)
-  })
-  afterAll(() => {
-    if (startedHere) swarmDown()
-  })
+  useSwarm({ worker: false })
 
   test('Python: built and run as a Swarm service, answering the load', async () => {
     await runSample('python', 'swarm')
