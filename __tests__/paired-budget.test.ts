@@ -98,84 +98,134 @@ describe("the run's budget shared by its cases", () => {
     expect(left).toBeCloseTo(0, 9)
   })
 
+  const LOOKS = [6, 9, 14, 21, 30]
+
   /**
-   * The four cases on a clock of their own: a first look costs 6 pairs, `more` spends `spends` of
-   * its share (all of it by default); the cases in `decided` are decisive at their first look.
+   * The four cases on a clock of their own, each taking its planned looks as a case does: its
+   * first look, then in each `more` the next looks while their pairs (at its pair cost) fit in what
+   * is left of its share. A case is decided at the look of `decideAt` (6: its first), or open
+   * until its last look.
    */
-  async function spent(budget: number, decided: string[], spends: Record<string, number> = {}) {
+  async function spent(budget: number, decideAt: Record<string, number> = {}) {
     let clock = 0
     const calls: string[] = []
-    const shares: Record<string, Share> = {}
-    const cases = ['1', '2', '3', '4'].map((id, i) => ({
-      id,
-      cost: costs[i],
-      looks: { open: false, pause: async () => void calls.push(`pause ${id}`) }
-    }))
+    const shares: Record<string, Share[]> = {}
+    const cases = ['1', '2', '3', '4'].map((id, i) => {
+      const state = { pairs: 0, open: true }
+      const added = () => LOOKS[LOOKS.indexOf(state.pairs) + 1] - state.pairs
+      const take = (n: number) => {
+        state.pairs += n
+        clock += n * costs[i] * 1000
+        state.open = state.pairs !== decideAt[id] && state.pairs < LOOKS[LOOKS.length - 1]
+      }
+      const looks = {
+        get open() {
+          return state.open
+        },
+        get pairs() {
+          return state.pairs
+        },
+        get nextSec() {
+          return state.open ? added() * costs[i] : 0
+        },
+        pause: async () => void calls.push(`pause ${id}`)
+      }
+      return { id, cost: costs[i], looks, take, added }
+    })
     await spendBudget(
       cases,
       budget,
       {
         first: async c => {
           calls.push(`first ${c.id}`)
-          clock += 6 * c.cost * 1000
-          c.looks.open = !decided.includes(c.id)
+          c.take(LOOKS[0])
         },
         more: async (c, share) => {
           calls.push(`more ${c.id}`)
-          shares[c.id] = share
-          clock += (spends[c.id] ?? 1) * share.sec * 1000
+          ;(shares[c.id] ??= []).push(share)
+          const began = clock
+          while (c.looks.open && c.looks.nextSec <= share.sec - (clock - began) / 1000) {
+            c.take(c.added())
+          }
         }
       },
       () => clock
     )
     const steps = calls.filter(c => !c.startsWith('pause'))
-    return { calls, steps, shares, clock: clock / 1000 }
+    const pairs = Object.fromEntries(cases.map(c => [c.id, c.looks.pairs]))
+    /** Whether any open case's next look would still fit in what is left. */
+    const unspent = cases.some(c => c.looks.open && c.looks.nextSec <= budget - clock / 1000)
+    return { calls, steps, shares, pairs, unspent, clock: clock / 1000 }
   }
 
   test("takes every case's first look first, then shares what is left among the undecided", async () => {
     const firstLooks = 6 * costs.reduce((a, b) => a + b)
     const budget = 900
-    const { steps, shares, clock } = await spent(budget, ['2', '4'])
-    expect(steps).toEqual(['first 1', 'first 2', 'first 3', 'first 4', 'more 1', 'more 3'])
+    const { steps, shares, clock, unspent } = await spent(budget, { '2': 6, '4': 6 })
+    expect(steps.slice(0, 6)).toEqual([
+      'first 1',
+      'first 2',
+      'first 3',
+      'first 4',
+      'more 1',
+      'more 3'
+    ])
     // Cases 2 and 4, decided at their first look, leave their time to case 1 as much as to case 3.
     const left = budget - firstLooks
-    expect(shares['1']).toEqual({
+    expect(shares['1'][0]).toEqual({
       sec: (left * costs[0]) / (costs[0] + costs[2]),
       leftSec: left,
       cases: 2
     })
-    expect(shares['3'].sec).toBeCloseTo((left * costs[2]) / (costs[0] + costs[2]), 9)
-    // Both reach the same pairs, and the budget is spent.
-    expect(shares['1'].sec / costs[0]).toBeCloseTo(shares['3'].sec / costs[2], 9)
-    expect(clock).toBeCloseTo(budget, 9)
+    // Case 3 gets at least its part, and all case 1 did not spend.
+    expect(shares['3'][0].sec).toBeGreaterThanOrEqual((left * costs[2]) / (costs[0] + costs[2]))
+    expect(clock).toBeLessThanOrEqual(budget)
+    expect(unspent).toBe(false)
+  })
+
+  test('a case decided before its share is spent leaves the rest to every undecided case, before it too', async () => {
+    const budget = 900
+    // Case 3 decided at 9 pairs: case 1, stopped at 9 by its share, goes on in a second round.
+    const { steps, pairs, shares, unspent } = await spent(budget, { '2': 6, '4': 6, '3': 9 })
+    expect(steps.slice(4)).toEqual(['more 1', 'more 3', 'more 1'])
+    expect(shares['1']).toHaveLength(2)
+    expect(pairs['1']).toBeGreaterThan(9)
+    expect(pairs['3']).toBe(9)
+    expect(unspent).toBe(false)
+    // Without case 3 deciding, case 1 stays at the 9 pairs its share held it to.
+    expect((await spent(budget, { '2': 6, '4': 6 })).pairs['1']).toBe(9)
   })
 
   test('a case that stops before its share is spent leaves the rest to the undecided cases after it', async () => {
-    const budget = 1200
-    const all = await spent(budget, [])
-    const early = await spent(budget, [], { '1': 0.25 })
-    expect(early.shares['1']).toEqual(all.shares['1'])
-    for (const id of ['2', '3', '4'])
-      expect(early.shares[id].sec).toBeGreaterThan(all.shares[id].sec)
-    expect(early.clock).toBeCloseTo(budget, 9)
+    const budget = 1800
+    const all = await spent(budget)
+    const early = await spent(budget, { '1': 9 })
+    expect(early.shares['1'][0]).toEqual(all.shares['1'][0])
+    expect(early.pairs['1']).toBeLessThan(all.pairs['1'])
+    expect(early.shares['2'][0].sec).toBeGreaterThan(all.shares['2'][0].sec)
+    // The cases after it measure longer with what it left (pairs times their cost).
+    const after = (run: typeof all) =>
+      [1, 2, 3].reduce((sec, i) => sec + run.pairs[String(i + 1)] * costs[i], 0)
+    expect(after(early)).toBeGreaterThan(after(all))
+    for (const run of [all, early]) {
+      expect(run.clock).toBeLessThanOrEqual(budget)
+      expect(run.unspent).toBe(false)
+    }
   })
 
   test('all decided at the first look: no more pairs; over the budget at the first looks: shares of nothing', async () => {
-    expect((await spent(900, ['1', '2', '3', '4'])).steps).toEqual([
-      'first 1',
-      'first 2',
-      'first 3',
-      'first 4'
-    ])
-    const over = await spent(60, [])
+    const decided = { '1': 6, '2': 6, '3': 6, '4': 6 }
+    expect((await spent(900, decided)).steps).toEqual(['first 1', 'first 2', 'first 3', 'first 4'])
+    // One round, each case told it has nothing, and none after it.
+    const over = await spent(60)
     expect(over.steps.slice(4)).toEqual(['more 1', 'more 2', 'more 3', 'more 4'])
     for (const id of ['1', '2', '3', '4'])
-      expect(over.shares[id]).toMatchObject({ sec: 0, leftSec: 0 })
+      expect(over.shares[id]).toEqual([expect.objectContaining({ sec: 0, leftSec: 0 })])
   })
 
   test("frees the machine before another case's step and at the end; a case goes on where it stopped", async () => {
     // Only case 4 undecided: its first look and its later looks follow each other, kept up.
-    const { calls } = await spent(900, ['1', '2', '3'])
+    const { calls } = await spent(900, { '1': 6, '2': 6, '3': 6 })
     expect(calls.slice(0, 9)).toEqual([
       'first 1',
       'pause 1',
@@ -189,7 +239,7 @@ describe("the run's budget shared by its cases", () => {
     ])
     expect(calls.slice(8).sort()).toEqual(['pause 1', 'pause 2', 'pause 3', 'pause 4'])
     // Case 1 undecided: paused after its first look, as every case before another's step.
-    expect((await spent(900, ['2', '3', '4'])).calls.slice(6, 9)).toEqual([
+    expect((await spent(900, { '2': 6, '3': 6, '4': 6 })).calls.slice(6, 9)).toEqual([
       'first 4',
       'pause 4',
       'more 1'

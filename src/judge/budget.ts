@@ -44,15 +44,14 @@ export interface NextLook {
 }
 
 /**
- * Whether `added` more pairs fit, at the pace of the `spentSec` the case's `pairs` took so far:
- * within what is left of its `shareSec` and of its `timeoutSec`.
+ * Whether a look whose pairs would take `sec` (at the case's pace so far) fits within what is left
+ * of the case's `shareSec` and of its `timeoutSec`, of which it has spent `spentSec`.
  */
 export function nextLook(
-  pace: { spentSec: number; pairs: number },
-  added: number,
+  sec: number,
+  spentSec: number,
   left: { shareSec: number; timeoutSec: number }
 ): NextLook {
-  const sec = (pace.spentSec / pace.pairs) * added
-  const leftSec = Math.min(left.shareSec, left.timeoutSec - pace.spentSec)
+  const leftSec = Math.min(left.shareSec, left.timeoutSec - spentSec)
   return { sec, leftSec, fits: !(sec > leftSec) }
 }

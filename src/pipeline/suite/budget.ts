@@ -9,12 +9,15 @@ import { caseLoad, CLIENT_START_SECONDS, type CaseLooks, type PairedSettings } f
  * case's share by judge/budget.ts.
  *
  * The rule: every case's first look runs first, in turn, whatever it costs. Then the time left of
- * the budget goes to the cases still undecided, in turn: each may spend on its later looks the
- * time left when its turn comes times the cost of its pair over the summed pair costs of itself
- * and the undecided cases after it. The undecided cases can then reach the same number of pairs,
- * the unit the planned looks count in (the intervals narrow with pairs, not with seconds); a case
- * decided at its first look leaves its time to all that are not, whichever order they run in, and
- * a case that stops before its share is spent leaves the rest to the cases after it.
+ * the budget goes to the cases still undecided, in rounds, each case in turn: it may spend on its
+ * later looks the time left when its turn comes times the cost of its pair over the summed pair
+ * costs of itself and the cases after it in the round. The undecided cases can then reach the same
+ * number of pairs, the unit the planned looks count in (the intervals narrow with pairs, not with
+ * seconds); a case decided at its first look leaves its time to all that are not, whichever order
+ * they run in. A case that stops before its share is spent leaves the rest to the cases after it
+ * in the round, and what is still left after the round to another round among the cases whose
+ * next look fits in it, before or after it: no minute is left unspent while a case could use it.
+ * The rounds end when one adds no pairs.
  */
 
 /** Both sides' start as the local engine takes it: about a second a pair, the two at once. */
@@ -42,7 +45,7 @@ export function pairSeconds(
 
 /** A case as the budget sees it: its looks and what a pair of it costs (null: unknown). */
 export interface Budgeted {
-  looks: Pick<CaseLooks, 'open' | 'pause'>
+  looks: Pick<CaseLooks, 'open' | 'pause' | 'pairs' | 'nextSec'>
   cost: number | null
 }
 
@@ -74,15 +77,23 @@ export async function spendBudget<C extends Budgeted>(
   }
   try {
     for (const c of cases) await turn(c, () => steps.first(c))
-    const open = cases.filter(c => c.looks.open)
-    for (const [i, c] of open.entries()) {
-      const leftSec = budgetSec - (now() - started) / 1000
-      const rest = open.slice(i)
-      const sec = caseShare(
-        leftSec,
-        rest.map(r => r.cost)
-      )
-      await turn(c, () => steps.more(c, { sec, leftSec: Math.max(0, leftSec), cases: rest.length }))
+    const leftSec = () => budgetSec - (now() - started) / 1000
+    // The first round gives every undecided case its share, even of nothing (it then says why it
+    // stops); a later one only the cases whose next look fits in what is left.
+    for (let round = 0; ; round++) {
+      const open = cases.filter(c => c.looks.open && (round === 0 || c.looks.nextSec <= leftSec()))
+      if (open.length === 0) return
+      const before = open.map(c => c.looks.pairs)
+      for (const [i, c] of open.entries()) {
+        const left = leftSec()
+        const rest = open.slice(i)
+        const sec = caseShare(
+          left,
+          rest.map(r => r.cost)
+        )
+        await turn(c, () => steps.more(c, { sec, leftSec: Math.max(0, left), cases: rest.length }))
+      }
+      if (open.every((c, i) => c.looks.pairs === before[i])) return
     }
   } finally {
     await Promise.all(cases.map(c => c.looks.pause()))

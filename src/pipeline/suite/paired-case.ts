@@ -85,13 +85,17 @@ export interface CaseLooks {
   /**
    * Adds planned looks while the answer is inconclusive and the next look's pairs fit in
    * `budgetSec` (from this call on) and the case's timeout, at the case's pace so far; then
-   * stops both sides, the case's pairs ended.
+   * stops both sides. A case still open after it may be given more time later.
    */
   more(budgetSec: number): Promise<void>
   /** Stops both sides, so that the machine is free for something else; nothing when stopped. */
   pause(): Promise<void>
   /** Inconclusive with looks left: `more` may add pairs. */
   readonly open: boolean
+  /** Pairs its looks have taken so far. */
+  readonly pairs: number
+  /** Seconds the next planned look's pairs would take at the case's pace so far (0 once it ran none). */
+  readonly nextSec: number
   /** Both sides' results; a case still open stopped on the budget. */
   result(): PairedCaseRun
 }
@@ -204,6 +208,12 @@ export function pairedCase(
     get open() {
       return progress.stop === null
     },
+    get pairs() {
+      return pairsTaken(c)
+    },
+    get nextSec() {
+      return progress.look < 0 || progress.stop !== null ? 0 : upcoming(c).sec
+    },
     result: () => {
       if (progress.look < 0) throw new Error('a case has a result once its first look ran')
       return caseRun(c, live, progress.measured, {
@@ -236,6 +246,13 @@ function judgeLook(c: PairedCase, m: Measured, k: number): LookAnswer {
 const pairsTaken = (c: PairedCase): number =>
   c.progress.look < 0 ? 0 : c.settings.looks[c.progress.look]
 
+/** The next planned look's added pairs, and the seconds they would take at the case's pace so far. */
+function upcoming(c: PairedCase): { added: number; sec: number } {
+  const pairs = pairsTaken(c)
+  const added = c.settings.looks[c.progress.look + 1] - pairs
+  return { added, sec: (activeSec(c) / pairs) * added }
+}
+
 /** Adds looks while the next one's pairs fit in `budgetSec` from now and the case's timeout. */
 async function addLooks(c: PairedCase, live: Live, budgetSec: number): Promise<void> {
   const p = c.progress
@@ -243,8 +260,8 @@ async function addLooks(c: PairedCase, live: Live, budgetSec: number): Promise<v
   const began = Date.now()
   while (p.stop === null) {
     const pairs = pairsTaken(c)
-    const added = c.settings.looks[p.look + 1] - pairs
-    const next = nextLook({ spentSec: activeSec(c), pairs }, added, {
+    const { added, sec } = upcoming(c)
+    const next = nextLook(sec, activeSec(c), {
       shareSec: budgetSec - since(began),
       timeoutSec: c.settings.caseTimeoutSec
     })
