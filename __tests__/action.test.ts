@@ -329,11 +329,20 @@ describe('the action (local engine, local bare remote, local server speaking Git
     const chain = path.join(__dirname, '..', 'topologies', 'examples', 'http', 'chain5.yml')
     const generic = { INPUT_TOPOLOGY: chain, INPUT_CASES: '' }
 
-    it('on push: records its entries beside the GNES ones, with its own README section and charts', async () => {
+    it('on push: records its entries beside the GNES ones, with its own README section and charts; counts the thresholds it broke', async () => {
       const sha = '1'.repeat(40)
-      const run = await runAction('push', { head_commit: { message: 'relays' } }, sha, generic)
+      // Two break, one on each profile's time (no request takes 1 µs); one holds; `latency` is
+      // no burst's figure and `roundtrip` no paced run's: absent there, not broken.
+      const thresholds = "{latency: ['max<1us', 'max<60s'], roundtrip: ['min<1us']}"
+      const run = await runAction('push', { head_commit: { message: 'relays' } }, sha, {
+        ...generic,
+        INPUT_THRESHOLDS: thresholds
+      })
       expect(run.log).not.toContain('::error::')
+      // Shown, not a failure: fail-on-threshold is off.
       expect(run.code).toBe(0)
+      expect(run.outputs['thresholds-broken']).toBe('2')
+      expect(run.summary).toContain('❌ 2 of 3 thresholds broken on the head.')
       expect(run.summary).toMatch(/^## Latency benchmark/m)
       expect(run.summary).not.toContain('GNES')
       const history = await readBranchHistory({
@@ -364,9 +373,14 @@ describe('the action (local engine, local bare remote, local server speaking Git
         number: 9,
         head: { sha: '2'.repeat(40), ref: 'relays', label: 'octo:relays' }
       })
-      const run = await runAction('pull_request', payload, '3'.repeat(40), generic)
+      const run = await runAction('pull_request', payload, '3'.repeat(40), {
+        ...generic,
+        INPUT_THRESHOLDS: "{latency: ['max<60s'], roundtrip: ['max<60s']}"
+      })
       expect(run.log).not.toContain('::error::')
       expect(run.code).toBe(0)
+      // Its thresholds hold: none broken.
+      expect(run.outputs['thresholds-broken']).toBe('0')
       const comments = github.comments.get(9) ?? []
       expect(comments).toHaveLength(1)
       const body = comments[0].body

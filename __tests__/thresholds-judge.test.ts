@@ -1,5 +1,7 @@
 import { ThresholdsSchema } from '../src/config/thresholds'
 import { evaluateThreshold, evaluateThresholds } from '../src/judge/thresholds'
+import type { RunResult, RunUsage } from '../src/metrics/schema'
+import { withUsage } from '../src/metrics/usage'
 import { brokenText, thresholdsMarkdown } from '../src/report/threshold-text'
 import type { CaseResult, Result } from '../src/result/schema'
 
@@ -36,31 +38,29 @@ type Service = { cpuSeconds: number; memoryMiB: number } | { unreadable: string 
 const read = (cpuSeconds: number, memoryMiB: number): Service => ({ cpuSeconds, memoryMiB })
 
 /**
- * A paced case whose measured runs read the services' usage: each run `[requests, services]`, after
- * a warm-up that has no window (usage is never read there).
+ * A paced case whose measured runs read the services' usage: each run `[requests, services]`, its
+ * figures put among its samples by the metrics stage as a real run's are, after a warm-up that has
+ * no window (usage is never read there).
  */
 function usageCase(...measured: [number, Record<string, Service>][]): CaseResult {
-  const usage = (requests: number, services: Record<string, Service>) => ({
+  const usage = (requests: number, services: Record<string, Service>): RunUsage => ({
     requests,
     seconds: requests / 5,
     services: Object.fromEntries(
       Object.entries(services).map(([name, s]) => [
         name,
-        'unreadable' in s ? s : { ...s, memory: 'peak', instances: 1 }
+        'unreadable' in s ? s : { ...s, memory: 'peak-since-start' as const, instances: 1 }
       ])
     )
   })
+  const run = (index: number) =>
+    ({ index, warmup: index === 0, samples: {}, summaries: {} }) as unknown as RunResult
   return {
     id: 'chain',
     profile: { kind: 'minimal', rate: 5 },
     runs: [
-      { index: 0, warmup: true, samples: {} },
-      ...measured.map(([requests, services], i) => ({
-        index: i + 1,
-        warmup: false,
-        samples: {},
-        usage: usage(requests, services)
-      }))
+      run(0),
+      ...measured.map(([requests, services], i) => withUsage(run(i + 1), usage(requests, services)))
     ],
     sweep: null
   } as unknown as CaseResult

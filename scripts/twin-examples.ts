@@ -13,6 +13,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { readBranchHistory } from '../src/history'
+import { checkName } from '../src/report/check-text'
 import {
   gnesEdits,
   gnesRepository,
@@ -110,6 +111,37 @@ async function prPairedServices(): Promise<Outcome> {
   }
 }
 
+/**
+ * The check run pr-comment-fork creates where the fork's read-only token could not: one on the pull
+ * request's head (none on its test merge), named as the job names its own (`check-run` input), its
+ * conclusion and title those of the report's check line, the conclusion `verdict`'s.
+ */
+function forkCheckRun(
+  twin: RunnerTwin,
+  pull: PullRequestRun,
+  report: string,
+  verdict: { key: string; conclusion: 'success' | 'failure' | 'neutral' }
+): Check[] {
+  const onHead = twin.github.checkRuns.filter(c => c.head_sha === pull.head)
+  const name = checkName(verdict.key)
+  const line = /^<!-- check: (\w+); (.+) -->$/.exec(report.split('\n')[1] ?? '')
+  return [
+    {
+      what: `one check run on the fork's head ${pull.head.slice(0, 7)}, none on its test merge`,
+      ok: onHead.length === 1 && !twin.github.checkRuns.some(c => c.head_sha === pull.merge)
+    },
+    { what: `it is named ${name}`, ok: onHead[0]?.name === name },
+    {
+      what: `its conclusion is ${verdict.conclusion}, the verdict's, as the report's check line says`,
+      ok: onHead[0]?.conclusion === verdict.conclusion && line?.[1] === verdict.conclusion
+    },
+    {
+      what: 'its title is the check line’s',
+      ok: line !== null && onHead[0]?.output.title === line[2]
+    }
+  ]
+}
+
 /** pr-paired-services on a pull request from a fork, then pr-comment-fork on its completion. */
 async function prCommentFork(): Promise<Outcome> {
   const repo = servicesRepository({ 'bench/chain.yml': RELAY_TOPOLOGY })
@@ -132,7 +164,12 @@ async function prCommentFork(): Promise<Outcome> {
       {
         what: 'the comment is the artifact’s report',
         ok: twin.github.comments.get(3)?.[0]?.body === report
-      }
+      },
+      // relay2 1 ms slower is a regression: the check fails, as a same-repository run's would.
+      ...forkCheckRun(twin, pull, report, {
+        key: 'Latency (services, PR, paired) / bench',
+        conclusion: 'failure'
+      })
     ]
     return {
       runs: [

@@ -1,6 +1,6 @@
 import type { Threshold } from '../config/thresholds'
 import { metricType } from '../config/thresholds'
-import type { RunUsage } from '../metrics/schema'
+import type { RunResult, RunUsage } from '../metrics/schema'
 import { CPU_TOTAL } from '../metrics/usage'
 import { profileKey } from '../profile/definition'
 import { measuredSamples } from '../result/samples'
@@ -76,53 +76,62 @@ function sweepFigure(c: CaseResult, t: Threshold): number | null {
   return sent > 0 ? errors / sent : null
 }
 
-/** One measured run's usage of the threshold's services: CPU seconds and the requests, peak MiB. */
-interface RunSpend {
-  cpuSeconds: number
+/** A measured run's figure for a `cpu:` or `mem:` metric, and the requests it answered. */
+interface RunFigure {
+  figure: number
   requests: number
-  memoryMiB: number
 }
 
-/** A run's spend on the metric's services (every one for `cpu:total`), or why it has none. */
-function runSpend(u: RunUsage, index: number, metric: string): RunSpend | { absent: string } {
+/**
+ * Why a run with usage has no figure for the metric (metrics/usage.ts leaves one out where a
+ * service's counters were not read): the first of its services (every one for `cpu:total`) the
+ * case lacks or could not read.
+ */
+function whyNoFigure(u: RunUsage, index: number, metric: string): string {
   const names =
     metric === CPU_TOTAL ? Object.keys(u.services) : [metric.slice(metric.indexOf(':') + 1)]
-  const spend: RunSpend = { cpuSeconds: 0, requests: u.requests, memoryMiB: 0 }
   for (const name of names) {
     // Own properties only: a name is the user's text, and `constructor` is no service.
     const s = Object.hasOwn(u.services, name) ? u.services[name] : undefined
-    if (!s) return { absent: `the case has no service ${name}` }
+    if (!s) return `the case has no service ${name}`
     if ('unreadable' in s)
-      return { absent: `the counters of ${name} were not read in run ${index}: ${s.unreadable}` }
-    spend.cpuSeconds += s.cpuSeconds
-    spend.memoryMiB += s.memoryMiB
+      return `the counters of ${name} were not read in run ${index}: ${s.unreadable}`
   }
-  return spend
+  return `run ${index} read no service`
+}
+
+/**
+ * The run's own figure, as the metrics stage put it among its samples (one value per run), so a
+ * threshold judges the number every table, chart and paired comparison shows.
+ */
+function runFigure(r: RunResult, metric: string): RunFigure | { absent: string } {
+  if (!r.usage) return { absent: 'the profile measures no CPU or memory per run' }
+  const [figure] = Object.hasOwn(r.samples, metric) ? r.samples[metric] : []
+  if (figure === undefined) return { absent: whyNoFigure(r.usage, r.index, metric) }
+  return { figure, requests: r.usage.requests }
 }
 
 /**
  * The services' usage over the case's measured runs (metrics/usage.ts), each run one figure. `value`
  * is the case's: for `cpu:` the CPU seconds of every measured run together over the requests they
- * answered (so a run counts by its requests), for `mem:` the largest peak. The other aggregations
- * take the runs' figures as a trend's samples. Absent when a run has no window (a GNES burst, a
- * sweep) or lacks the service's reading: a figure over some runs only would hide the others.
+ * answered, that is the runs' figures weighted by their requests; for `mem:` the largest peak. The
+ * other aggregations take the runs' figures as a trend's samples. Absent when a run has no window
+ * (a GNES burst, a sweep) or lacks the service's reading: a figure over some runs only would hide
+ * the others.
  */
 function usageFigure(c: CaseResult, t: Threshold): Figure {
-  const runs = c.runs.filter(r => !r.warmup)
-  const spends: RunSpend[] = []
-  for (const r of runs) {
-    if (!r.usage) return { absent: 'the profile measures no CPU or memory per run' }
-    const spend = runSpend(r.usage, r.index, t.metric)
-    if ('absent' in spend) return spend
-    spends.push(spend)
+  const figures: RunFigure[] = []
+  for (const r of c.runs.filter(r => !r.warmup)) {
+    const f = runFigure(r, t.metric)
+    if ('absent' in f) return f
+    figures.push(f)
   }
-  if (spends.length === 0) return { absent: NOT_PUBLISHED }
-  const memory = metricType(t.metric) === 'memory'
-  const perRun = spends.map(s => (memory ? s.memoryMiB : s.cpuSeconds / s.requests))
+  if (figures.length === 0) return { absent: NOT_PUBLISHED }
+  const perRun = figures.map(f => f.figure)
   if (t.aggregation.kind !== 'value') return known(trendFigure(perRun, t))
-  if (memory) return { figure: Math.max(...perRun) }
-  const sum = (f: (s: RunSpend) => number) => spends.reduce((n, s) => n + f(s), 0)
-  return { figure: sum(s => s.cpuSeconds) / sum(s => s.requests) }
+  if (metricType(t.metric) === 'memory') return { figure: Math.max(...perRun) }
+  const sum = (g: (f: RunFigure) => number) => figures.reduce((n, f) => n + g(f), 0)
+  return { figure: sum(f => f.figure * f.requests) / sum(f => f.requests) }
 }
 
 const known = (figure: number | null): Figure =>
