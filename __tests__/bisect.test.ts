@@ -6,7 +6,6 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { parse } from 'yaml'
 import { parseInputs } from '../src/config/inputs'
@@ -359,7 +358,7 @@ describe('a real bisect', () => {
   it('finds the commit that slowed every router, by paired runs of GNES built from each commit', async () => {
     // Three commits: 0.0.47, then every BaseRouter holding each message 20 ms, then a touch.
     const repo = await gnesEdits('0.0.47', [slowRouters(20), touch(1)])
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-bisect-'))
+    const out = tmp('gnes-bisect-')
     const lines: string[] = []
     const inputs = parseInputs({
       baseline: 'paired',

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { tmp } from './tmp'
 
 /**
  * PyPI's sdist of GNES `version`, from the simple index (what pip reads; the only API this
@@ -38,7 +39,7 @@ const git = (dir: string, ...args: string[]): string =>
 export async function gnesRepository(
   versions: string[]
 ): Promise<{ dir: string; commits: string[] }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-repo-'))
+  const dir = tmp('gnes-repo-')
   git(dir, 'init', '-q', '-b', 'master')
   const commits: string[] = []
   for (const version of versions) {

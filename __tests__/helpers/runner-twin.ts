@@ -6,6 +6,7 @@ import * as path from 'node:path'
 import { startFakeGitHub, type FakeGitHub } from '../fixtures/report/github-server'
 import { gitIn } from './gnes-repo'
 import { PROJECT } from './project'
+import { tmp } from './tmp'
 
 /**
  * The runner twin: a repository's workflows run by act (self-hosted, offline) as GitHub runs them
@@ -119,7 +120,7 @@ function releaseRepository(release: string, bare: string): void {
 export const loadText = (l: number[]): string => l.map(v => v.toFixed(2)).join(' ')
 
 export class RunnerTwin {
-  readonly root = fs.mkdtempSync(path.join(os.tmpdir(), 'gnes-twin-'))
+  readonly root = tmp('gnes-twin-')
   readonly remote = path.join(this.root, 'server', `${REPOSITORY}.git`)
   /** Every run's artifacts: <run id>/<name>/. */
   readonly artifacts = path.join(this.root, 'artifacts')

@@ -1,15 +1,15 @@
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { gitIn } from './gnes-repo'
 import { PROJECT } from './project'
+import { tmp } from './tmp'
 
 /**
  * A repository of services for the runner twin: the relay's code (examples/services/relay) under
  * services/relay and `files` (path → text), on master.
  */
 export function servicesRepository(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'services-repo-'))
+  const dir = tmp('services-repo-')
   gitIn(dir, 'init', '-q', '-b', 'master')
   const source = path.join(PROJECT, 'examples', 'services', 'relay')
   fs.cpSync(source, path.join(dir, 'services', 'relay'), { recursive: true })

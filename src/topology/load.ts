@@ -1,6 +1,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { assetPath } from '../paths'
+import type { ComposeKey } from './compose/mounts'
 import { compileCompose, isCompose, type ComposeFile } from './compose/read'
 import { checkGrpcLoad } from './grpc-check'
 import { checkHttpTopology } from './http-check'
@@ -43,33 +44,20 @@ const BENCH_KEYS = [
 ]
 
 /**
- * A compiled bind mount's Compose key (compose/mounts.ts lists a service's volumes first, one
- * mount each, then its tmpfs, secrets and configs).
+ * Where a path of the compiled topology lies in the Compose files: under its service's name, a
+ * mount at the entry it was made from (`mountKeys`, by service and mount index).
  */
-function composeMount(mounts: readonly { as?: unknown }[], n: number): string | undefined {
-  const key = (m: { as?: unknown }) =>
-    m.as === 'secret' ? 'secrets' : m.as === 'config' ? 'configs' : 'volumes'
-  if (!mounts[n]) return undefined
-  const k = key(mounts[n])
-  return `${k}.${n - mounts.findIndex(m => key(m) === k)}`
-}
-
-function composePlace(data: Record<string, unknown>): Place {
-  const services = (Array.isArray(data.services) ? data.services : []) as {
-    name?: unknown
-    mounts?: { as?: unknown }[]
-  }[]
+function composePlace(data: Record<string, unknown>, mountKeys: readonly ComposeKey[][]): Place {
+  const services = (Array.isArray(data.services) ? data.services : []) as { name?: unknown }[]
   return where => {
     const [head, index, ...rest] = where.split('.')
     if (head === 'services' && index !== undefined && /^\d+$/.test(index)) {
-      const service = services[Number(index)]
-      const name = `services.${String(service?.name ?? index)}`
-      const mount =
-        rest.length === 2 && rest[0] === 'mounts'
-          ? composeMount(service?.mounts ?? [], Number(rest[1]))
-          : undefined
-      if (mount) return `${name}.${mount}`
-      return rest.length ? `${name} (as the native ${rest.join('.')})` : name
+      const name = `services.${String(services[Number(index)]?.name ?? index)}`
+      const [key, mount, ...inner] = rest
+      const entry = key === 'mounts' ? mountKeys[Number(index)]?.[Number(mount)] : undefined
+      const at = entry ? `${name}.${entry}` : name
+      const native = entry ? inner : rest
+      return native.length ? `${at} (as the native ${native.join('.')})` : at
     }
     return BENCH_KEYS.includes(head) ? `x-latency-bench.${where}` : where
   }
@@ -95,12 +83,12 @@ export const parseTopology = (text: string, file: string): Topology =>
 
 /** Compose files, merged in order, as the native topology they compile to. */
 function composeTopology(files: ComposeFile[]): ReadTopology {
-  const { data, notes } = compileCompose(files)
+  const { data, mountKeys, notes } = compileCompose(files)
   const named = {
     file: files.map(f => f.file).join('+'),
     dir: path.dirname(path.resolve(files[0].file))
   }
-  return { topology: nativeTopology(data, named, composePlace(data)), notes }
+  return { topology: nativeTopology(data, named, composePlace(data, mountKeys)), notes }
 }
 
 /** The native topology `data` holds, validated; every problem of the schema at once. */

@@ -7,10 +7,26 @@ import { isObj, type Obj } from './obj'
 
 /**
  * A service's `volumes`, `tmpfs`, `secrets` and `configs` as native mounts (a secret or config
- * from a variable or inline `content` as text). Pure: paths are
- * resolved against the first file's directory here, and checked against the checkout where the
- * topology is loaded (load.ts), for Compose and native files alike. Throws a `Problem` naming the key.
+ * from a variable or inline `content` as text), each with the entry it is made from. Pure: paths
+ * are resolved against the first file's directory here, and checked against the checkout where
+ * the topology is loaded (load.ts), for Compose and native files alike. Throws a `Problem` naming
+ * the key.
  */
+
+/**
+ * A service's entry a mount is made from: `volumes.2`, `tmpfs.0` (`tmpfs` where it is one path,
+ * not a list), `secrets.1`, `configs.0`.
+ */
+export type ComposeKey = `${'volumes' | 'tmpfs' | 'secrets' | 'configs'}.${number}` | 'tmpfs'
+
+/**
+ * A compiled mount and its entry, which names what the native schema or the checkout refuses
+ * (load.ts); the native format has no such field, so the key is taken off before validation.
+ */
+export interface PlacedMount {
+  key: ComposeKey
+  mount: Mount
+}
 
 /** `./conf:/etc/conf:ro`, `data:/var/lib/data`, `/scratch` as the long syntax. */
 function longVolume(v: unknown): Obj {
@@ -31,7 +47,7 @@ const EXTERNAL =
   'an external volume holds state from outside the run: remove external (`external: !reset null`), and the benchmark creates it empty for each deployment'
 
 /** One volume entry; `volumes` is the top-level mapping. */
-function volumeMount(v: unknown, volumes: Obj, dir: string, at: string): Mount {
+function volumeMount(v: unknown, volumes: Obj, dir: string, at: ComposeKey): Mount {
   const m = longVolume(v)
   const target = String(m.target ?? '')
   if (m.type === 'tmpfs') {
@@ -128,12 +144,12 @@ export interface FileContext {
 }
 
 /** `secrets` at /run/secrets/<target>, `configs` at their target, by default /<name>. */
-function fileMounts(kind: FileKind, s: Obj, data: Obj, ctx: FileContext): Mount[] {
+function fileMounts(kind: FileKind, s: Obj, data: Obj, ctx: FileContext): PlacedMount[] {
   const list = Array.isArray(s[kind]) ? (s[kind] as unknown[]) : []
   const top = isObj(data[kind]) ? data[kind] : {}
   const as = kind === 'secrets' ? 'secret' : 'config'
-  return list.map((item, i): Mount => {
-    const at = `${kind}.${i}`
+  return list.map((item, i) => {
+    const at: ComposeKey = `${kind}.${i}`
     const { source, target } = isObj(item) ? item : { source: item, target: undefined }
     const name = String(source)
     const from = sourceOf(kind, name, top, ctx, at)
@@ -147,22 +163,34 @@ function fileMounts(kind: FileKind, s: Obj, data: Obj, ctx: FileContext): Mount[
           `${as} '${name}' holds ${Buffer.byteLength(from.content)} bytes, over the ${MAX_HANDED_BYTES} a secret may: write it to a file of the checkout (\`file: ./path\`)`
         )
       }
-      return { type: 'text', content: from.content, target: where, as }
+      return { key: at, mount: { type: 'text', content: from.content, target: where, as } }
     }
-    return { type: 'bind', source: from.file, target: where, readOnly: true, as }
+    return {
+      key: at,
+      mount: { type: 'bind', source: from.file, target: where, readOnly: true, as }
+    }
   })
 }
 
-/** Every mount of one service (normalized, merged), in the order Compose lists them. */
-export function serviceMounts(s: Obj, data: Obj, ctx: FileContext): Mount[] {
+/** Every mount of one service (normalized, merged), each with its entry. */
+export function serviceMounts(s: Obj, data: Obj, ctx: FileContext): PlacedMount[] {
   const { dir } = ctx
   const volumes = isObj(data.volumes) ? data.volumes : {}
-  const tmpfs = s.tmpfs === undefined ? [] : Array.isArray(s.tmpfs) ? s.tmpfs : [s.tmpfs]
+  // `tmpfs` is one path or a list of them.
+  const tmpfs: [ComposeKey, unknown][] = Array.isArray(s.tmpfs)
+    ? s.tmpfs.map((t, i) => [`tmpfs.${i}`, t])
+    : s.tmpfs === undefined
+      ? []
+      : [['tmpfs', s.tmpfs]]
   return [
-    ...((s.volumes as unknown[] | undefined) ?? []).map((v, i) =>
-      volumeMount(v, volumes, dir, `volumes.${i}`)
-    ),
-    ...tmpfs.map((t): Mount => ({ type: 'tmpfs', target: String(t).split(':')[0] })),
+    ...((s.volumes as unknown[] | undefined) ?? []).map((v, i): PlacedMount => {
+      const key: ComposeKey = `volumes.${i}`
+      return { key, mount: volumeMount(v, volumes, dir, key) }
+    }),
+    ...tmpfs.map(([key, t]): PlacedMount => ({
+      key,
+      mount: { type: 'tmpfs', target: String(t).split(':')[0] }
+    })),
     ...fileMounts('secrets', s, data, ctx),
     ...fileMounts('configs', s, data, ctx)
   ]

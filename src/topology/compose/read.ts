@@ -11,7 +11,7 @@ import { mergeFiles, withoutResets } from './merge'
 import { normalizeFile } from './normalize'
 import { Problem } from './problem'
 import { specProblems } from './spec'
-import { nativeTopology } from './translate'
+import { nativeTopology, type Translated } from './translate'
 import { isObj, type Obj } from './obj'
 
 /**
@@ -215,9 +215,8 @@ function envFiles(merged: Obj, dir: string, label: string, lookup: Lookup, blank
   return read
 }
 
-/** The native topology's data, and what Compose would have warned of. */
-export interface Compiled {
-  data: Obj
+/** The native topology's data, its mounts' entries, and what Compose would have warned of. */
+export interface Compiled extends Translated {
   notes: string[]
 }
 
@@ -236,13 +235,13 @@ export function compileCompose(files: readonly ComposeFile[], env = process.env)
   if (refused.length) throw problemsError(refused)
   const dir = path.dirname(path.resolve(first))
   try {
-    const data = nativeTopology({
+    const translated = nativeTopology({
       file: first,
       data: merged,
       lookup,
       envFiles: envFiles(merged, dir, label, lookup, blanks)
     })
-    return { data, notes: [...blankNotes(blanks), ...cacheFromNotes(merged)] }
+    return { ...translated, notes: [...blankNotes(blanks), ...cacheFromNotes(merged)] }
   } catch (err) {
     if (err instanceof Problem) throw topologyError(label, err.key, err.message)
     throw err

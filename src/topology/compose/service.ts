@@ -1,9 +1,9 @@
 import * as path from 'node:path'
-import type { ContainerSettings, Mount } from '../http-schema'
+import type { ContainerSettings } from '../http-schema'
 import { nativeHealthcheck, type NativeHealthcheck } from './healthcheck'
 import type { Lookup } from './interpolate'
 import { linkAliases, linkedServices } from './links'
-import { serviceMounts } from './mounts'
+import { serviceMounts, type PlacedMount } from './mounts'
 import { Problem } from './problem'
 import { containerSettings } from './settings'
 import { shellWords } from './shell-words'
@@ -27,7 +27,8 @@ export interface NativeService {
   dependsOn: (string | { service: string; condition: 'healthy' | 'completed' })[]
   deploy?: { placement: { constraints: string[] }; endpoint_mode?: string }
   aliases?: string[]
-  mounts: Mount[]
+  /** Each with its entry; translate.ts takes the entries off, the native format has none. */
+  mounts: PlacedMount[]
   container?: ContainerSettings
 }
 

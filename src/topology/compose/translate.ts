@@ -3,6 +3,7 @@ import { name as serviceName } from '../fields'
 import { inWaves } from '../waves'
 import { BenchBlockSchema, type BenchBlock } from './bench-block'
 import type { Lookup } from './interpolate'
+import type { ComposeKey } from './mounts'
 import { containerPorts } from './ports'
 import { Problem } from './problem'
 import { nativeService, type NativeService } from './service'
@@ -115,7 +116,14 @@ const fileId = (file: string): string =>
     .replace(/[^A-Za-z0-9_.-]/g, '-')
     .replace(/^[.]+|[.]+$/g, '') || 'compose'
 
-export function nativeTopology(model: ComposeModel): Record<string, unknown> {
+/** The native topology's data, and the entry each of its mounts comes from. */
+export interface Translated {
+  data: Record<string, unknown>
+  /** By the native service's index, then the mount's: `volumes.2`, `tmpfs.0`, `secrets.1`. */
+  mountKeys: ComposeKey[][]
+}
+
+export function nativeTopology(model: ComposeModel): Translated {
   const run = running(model.data, model.lookup)
   const block = benchBlock(model.data)
   if (!run.some(([n]) => n === block.load.service)) {
@@ -131,7 +139,8 @@ export function nativeTopology(model: ComposeModel): Record<string, unknown> {
   checkDependencies(run)
   const id = block.id ?? fileId(model.file)
   const load = Object.fromEntries(Object.entries(block.load).filter(([k]) => k !== 'port'))
-  return {
+  const translated = services(model, run, block)
+  const data = {
     id,
     name: block.name ?? (typeof model.data.name === 'string' ? model.data.name : id),
     ...(block.description !== undefined ? { description: block.description } : {}),
@@ -139,8 +148,9 @@ export function nativeTopology(model: ComposeModel): Record<string, unknown> {
     ...(block.minimalRate !== undefined ? { minimalRate: block.minimalRate } : {}),
     ...(block.thresholds !== undefined ? { thresholds: block.thresholds } : {}),
     kind: 'http',
-    services: services(model, run, block),
+    services: translated.map(s => ({ ...s, mounts: s.mounts.map(m => m.mount) })),
     load,
     ...(block.hops !== undefined ? { hops: block.hops } : {})
   }
+  return { data, mountKeys: translated.map(s => s.mounts.map(m => m.key)) }
 }
